@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/** Numbers arrive as strings from the environment; accept both. */
+const num = (fallback: number) => z.coerce.number().default(fallback);
+const int = (fallback: number) => z.coerce.number().int().default(fallback);
+/** `z.coerce.boolean()` treats "false" as true; this does not. */
+const bool = (fallback: boolean) =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+    .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
+    .default(fallback);
+
+const providerKind = z.enum(['offline', 'openai', 'bedrock']);
+
+const roleSettings = z.object({
+  /** Model id for this role; falls back to `providers.chat.model`. */
+  model: z.string().optional(),
+  temperature: num(0.2).pipe(z.number().min(0).max(2)),
+  maxTokens: int(1024).pipe(z.number().positive()),
+});
+
+export const configSchema = z.object({
+  /** Where the embedded database, the local bucket and caches live. */
+  dataDir: z.string().min(1).default('./.dropqa'),
+  server: z
+    .object({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: int(8787).pipe(z.number().min(0).max(65535)),
+    })
+    .prefault({}),
+  storage: z
+    .object({
+      kind: z.enum(['local', 's3']).default('local'),
+      /** Local bucket folder; default `<dataDir>/bucket`. */
+      dir: z.string().optional(),
+      bucket: z.string().optional(),
+      region: z.string().default('us-east-1'),
+      endpoint: z.url().optional(),
+      forcePathStyle: bool(false),
+      accessKeyId: z.string().optional(),
+      secretAccessKey: z.string().optional(),
+    })
+    .prefault({})
+    .refine((s) => s.kind !== 's3' || !!s.bucket, {
+      message: 'storage.bucket is required when storage.kind is s3',
+      path: ['bucket'],
+    }),
+  database: z
+    .object({
+      /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
+      url: z.string().optional(),
+    })
+    .prefault({}),
+  providers: z
+    .object({
+      chat: z
+        .object({
+          kind: providerKind.default('offline'),
+          model: z.string().optional(),
+          baseUrl: z.url().optional(),
+          apiKey: z.string().optional(),
+          region: z.string().optional(),
+          timeoutMs: int(60_000).pipe(z.number().positive()),
+          maxConcurrency: int(4).pipe(z.number().positive()),
+          maxRetries: int(3).pipe(z.number().min(0)),
+        })
+        .prefault({}),
+      embedder: z
+        .object({
+          kind: providerKind.default('offline'),
+          model: z.string().optional(),
+          /** Vector size; the offline hashing embedder uses it as its number of buckets. */
+          dimensions: int(256).pipe(z.number().min(8).max(4096)),
+          baseUrl: z.url().optional(),
+          apiKey: z.string().optional(),
+          region: z.string().optional(),
+          batchSize: int(64).pipe(z.number().positive()),
+        })
+        .prefault({}),
+      ocr: z
+        .object({
+          kind: z.enum(['offline', 'textract', 'none']).default('offline'),
+          languages: z.string().default('chi_sim+eng'),
+        })
+        .prefault({}),
+      roles: z
+        .object({
+          decompose: roleSettings.prefault({}),
+          judge: roleSettings.prefault({}),
+          sufficiency: roleSettings.prefault({}),
+          answer: roleSettings.prefault({}),
+          summarize: roleSettings.prefault({}),
+          describeImage: roleSettings.prefault({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  search: z
+    .object({
+      topK: int(10).pipe(z.number().min(1).max(200)),
+      bm25: z
+        .object({
+          k1: num(1.2).pipe(z.number().min(0)),
+          b: num(0.75).pipe(z.number().min(0).max(1)),
+        })
+        .prefault({}),
+      /** Reciprocal rank fusion constant: score = sum 1 / (k + rank). */
+      rrfK: int(60).pipe(z.number().positive()),
+      /** Semantic hits below this cosine similarity are dropped from hybrid results. */
+      minSemanticScore: num(0.05).pipe(z.number().min(-1).max(1)),
+      /** Standard RAG answers directly only when the best hit reaches this relevance. */
+      relevanceThreshold: num(0.7).pipe(z.number().min(0).max(1)),
+      keywordMaxResults: int(50).pipe(z.number().positive()),
+      hnsw: z
+        .object({
+          m: int(8).pipe(z.number().min(2).max(100)),
+          efConstruction: int(32).pipe(z.number().min(4).max(1000)),
+          efSearch: int(64).pipe(z.number().min(1).max(1000)),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  limits: z
+    .object({
+      /** Files above this size fail their own version with a clear reason. */
+      maxFileBytes: int(20 * 1024 * 1024).pipe(z.number().positive()),
+      /** A whole multipart upload request. */
+      maxUploadBytes: int(512 * 1024 * 1024).pipe(z.number().positive()),
+      maxParagraphChars: int(800).pipe(z.number().min(50)),
+      paragraphTargetChars: int(400).pipe(z.number().min(20)),
+      /** Documents processed at once by the local pipeline runner. */
+      pipelineConcurrency: int(2).pipe(z.number().min(1).max(64)),
+    })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type ProviderKind = z.infer<typeof providerKind>;
+export type Role = keyof Config['providers']['roles'];

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+/** The database handle every core function takes: the same drizzle API on PGlite, node-postgres or the Data API. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  /** `pglite` (embedded) or `postgres` (node-postgres on DATABASE_URL). */
+  driver: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Opens the embedded PGlite database (with pgvector and pg_trgm); `dir` undefined means in memory. */
+export async function openPglite(dir?: string): Promise<Database & { pglite: PGlite }> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, { extensions: { vector, pg_trgm } });
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db, driver: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/** Opens any Postgres through node-postgres and applies the migrations. */
+export async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db, driver: 'postgres', close: () => pool.end() };
+}
+
+/** The database the configuration names: `database.url` if set, else PGlite under `<dataDir>/db`. */
+export async function openDatabase(config: {
+  dataDir: string;
+  database: { url?: string };
+}): Promise<Database> {
+  if (config.database.url) return openPostgres(config.database.url);
+  return openPglite(resolve(config.dataDir, 'db'));
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

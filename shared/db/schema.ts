@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Postgres `tsvector`; written from application-segmented text (see shared/index/segment.ts). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * pgvector `vector` without a fixed dimension, so one table holds any embedder's vectors; the HNSW
+ * index is a partial expression index per (model, dimension), created when an embedder is first used.
+ */
+export const vector = customType<{ data: number[]; driverData: string }>({
+  dataType: () => 'vector',
+  toDriver: (value) => `[${value.join(',')}]`,
+  fromDriver: (value) => JSON.parse(value) as number[],
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export type DocumentStatus = 'queued' | 'processing' | 'ready' | 'failed' | 'deleted';
+export type VersionStatus = 'processing' | 'ready' | 'failed';
+export type NodeType = 'document' | 'section' | 'paragraph' | 'image' | 'table';
+
+/** A document is identified by its key (its path in the bucket or its uploaded name). */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').notNull(),
+    filename: text('filename').notNull(),
+    fileType: text('file_type').notNull().default('unknown'),
+    currentVersion: integer('current_version'),
+    status: text('status').$type<DocumentStatus>().notNull().default('queued'),
+    /** The pipeline step in progress, or the reason of the last failure. */
+    statusDetail: text('status_detail'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('documents_live_key').on(t.key).where(sql`${t.deletedAt} is null`)],
+);
+
+export const documentVersions = pgTable(
+  'document_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    fileHash: text('file_hash').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    fileType: text('file_type').notNull(),
+    /** The original object in the bucket. */
+    objectKey: text('object_key').notNull(),
+    /** The Markdown rendition written at parse time. */
+    markdownKey: text('markdown_key'),
+    status: text('status').$type<VersionStatus>().notNull().default('processing'),
+    step: text('step'),
+    error: text('error'),
+    stats: jsonb('stats').$type<Record<string, number>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('document_versions_doc_version').on(t.documentId, t.version)],
+);
+
+export const nodes = pgTable(
+  'nodes',
+  {
+    id: uuid('id').primaryKey(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    parentId: uuid('parent_id'),
+    nodeType: text('node_type').$type<NodeType>().notNull(),
+    depth: integer('depth').notNull(),
+    title: text('title'),
+    content: text('content'),
+    summary: text('summary'),
+    /** Position among siblings. */
+    position: integer('position').notNull(),
+    /** Position in reading order over the whole document (0 = the document node). */
+    ordinal: integer('ordinal').notNull(),
+    category: text('category'),
+    /** The text that was segmented and embedded (content with its context). */
+    indexText: text('index_text'),
+    searchVector: tsvector('search_vector'),
+    /** Number of segmented tokens in the indexed text: the BM25 document length. */
+    tokenCount: integer('token_count').notNull().default(0),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('nodes_doc_version_ordinal').on(t.documentId, t.version, t.ordinal),
+    index('nodes_parent').on(t.parentId),
+    index('nodes_search_vector').using('gin', t.searchVector),
+    index('nodes_content_trgm').using('gin', t.content.op('gin_trgm_ops')),
+  ],
+);
+
+export const embeddings = pgTable(
+  'embeddings',
+  {
+    nodeId: uuid('node_id')
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    model: text('model').notNull(),
+    dimensions: integer('dimensions').notNull(),
+    embedding: vector('embedding').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.nodeId, t.model] })],
+);
+
+export const topics = pgTable('topics', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  description: text('description'),
+  embedding: vector('embedding'),
+  createdAt: createdAt(),
+});
+
+export const documentTopics = pgTable(
+  'document_topics',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    confidence: doublePrecision('confidence').notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.topicId] })],
+);
+
+export const images = pgTable('images', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  nodeId: uuid('node_id')
+    .notNull()
+    .references(() => nodes.id, { onDelete: 'cascade' }),
+  objectKey: text('object_key').notNull(),
+  filename: text('filename').notNull(),
+  mime: text('mime').notNull(),
+  size: integer('size').notNull().default(0),
+  width: integer('width'),
+  height: integer('height'),
+  ocrText: text('ocr_text'),
+  description: text('description'),
+  error: text('error'),
+  createdAt: createdAt(),
+});
+
+export const qaHistory = pgTable('qa_history', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  question: text('question').notNull(),
+  mode: text('mode').notNull(),
+  answer: text('answer').notNull(),
+  response: jsonb('response').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,58 @@
+/**
+ * Typed errors of the core. Each carries a stable `code`; the HTTP layer maps them to statuses in one
+ * place (`shared/api/errors.ts`), the CLI prints their messages.
+ */
+export class DropQAError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DropQAError';
+    this.code = code;
+  }
+}
+
+/** A setting is missing or has a bad value; the message names the setting. */
+export class ConfigError extends DropQAError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('config_invalid', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Input from a user (request body, query, pattern) is invalid. */
+export class ValidationError extends DropQAError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('validation_failed', message, options);
+    this.name = 'ValidationError';
+  }
+}
+
+/** A thing asked for by id or key does not exist. */
+export class NotFoundError extends DropQAError {
+  constructor(message: string) {
+    super('not_found', message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** A document's bytes cannot be ingested (wrong type, empty, not UTF-8, too large, corrupt). */
+export class UnsupportedDocumentError extends DropQAError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('unsupported_document', message, options);
+    this.name = 'UnsupportedDocumentError';
+  }
+}
+
+/** A model, embedder or OCR provider failed; the message names the provider, model and role. */
+export class ProviderError extends DropQAError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('provider_failed', message, options);
+    this.name = 'ProviderError';
+  }
+}
+
+/** A readable one-line reason for any thrown value, for status fields and logs. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,53 @@
+import { segment } from './segment.ts';
+
+/** Postgres keeps positions up to 16383; later tokens share the last position. */
+const MAX_POSITION = 16383;
+
+export type Weight = 'A' | 'B' | 'C';
+
+export interface WeightedText {
+  text: string | null | undefined;
+  weight: Weight;
+}
+
+export interface IndexedTokens {
+  /** A `tsvector` literal (cast with `::tsvector`): each lexeme with its positions and weight. */
+  tsvector: string;
+  /** Number of tokens: the document length for BM25. */
+  tokenCount: number;
+}
+
+/**
+ * Builds a `tsvector` from application-segmented text, title weighted A, content B, summary C.
+ * Positions are kept, so a lexeme's position count is its term frequency.
+ *
+ * @example buildTsvector([{ text: 'Budget', weight: 'A' }, { text: 'the budget grew', weight: 'B' }])
+ * // { tsvector: "'budget':1A,2B 'grew':3B", tokenCount: 3 }
+ */
+export function buildTsvector(parts: WeightedText[]): IndexedTokens {
+  const positions = new Map<string, string[]>();
+  let position = 0;
+  for (const part of parts) {
+    if (!part.text) continue;
+    for (const token of segment(part.text)) {
+      position += 1;
+      const list = positions.get(token) ?? [];
+      list.push(`${Math.min(position, MAX_POSITION)}${part.weight}`);
+      positions.set(token, list);
+    }
+  }
+  const lexemes = [...positions].map(([token, list]) => `${quoteLexeme(token)}:${list.join(',')}`);
+  return { tsvector: lexemes.join(' '), tokenCount: position };
+}
+
+/**
+ * A `tsquery` literal matching any of the query's tokens (OR), for GIN candidate filtering; empty
+ * string when the query has no searchable token.
+ */
+export function buildOrTsquery(tokens: string[]): string {
+  return [...new Set(tokens)].map(quoteLexeme).join(' | ');
+}
+
+function quoteLexeme(token: string): string {
+  return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
