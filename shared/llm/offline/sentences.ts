@@ -1,0 +1,22 @@
+/** Sentence ends in Chinese and English text; the end mark stays with its sentence. */
+const SENTENCE = /[^。！？!?；;\n]+(?:[。！？!?；;]+|\n+|$)|[。！？!?；;]+/gu;
+/** A period ends an English sentence only when followed by space or the end ("3.14" and "e.g" stay whole). */
+const LATIN_PERIOD = /(?<=[a-z)\]"'])\.(?=\s+[A-Z"'(\d]|\s*$)/gu;
+
+/**
+ * Splits text into sentences, keeping each sentence's own end mark and original wording, so an
+ * extract quotes the source verbatim.
+ *
+ * @example splitSentences('预算为500万。It grew. Why?') // ['预算为500万。', 'It grew.', 'Why?']
+ */
+export function splitSentences(text: string): string[] {
+  const marked = text.replace(LATIN_PERIOD, '.\u0000');
+  const out: string[] = [];
+  for (const chunk of marked.split('\u0000')) {
+    for (const match of chunk.matchAll(SENTENCE)) {
+      const sentence = match[0].trim();
+      if (sentence) out.push(sentence);
+    }
+  }
+  return out;
+}

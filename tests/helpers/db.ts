@@ -1,0 +1,31 @@
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { type Database, openPglite, openPostgres } from '#shared/db/index.ts';
+
+export type DriverName = 'pglite' | 'node-postgres';
+
+/** Both drivers every database test runs through: `describe.each(DRIVERS)(...)`. */
+export const DRIVERS: DriverName[] = ['pglite', 'node-postgres'];
+
+/**
+ * A fresh, migrated, in-memory database on the named driver. `node-postgres` talks the real wire
+ * protocol to PGlite served by pglite-socket on a loopback port.
+ */
+export async function openTestDatabase(driver: DriverName): Promise<Database> {
+  const embedded = await openPglite();
+  if (driver === 'pglite') return embedded;
+  const server = new PGLiteSocketServer({ db: embedded.pglite, port: 0, host: '127.0.0.1' });
+  await server.start();
+  const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
+  const remote = await openPostgres(
+    `postgres://postgres:postgres@127.0.0.1:${address.port}/postgres?sslmode=disable`,
+  );
+  return {
+    db: remote.db,
+    driver: 'postgres',
+    async close() {
+      await remote.close();
+      await server.stop();
+      await embedded.close();
+    },
+  };
+}
