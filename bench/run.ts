@@ -1,0 +1,125 @@
+/**
+ * `npm run bench`: ingest throughput for generated Markdown, search latency p50/p95 per kind, and
+ * server start time on an existing data folder. Prints a table and writes bench/results/<time>.json.
+ * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '#shared/api/serve.ts';
+import { loadConfig } from '#shared/config/index.ts';
+import { openRuntime } from '#shared/runtime/runtime.ts';
+import { generateDocument, generateQueries } from './corpus.ts';
+import { benchSearch } from './search.ts';
+
+const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
+const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
+const SEARCH_ITERATIONS = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
+
+type Row = { metric: string; value: string; target: string };
+const rows: Row[] = [];
+const results: Record<string, unknown> = { docs: DOCS, paragraphsPerDoc: PARAGRAPHS, node: process.version };
+
+const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-bench-'));
+const config = loadConfig({ overrides: { dataDir, server: { port: 0 } } });
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 200);
+
+try {
+  const rt = await openRuntime(config);
+  const files = Array.from({ length: DOCS }, (_, i) => {
+    const doc = generateDocument(i, PARAGRAPHS);
+    return {
+      key: `bench/${doc.name}`,
+      filename: doc.name,
+      bytes: new TextEncoder().encode(doc.text),
+      paragraphs: doc.paragraphs,
+    };
+  });
+  const totalParagraphs = files.reduce((n, f) => n + f.paragraphs, 0);
+  process.stderr.write(`ingesting ${DOCS} documents (${totalParagraphs} paragraphs)...\n`);
+  const started = performance.now();
+  let done = 0;
+  const outcomes = await rt.ingest.ingest(files, () => {
+    done += 1;
+    if (done % 100 === 0)
+      process.stderr.write(`  ${done}/${DOCS} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const failed = outcomes.filter((o) => o.status === 'failed');
+  if (failed.length)
+    throw new Error(`${failed.length} documents failed, e.g. ${failed[0]?.key}: ${failed[0]?.error}`);
+  results.ingest = {
+    seconds,
+    docsPerSecond: DOCS / seconds,
+    paragraphsPerSecond: totalParagraphs / seconds,
+    peakRssMb: peakRss / 2 ** 20,
+  };
+  rows.push({
+    metric: `ingest ${DOCS} docs / ${totalParagraphs} paragraphs`,
+    value: `${seconds.toFixed(1)} s`,
+    target: '< 120 s (1,000 docs)',
+  });
+  rows.push({
+    metric: 'ingest throughput',
+    value: `${(DOCS / seconds).toFixed(1)} docs/s, ${(totalParagraphs / seconds).toFixed(0)} paragraphs/s`,
+    target: '',
+  });
+  rows.push({ metric: 'peak RSS during ingest', value: `${(peakRss / 2 ** 20).toFixed(0)} MB`, target: '' });
+
+  const queries = generateQueries(SEARCH_ITERATIONS);
+  const latency = await benchSearch(
+    rt.db,
+    { db: rt.db, embedder: rt.providers.embedder, search: rt.config.search },
+    queries,
+    SEARCH_ITERATIONS,
+  );
+  results.search = latency;
+  const targets: Record<string, string> = {
+    keyword: '',
+    fulltext: 'p95 < 50 ms',
+    semantic: 'p95 < 50 ms',
+    hybrid: 'p95 < 100 ms',
+  };
+  for (const [kind, stats] of Object.entries(latency)) {
+    rows.push({
+      metric: `search ${kind} p50 / p95`,
+      value: `${stats.p50.toFixed(1)} / ${stats.p95.toFixed(1)} ms`,
+      target: targets[kind] ?? '',
+    });
+  }
+  await rt.close();
+
+  const startBegan = performance.now();
+  const server = await startServer(config);
+  const startSeconds = (performance.now() - startBegan) / 1000;
+  await server.close();
+  results.startSeconds = startSeconds;
+  rows.push({
+    metric: 'server start on existing data folder',
+    value: `${startSeconds.toFixed(2)} s`,
+    target: '< 5 s',
+  });
+} finally {
+  clearInterval(sampler);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => r[key].length));
+const line = (r: Row) =>
+  `| ${r.metric.padEnd(width('metric'))} | ${r.value.padEnd(width('value'))} | ${r.target.padEnd(width('target'))} |`;
+console.log(line({ metric: 'metric', value: 'value', target: 'target' }));
+console.log(
+  `|${'-'.repeat(width('metric') + 2)}|${'-'.repeat(width('value') + 2)}|${'-'.repeat(width('target') + 2)}|`,
+);
+for (const r of rows) console.log(line(r));
+const resultsDir = join(import.meta.dirname, 'results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(
+  join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+  JSON.stringify(results, null, 2),
+);
+process.exit(0);

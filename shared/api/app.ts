@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Runtime } from '../runtime/runtime.ts';
+import { handleError } from './errors.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { qaRoutes } from './routes/qa.ts';
+import { searchRoutes } from './routes/search.ts';
+
+const PLAIN_PAGE = fileURLToPath(new URL('../../web/plain/index.html', import.meta.url));
+
+/** The HTTP app: `/api/*` plus the page at `/`. The same app runs locally and (later) in Lambda. */
+export function createApp(rt: Runtime): Hono {
+  const app = new Hono();
+  app.onError(handleError);
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404),
+  );
+  app.use(
+    '/api/documents/upload',
+    bodyLimit({
+      maxSize: rt.config.limits.maxUploadBytes,
+      onError: (c) =>
+        c.json(
+          {
+            error: {
+              code: 'payload_too_large',
+              message: `Upload exceeds ${rt.config.limits.maxUploadBytes} bytes (limits.maxUploadBytes)`,
+            },
+          },
+          413,
+        ),
+    }),
+  );
+  app.route('/api', metaRoutes(rt));
+  app.route('/api/documents', documentRoutes(rt));
+  app.route('/api/search', searchRoutes(rt));
+  app.route('/api/qa', qaRoutes(rt));
+  const page = existsSync(PLAIN_PAGE) ? readFileSync(PLAIN_PAGE, 'utf8') : '<h1>DropQA</h1>';
+  app.get('/', (c) => c.html(page));
+  return app;
+}

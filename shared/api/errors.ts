@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { DropQAError } from '../errors.ts';
+
+const STATUS: Record<string, 400 | 404 | 413 | 422 | 500 | 502 | 503> = {
+  validation_failed: 400,
+  not_found: 404,
+  unsupported_document: 422,
+  config_invalid: 500,
+  provider_failed: 502,
+};
+
+/**
+ * The one place errors become HTTP responses: `{ error: { code, message } }`. Known errors keep
+ * their message; anything else is logged with context and answered with a generic 500.
+ */
+export function handleError(error: Error, c: Context): Response {
+  if (error instanceof DropQAError) {
+    return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 500);
+  }
+  if (error instanceof HTTPException) {
+    const code = error.status === 413 ? 'payload_too_large' : 'http_error';
+    return c.json({ error: { code, message: error.message || 'Request failed' } }, error.status);
+  }
+  console.error(`[api] ${c.req.method} ${c.req.path} failed:`, error);
+  return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500);
+}

@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Runtime } from '../../runtime/runtime.ts';
+import { search } from '../../search/index.ts';
+import { parseInput } from '../validate.ts';
+
+const uuidList = z
+  .string()
+  .transform((s) => s.split(',').filter(Boolean))
+  .pipe(z.array(z.uuid()));
+
+const searchQuery = z.object({
+  q: z.string().trim().min(1).max(1000),
+  kind: z.enum(['keyword', 'fulltext', 'semantic', 'hybrid']).default('hybrid'),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  version: z.coerce.number().int().positive().optional(),
+  document_ids: uuidList.optional(),
+  mode: z.enum(['exact', 'regex', 'fuzzy']).default('exact'),
+  case_sensitive: z.enum(['true', 'false']).optional(),
+});
+
+/** `GET /api/search?q=&kind=keyword|fulltext|semantic|hybrid&limit=`: ranked leaf nodes as JSON. */
+export function searchRoutes(rt: Runtime): Hono {
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const query = parseInput(searchQuery, c.req.query(), 'query');
+    const started = performance.now();
+    const results = await search(
+      { db: rt.db, embedder: rt.providers.embedder, search: rt.config.search },
+      {
+        query: query.q,
+        kind: query.kind,
+        limit: query.limit,
+        filters: { version: query.version, documentIds: query.document_ids },
+        keywordMode: query.mode,
+        caseSensitive: query.case_sensitive === 'true',
+      },
+    );
+    return c.json({
+      query: query.q,
+      kind: query.kind,
+      took_ms: Math.round(performance.now() - started),
+      results,
+    });
+  });
+  return app;
+}

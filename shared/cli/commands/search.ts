@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Config } from '../../config/index.ts';
+import { openBackend } from '../backend.ts';
+
+const options = z.object({
+  kind: z.enum(['keyword', 'fulltext', 'semantic', 'hybrid']).default('hybrid'),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  mode: z.enum(['exact', 'regex', 'fuzzy']).default('exact'),
+  version: z.coerce.number().int().positive().optional(),
+});
+
+/** `dropqa search "<query>" [--kind] [--limit] [--mode] [--version] [--json]`. */
+export async function searchCommand(
+  config: Config,
+  query: string,
+  raw: { kind?: string; limit?: string; mode?: string; version?: string; json: boolean },
+): Promise<number> {
+  const o = options.parse(raw);
+  const backend = await openBackend(config);
+  try {
+    const hits = await backend.search({
+      query,
+      kind: o.kind,
+      limit: o.limit,
+      keywordMode: o.mode,
+      filters: { version: o.version },
+    });
+    if (raw.json) {
+      process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
+      return 0;
+    }
+    if (hits.length === 0) process.stdout.write('No results.\n');
+    hits.forEach((hit, i) => {
+      const snippet = hit.content.replace(/\s+/g, ' ').slice(0, 160);
+      process.stdout.write(
+        `${i + 1}. ${hit.path}  (score ${hit.score.toFixed(4)}, v${hit.version})\n   ${snippet}\n`,
+      );
+    });
+    return 0;
+  } finally {
+    await backend.close();
+  }
+}

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, maskSecrets } from '../config/index.ts';
+import { ConfigError } from '../errors.ts';
+import { askCommand } from './commands/ask.ts';
+import { ingestCommand } from './commands/ingest.ts';
+import { searchCommand } from './commands/search.ts';
+import { serveCommand } from './commands/serve.ts';
+
+const USAGE = `DropQA: ask questions over your own documents.
+
+Usage:
+  dropqa serve                         start the local product (http://localhost:8787)
+  dropqa ingest <files or folders>     ingest documents [--json]
+  dropqa ask "<question>"              stream an answer with sources [--mode auto|standard] [--version N] [--json]
+  dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
+  dropqa config                        print the effective configuration (secrets masked)
+
+Data folder: ./.dropqa unless DROPQA_DATA_DIR names another. Port: 8787 unless PORT says otherwise.
+Settings: dropqa.config.yaml / dropqa.config.json or DROPQA_CONFIG, and DROPQA_SECTION__KEY variables.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      mode: { type: 'string' },
+      version: { type: 'string' },
+      kind: { type: 'string' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...args] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serveCommand(config);
+    case 'ingest':
+      return ingestCommand(config, args, { json: values.json });
+    case 'ask':
+      return askCommand(config, args.join(' '), {
+        mode: values.mode,
+        version: values.version,
+        json: values.json,
+      });
+    case 'search':
+      return searchCommand(config, args.join(' '), { ...values, json: values.json });
+    case 'config':
+      process.stdout.write(`${JSON.stringify(maskSecrets(config), null, 2)}\n`);
+      return 0;
+    default:
+      process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  if (code !== 0 || process.argv[2] !== 'serve') process.exit(code);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${error instanceof ConfigError ? '' : 'error: '}${message}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}

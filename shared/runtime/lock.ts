@@ -1,0 +1,31 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Written by a running server into its data folder, so other processes talk to it instead of opening the database. */
+export interface ServerLock {
+  pid: number;
+  url: string;
+}
+
+const lockPath = (dataDir: string) => join(dataDir, 'server.json');
+
+/** The live server using this data folder, if any (a lock left by a dead process is ignored). */
+export function readServerLock(dataDir: string): ServerLock | undefined {
+  const path = lockPath(dataDir);
+  if (!existsSync(path)) return undefined;
+  try {
+    const lock = JSON.parse(readFileSync(path, 'utf8')) as ServerLock;
+    process.kill(lock.pid, 0);
+    return lock;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeServerLock(dataDir: string, lock: ServerLock): void {
+  writeFileSync(lockPath(dataDir), JSON.stringify(lock));
+}
+
+export function removeServerLock(dataDir: string): void {
+  rmSync(lockPath(dataDir), { force: true });
+}

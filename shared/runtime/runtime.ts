@@ -1,0 +1,34 @@
+import type { Config } from '../config/index.ts';
+import { type Db, openDatabase } from '../db/index.ts';
+import { createProviders } from '../llm/providers.ts';
+import type { Providers } from '../llm/types.ts';
+import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
+import { createBlobStore } from '../storage/index.ts';
+import type { BlobStore } from '../storage/types.ts';
+
+/** Everything a local process (server or CLI) works with, opened once from the configuration. */
+export interface Runtime {
+  config: Config;
+  db: Db;
+  store: BlobStore;
+  providers: Providers;
+  ingest: IngestService;
+  close(): Promise<void>;
+}
+
+/** Opens the database (applying migrations), the bucket, the providers and the pipeline runner. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const providers = createProviders(config);
+  const store = createBlobStore(config);
+  const database = await openDatabase(config);
+  const deps = { db: database.db, store, providers, config };
+  const ingest = createIngestService(deps);
+  return {
+    ...deps,
+    ingest,
+    async close() {
+      await ingest.idle();
+      await database.close();
+    },
+  };
+}
