@@ -15,13 +15,24 @@ const listQuery = z.object({
 });
 const structureQuery = z.object({ version: z.coerce.number().int().positive().optional() });
 
-/** The key an uploaded file is stored under: its own name, without any folder part or control characters. */
+/**
+ * The key an uploaded file is stored under: `uploads/` + its name. A relative path in the name (the
+ * CLI sends one) is kept, cleaned of control characters, empty and `.` segments; `..` is refused.
+ */
 export function uploadKey(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (!clean || clean === '.' || clean === '..')
+  const segments = name
+    .split(/[\\/]/)
+    .map((segment) =>
+      [...segment]
+        .filter((ch) => ch.charCodeAt(0) >= 32 && ch.charCodeAt(0) !== 127)
+        .join('')
+        .trim(),
+    )
+    .filter((segment) => segment && segment !== '.');
+  if (segments.length === 0 || segments.includes('..')) {
     throw new ValidationError(`Unusable file name: ${JSON.stringify(name)}`);
-  return `uploads/${clean}`;
+  }
+  return `uploads/${segments.join('/')}`;
 }
 
 /** Upload, list, detail, versions, structure and delete. */
