@@ -1,0 +1,112 @@
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { decodeText, textEncodingOf } from './decode.ts';
+import { looksLikeMarkdown } from './looks-like-markdown.ts';
+import { sniffBinary } from './sniff.ts';
+import type { FileType } from './types.ts';
+import { readZipDirectory, readZipEntry } from './zip.ts';
+
+export { decodeText } from './decode.ts';
+
+const MARKDOWN_NAME = /\.(md|markdown|mdown|mkd)$/i;
+/** Names that promise text; binary content under them is reported as a mismatch. */
+const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml))$/;
+const OOXML_BY_PART: readonly [string, FileType][] = [
+  ['word/document.xml', 'docx'],
+  ['ppt/presentation.xml', 'pptx'],
+  ['xl/workbook.xml', 'xlsx'],
+];
+/** Main-part content types, macro-enabled and template variants included. */
+const OOXML_BY_CONTENT_TYPE: readonly [RegExp, FileType][] = [
+  [/wordprocessingml\.(document|template)\.main\+xml|ms-word\.(document|template)\.macroEnabled/i, 'docx'],
+  [/presentationml\.(presentation|slideshow|template)\.main\+xml|ms-powerpoint\./i, 'pptx'],
+  [/spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\./i, 'xlsx'],
+];
+const MAX_CONTENT_TYPES_BYTES = 1 << 20;
+
+function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(dot).toLowerCase() : '';
+}
+
+function binaryError(filename: string, looksLike: string | undefined): UnsupportedDocumentError {
+  const ext = extensionOf(filename);
+  if (looksLike && !TEXT_NAME.test(ext)) {
+    return new UnsupportedDocumentError(
+      `${filename} is ${looksLike}, which is not a supported document type`,
+    );
+  }
+  const what = looksLike ? `binary data (looks like ${looksLike})` : 'binary data';
+  const named = ext ? `is named ${ext} but contains` : 'contains';
+  return new UnsupportedDocumentError(`${filename} ${named} ${what}`);
+}
+
+function ooxmlType(bytes: Uint8Array, filename: string): FileType {
+  let names: string[];
+  let contentTypes: ReturnType<typeof readZipDirectory>[number] | undefined;
+  try {
+    const entries = readZipDirectory(bytes);
+    names = entries.map((entry) => entry.name);
+    contentTypes = entries.find((entry) => entry.name === '[Content_Types].xml');
+    if (contentTypes) {
+      const byPart = OOXML_BY_PART.find(([part]) => names.includes(part));
+      if (byPart) return byPart[1];
+      const xml = new TextDecoder().decode(readZipEntry(bytes, contentTypes, MAX_CONTENT_TYPES_BYTES));
+      const byType = OOXML_BY_CONTENT_TYPE.find(([pattern]) => pattern.test(xml));
+      if (byType) return byType[1];
+    }
+  } catch (error) {
+    throw new UnsupportedDocumentError(`${filename} is a damaged ZIP archive`, { cause: error });
+  }
+  if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
+    throw new UnsupportedDocumentError(`${filename} is an OpenDocument file, which is not supported`);
+  }
+  throw new UnsupportedDocumentError(
+    `${filename} is a ZIP archive${contentTypes ? ' with an unknown Office part' : ''}, not a Word, PowerPoint or Excel document`,
+  );
+}
+
+/** Control characters other than tab, newlines, form feed and escape do not occur in real text. */
+function isControl(code: number): boolean {
+  return code < 0x20 && (code < 0x09 || (code > 0x0d && code !== 0x1b));
+}
+
+function isBinaryText(text: string): boolean {
+  const sample = text.length > 8192 ? text.slice(0, 8192) : text;
+  let controls = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const code = sample.charCodeAt(i);
+    if (code === 0) return true;
+    if (isControl(code)) controls++;
+  }
+  return controls > sample.length / 100;
+}
+
+/**
+ * Tells a document's real type from its bytes; the filename only chooses between Markdown and plain
+ * text. Throws `UnsupportedDocumentError` with a readable reason for empty files, images, archives,
+ * other binaries (whatever their name says) and text that is not UTF-8 or UTF-16 with a BOM.
+ *
+ * @example detectFileType(bytes, 'notes.md') // 'md'
+ * @example detectFileType(pngBytes, 'notes.md') // throws "notes.md is named .md but contains binary data (looks like a PNG image)"
+ */
+export function detectFileType(bytes: Uint8Array, filename: string): FileType {
+  if (bytes.length === 0) throw new UnsupportedDocumentError(`${filename}: the file is empty`);
+  const sniffed = sniffBinary(bytes);
+  if (sniffed?.kind === 'pdf') return 'pdf';
+  if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
+  if (sniffed?.kind === 'ole') {
+    throw new UnsupportedDocumentError(
+      `${filename} is a legacy Office (OLE) file or an encrypted Office document; save it as .docx, .pptx or .xlsx without a password`,
+    );
+  }
+  if (sniffed) throw binaryError(filename, sniffed.label);
+  // UTF-8 text never holds NUL bytes; UTF-16 has many, so only a BOM makes them acceptable.
+  if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
+    throw binaryError(filename, undefined);
+  }
+  const text = decodeText(bytes, filename);
+  if (isBinaryText(text)) throw binaryError(filename, undefined);
+  if (text.trim() === '')
+    throw new UnsupportedDocumentError(`${filename}: the file is empty (only whitespace)`);
+  return MARKDOWN_NAME.test(filename) || looksLikeMarkdown(text) ? 'md' : 'txt';
+}

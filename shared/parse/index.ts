@@ -1,0 +1,13 @@
+export { decodeText, detectFileType } from './detect.ts';
+export { type ImageInfo, readImageInfo } from './image-info.ts';
+export { type ImagePath, resolveImagePath } from './image-path.ts';
+export { markdownParser, parseMarkdown } from './markdown.ts';
+export { type NormalizeLimits, normalizeTree } from './normalize.ts';
+export { parseDocument } from './parse-document.ts';
+export { parsers } from './registry.ts';
+export { renderMarkdown } from './render-markdown.ts';
+export { splitText } from './split-text.ts';
+export { parseText, textParser } from './text.ts';
+export { titleFromFilename } from './title.ts';
+export type * from './types.ts';
+export { readZipDirectory, readZipEntry, type ZipEntry } from './zip.ts';

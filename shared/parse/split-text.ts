@@ -1,0 +1,96 @@
+import { splitSentences } from '#shared/llm/offline/sentences.ts';
+
+/** Clause marks, then whitespace: the places to cut a sentence too long to keep whole. */
+const CLAUSE_END = /[，,、：:；;）)」』”"]/u;
+
+/** End offsets (exclusive) of each sentence in `text`, located in the original so spacing survives. */
+function sentenceEnds(text: string): number[] {
+  const ends: number[] = [];
+  let cursor = 0;
+  for (const sentence of splitSentences(text)) {
+    const at = text.indexOf(sentence, cursor);
+    if (at < 0) continue;
+    cursor = at + sentence.length;
+    ends.push(cursor);
+  }
+  return ends;
+}
+
+/**
+ * Cuts evenly into at least two pieces, each boundary the sentence end nearest its ideal position.
+ * Returns the text whole when it has no sentence end inside.
+ */
+function cutAtSentences(text: string, target: number): string[] {
+  const parts = Math.max(2, Math.round(text.length / target));
+  const ends = sentenceEnds(text).filter((end) => end > 0 && end < text.length);
+  const cuts: number[] = [];
+  let previous = 0;
+  for (let k = 1; k < parts; k++) {
+    const ideal = (text.length * k) / parts;
+    let best: number | undefined;
+    for (const end of ends) {
+      if (end <= previous) continue;
+      if (best === undefined || Math.abs(end - ideal) < Math.abs(best - ideal)) best = end;
+    }
+    if (best === undefined) break;
+    if (!cuts.includes(best)) cuts.push(best);
+    previous = best;
+  }
+  const pieces: string[] = [];
+  let from = 0;
+  for (const cut of [...cuts, text.length]) {
+    pieces.push(text.slice(from, cut));
+    from = cut;
+  }
+  return pieces;
+}
+
+/** Never cut between the halves of a surrogate pair. */
+function safeCut(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff ? at - 1 : at;
+}
+
+/** Cuts a run with no usable sentence end: after a clause mark, else at whitespace, else hard. */
+function cutLong(text: string, target: number, max: number): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(Math.floor(target / 2), max);
+    let cut = -1;
+    for (const pattern of [CLAUSE_END, /\s/u]) {
+      for (let i = window.length - 1; i >= 0; i--) {
+        if (pattern.test(window[i] ?? '')) {
+          cut = Math.floor(target / 2) + i + 1;
+          break;
+        }
+      }
+      if (cut > 0) break;
+    }
+    if (cut <= 0) cut = safeCut(rest, target);
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  pieces.push(rest);
+  return pieces;
+}
+
+/**
+ * Splits a long text into pieces near `target` characters, none over `max`: at sentence ends where
+ * it can (keeping the original wording and spacing), then at clause marks or whitespace, and only
+ * as a last resort in the middle of a word.
+ *
+ * @example splitText('一句。'.repeat(300), 400, 800).length // 2 pieces of ~450 characters
+ */
+export function splitText(text: string, target: number, max: number): string[] {
+  const size = Math.min(target, max);
+  const split = (piece: string): string[] => {
+    if (piece.trim().length <= max) return [piece];
+    const pieces = cutAtSentences(piece, size);
+    if (pieces.length > 1) return pieces.flatMap(split);
+    return cutLong(piece.trim(), size, max);
+  };
+  return split(text)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '');
+}
