@@ -9,8 +9,8 @@ import type { ParsedDocument, ParseInput, Parser } from './types.ts';
 export async function parseText(input: ParseInput): Promise<ParsedDocument> {
   const text = decodeText(input.bytes, input.filename).replace(/\r\n?/g, '\n');
   const children = text
-    .split(/\n[ \t]*\n/)
-    .map((block) => block.replace(/^\n+|\s+$/g, ''))
+    .split(/\n(?:[ \t]*\n)+/)
+    .map((block) => block.replace(/^(?:[ \t]*\n)+|\s+$/g, ''))
     .filter((block) => block.trim() !== '')
     .map((block) => ({ type: 'paragraph' as const, text: block }));
   return { title: titleFromFilename(input.filename), metadata: {}, children, images: [], warnings: [] };

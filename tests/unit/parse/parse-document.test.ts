@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { parseDocument } from '#shared/parse/index.ts';
+import { markdownInput, utf8 } from './fixtures.ts';
+
+describe('parseDocument', () => {
+  it('dispatches md to the Markdown parser', async () => {
+    const doc = await parseDocument(markdownInput('# T\n\nx\n'), 'md');
+    expect(doc.children).toEqual([
+      { type: 'section', title: 'T', children: [{ type: 'paragraph', text: 'x' }] },
+    ]);
+  });
+
+  it('dispatches txt to the plain-text parser', async () => {
+    const doc = await parseDocument({ bytes: utf8('# not a heading\n\nx'), filename: 'a.txt' }, 'txt');
+    expect(doc.children).toEqual([
+      { type: 'paragraph', text: '# not a heading' },
+      { type: 'paragraph', text: 'x' },
+    ]);
+  });
+
+  it('refuses formats whose parser has not landed yet', async () => {
+    await expect(parseDocument({ bytes: utf8('x'), filename: 'a.docx' }, 'docx')).rejects.toThrow(
+      new UnsupportedDocumentError('DOCX documents are not supported yet'),
+    );
+  });
+
+  it('wraps a parser crash into UnsupportedDocumentError with the reason', async () => {
+    const input = markdownInput('![a](a.png)\n');
+    input.readRelative = () => {
+      throw new TypeError('disk on fire');
+    };
+    // A throwing reader is reported as a warning, not a crash; a broken input object is a crash.
+    const doc = await parseDocument(input, 'md');
+    expect(doc.warnings).toEqual(['image "a.png" skipped: it could not be read (disk on fire)']);
+    const broken = { filename: 'b.md', bytes: undefined as unknown as Uint8Array };
+    const error = await parseDocument(broken, 'md').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedDocumentError);
+    expect((error as Error).message).toMatch(/^b\.md could not be parsed as md: /);
+  });
+});
