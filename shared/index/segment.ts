@@ -52,6 +52,11 @@ function pushToken(tokens: string[], token: string): void {
   tokens.push(t);
 }
 
+/** True for the function words `segment` drops ("the", "of", "的", "了"). */
+export function isStopword(token: string): boolean {
+  return STOPWORDS.has(token);
+}
+
 /** True when the text contains CJK characters. */
 export function hasCjk(text: string): boolean {
   return CJK_RUN.test(text);

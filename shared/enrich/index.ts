@@ -1,0 +1,1 @@
+export { summarizeVersion } from './summaries.ts';

@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { ProviderError, reasonOf } from '#shared/errors.ts';
+import type { Embedder } from '#shared/llm/types.ts';
+
+/** Rows per INSERT; each vector travels as a text literal (a few KB at 256 dimensions). */
+const INSERT_ROWS = 500;
+
+/**
+ * Embeds the index text of a version's leaf nodes (paragraphs, tables, images) in batches of
+ * `batchSize` and stores one vector per node for the embedder's model. Re-running replaces the
+ * vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
+ * maps to the zero vector, get no vector: cosine distance is undefined for them.
+ *
+ * @example const { embedded } = await embedVersion(db, providers.embedder, { documentId, version }, 64);
+ */
+export async function embedVersion(
+  db: Db,
+  embedder: Embedder,
+  ref: { documentId: string; version: number },
+  batchSize: number,
+): Promise<{ embedded: number }> {
+  const leaves = await queryRows<{ id: string; index_text: string | null }>(
+    db,
+    sql`SELECT id, index_text FROM nodes
+        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
+          AND node_type IN ('paragraph', 'table', 'image')
+        ORDER BY ordinal`,
+  );
+  const pending = leaves.filter((leaf) => leaf.index_text?.trim());
+  const rows: { nodeId: string; literal: string }[] = [];
+  const step = Math.max(1, Math.floor(batchSize));
+  for (let start = 0; start < pending.length; start += step) {
+    const batch = pending.slice(start, start + step);
+    const vectors = await embedBatch(
+      embedder,
+      batch.map((leaf) => leaf.index_text ?? ''),
+    );
+    batch.forEach((leaf, i) => {
+      const vector = vectors[i];
+      if (vector?.some((x) => x !== 0)) rows.push({ nodeId: leaf.id, literal: vectorLiteral(vector) });
+    });
+  }
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+    const values = rows
+      .slice(start, start + INSERT_ROWS)
+      .map(
+        (r) => sql`(${r.nodeId}::uuid, ${embedder.model}, ${embedder.dimensions}::int, ${r.literal}::vector)`,
+      );
+    await db.execute(sql`
+      INSERT INTO embeddings (node_id, model, dimensions, embedding)
+      VALUES ${sql.join(values, sql`, `)}
+      ON CONFLICT (node_id, model) DO UPDATE
+        SET dimensions = excluded.dimensions, embedding = excluded.embedding, created_at = now()`);
+  }
+  return { embedded: rows.length };
+}
+
+async function embedBatch(embedder: Embedder, texts: string[]): Promise<number[][]> {
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed(texts);
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw new ProviderError(`embedder ${embedder.model} failed: ${reasonOf(error)}`, { cause: error });
+  }
+  if (vectors.length !== texts.length || vectors.some((v) => v.length !== embedder.dimensions)) {
+    throw new ProviderError(
+      `embedder ${embedder.model} returned ${vectors.length} vectors for ${texts.length} texts, ` +
+        `expected ${embedder.dimensions} dimensions each`,
+    );
+  }
+  return vectors;
+}
+
+/** pgvector stores float4: seven significant digits lose nothing and halve the statement size. */
+function vectorLiteral(vector: number[]): string {
+  return `[${vector.map((x) => (x === 0 ? '0' : x.toPrecision(7))).join(',')}]`;
+}

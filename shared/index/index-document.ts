@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '#shared/db/client.ts';
+import type { ParsedDocument } from '#shared/parse/types.ts';
+import { flattenTree } from './flatten.ts';
+import { writeNodes } from './write-nodes.ts';
+
+export interface IndexStats {
+  sections: number;
+  paragraphs: number;
+  tables: number;
+  images: number;
+  nodes: number;
+}
+
+export interface IndexResult {
+  stats: IndexStats;
+  /** The node created for each image, so the caller can write the `images` rows and blobs. */
+  imageNodes: { name: string; nodeId: string }[];
+}
+
+/**
+ * Writes a parsed (already normalized) document as the `nodes` rows of one version, in one
+ * transaction. Rows left by an earlier attempt at the same version are replaced, so a retried parse
+ * step does not duplicate the tree.
+ *
+ * @example
+ * const { stats, imageNodes } = await indexParsedDocument(db, { documentId, version: 2, parsed });
+ */
+export async function indexParsedDocument(
+  db: Db,
+  args: { documentId: string; version: number; parsed: ParsedDocument },
+): Promise<IndexResult> {
+  const rows = flattenTree(args.parsed, { documentId: args.documentId, version: args.version });
+  await db.transaction(async (tx) => {
+    await tx.execute(
+      sql`DELETE FROM nodes WHERE document_id = ${args.documentId}::uuid AND version = ${args.version}::int`,
+    );
+    await writeNodes(tx, rows);
+  });
+
+  const stats: IndexStats = { sections: 0, paragraphs: 0, tables: 0, images: 0, nodes: rows.length };
+  const imageNodes: IndexResult['imageNodes'] = [];
+  for (const row of rows) {
+    if (row.nodeType === 'section') stats.sections += 1;
+    else if (row.nodeType === 'paragraph') stats.paragraphs += 1;
+    else if (row.nodeType === 'table') stats.tables += 1;
+    else if (row.nodeType === 'image') {
+      stats.images += 1;
+      imageNodes.push({ name: String(row.metadata.name), nodeId: row.id });
+    }
+  }
+  return { stats, imageNodes };
+}

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '#shared/db/client.ts';
+import { ConfigError } from '#shared/errors.ts';
+import type { Embedder } from '#shared/llm/types.ts';
+
+/** Model ids that may appear in SQL text (index names and partial-index predicates). */
+const SAFE_MODEL = /^[A-Za-z0-9._:/-]+$/;
+/** pgvector's HNSW indexes `vector` up to 2,000 dimensions. */
+const MAX_HNSW_DIMENSIONS = 2000;
+
+/**
+ * The column expression the HNSW index is built on; semantic search must order by exactly this
+ * expression (and filter on `vectorPredicate`) for the planner to use the index.
+ *
+ * @example sql.raw(`${vectorExpression(256, 'e.embedding')} <=> `) // then the query vector cast ::vector(256)
+ */
+export function vectorExpression(dims: number, column = 'embedding'): string {
+  checkDimensions(dims);
+  return `(${column}::vector(${dims}))`;
+}
+
+/**
+ * The partial-index predicate for one embedder, as SQL text with the model inlined (a validated
+ * literal: a bound parameter would not let the planner prove the predicate for a generic plan).
+ */
+export function vectorPredicate(embedder: Pick<Embedder, 'model' | 'dimensions'>, alias?: string): string {
+  checkModel(embedder.model);
+  checkDimensions(embedder.dimensions);
+  const p = alias ? `${alias}.` : '';
+  return `${p}model = '${embedder.model}' AND ${p}dimensions = ${embedder.dimensions}`;
+}
+
+/** The index name for one (model, dimensions): readable, unique and within Postgres' identifier limit. */
+export function vectorIndexName(embedder: Pick<Embedder, 'model' | 'dimensions'>): string {
+  checkModel(embedder.model);
+  const slug = embedder.model.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const digest = createHash('sha256').update(embedder.model).digest('hex').slice(0, 8);
+  // The digest keeps apart models that slug alike ("a.b" and "a-b"); the slug keeps the name readable.
+  return `embeddings_hnsw_${slug.slice(0, 24)}_${embedder.dimensions}_${digest}`;
+}
+
+/**
+ * Creates, if missing, the HNSW cosine index for one embedder: a partial expression index over the
+ * rows of that (model, dimensions), so one `embeddings` table serves any number of embedders.
+ *
+ * @example await ensureVectorIndex(db, providers.embedder, config.search.hnsw);
+ */
+export async function ensureVectorIndex(
+  db: Db,
+  embedder: Embedder,
+  hnsw: { m: number; efConstruction: number },
+): Promise<void> {
+  if (!Number.isInteger(hnsw.m) || !Number.isInteger(hnsw.efConstruction)) {
+    throw new ConfigError('search.hnsw.m and search.hnsw.efConstruction must be integers');
+  }
+  await db.execute(
+    sql.raw(
+      `CREATE INDEX IF NOT EXISTS ${vectorIndexName(embedder)} ON embeddings ` +
+        `USING hnsw (${vectorExpression(embedder.dimensions)} vector_cosine_ops) ` +
+        `WITH (m = ${hnsw.m}, ef_construction = ${hnsw.efConstruction}) ` +
+        `WHERE ${vectorPredicate(embedder)}`,
+    ),
+  );
+}
+
+function checkModel(model: string): void {
+  if (!SAFE_MODEL.test(model)) {
+    throw new ConfigError(`embedder model id '${model}' may only contain letters, digits and . _ : / -`);
+  }
+}
+
+function checkDimensions(dims: number): void {
+  if (!Number.isInteger(dims) || dims < 1 || dims > MAX_HNSW_DIMENSIONS) {
+    throw new ConfigError(
+      `embedder dimensions must be an integer from 1 to ${MAX_HNSW_DIMENSIONS} (got ${dims})`,
+    );
+  }
+}

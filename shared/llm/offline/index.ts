@@ -1,0 +1,3 @@
+export { type ExtractiveSummaryInput, extractiveSummary } from './extractive-summary.ts';
+export { HASHING_EMBEDDER_MODEL, HashingEmbedder } from './hashing-embedder.ts';
+export { splitSentences } from './sentences.ts';

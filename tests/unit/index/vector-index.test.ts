@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { vectorExpression, vectorIndexName, vectorPredicate } from '#shared/index/vector-index.ts';
+
+describe('vector index SQL', () => {
+  it('casts the column to the fixed dimension', () => {
+    expect(vectorExpression(256)).toBe('(embedding::vector(256))');
+    expect(vectorExpression(128, 'e.embedding')).toBe('(e.embedding::vector(128))');
+  });
+
+  it('inlines a validated model in the predicate', () => {
+    expect(vectorPredicate({ model: 'amazon.titan-embed-text-v2:0', dimensions: 1024 }, 'e')).toBe(
+      "e.model = 'amazon.titan-embed-text-v2:0' AND e.dimensions = 1024",
+    );
+  });
+
+  it('rejects a model id that could break out of the SQL literal', () => {
+    expect(() => vectorPredicate({ model: "x' OR '1'='1", dimensions: 8 })).toThrow(/model id/);
+    expect(() => vectorIndexName({ model: 'a b', dimensions: 8 })).toThrow(/model id/);
+  });
+
+  it('rejects dimensions HNSW cannot index', () => {
+    expect(() => vectorExpression(0)).toThrow(/dimensions/);
+    expect(() => vectorExpression(4096)).toThrow(/dimensions/);
+  });
+
+  it('names indexes distinctly per model and dimension within 63 characters', () => {
+    const names = [
+      vectorIndexName({ model: 'offline-hash-v1', dimensions: 256 }),
+      vectorIndexName({ model: 'offline.hash.v1', dimensions: 256 }),
+      vectorIndexName({ model: 'offline-hash-v1', dimensions: 128 }),
+      vectorIndexName({ model: `${'very-long-model-name/'.repeat(5)}v9`, dimensions: 1536 }),
+    ];
+    expect(new Set(names).size).toBe(4);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9_]{1,63}$/);
+  });
+});
