@@ -1,9 +1,11 @@
 import type { Heading, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { frontmatter } from 'micromark-extension-frontmatter';
-import { gfm } from 'micromark-extension-gfm';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmTable } from 'micromark-extension-gfm-table';
 import { parse as parseYaml } from 'yaml';
 import { reasonOf } from '#shared/errors.ts';
 import { decodeText } from './decode.ts';
@@ -11,6 +13,17 @@ import { createImageCollector } from './image-collector.ts';
 import { type BlockContext, blockLeaves, imageLeavesWithin, plainText } from './markdown-blocks.ts';
 import { titleFromFilename } from './title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode, TreeNode } from './types.ts';
+
+/**
+ * CommonMark plus the GFM constructs that change the block structure (tables, footnotes). The inline
+ * ones (autolink literals, strikethrough, task markers) are left out on purpose: text is sliced from
+ * the source, so they would not change a single character, and autolink literals alone double the
+ * parse time.
+ */
+const SYNTAX = {
+  extensions: [gfmTable(), gfmFootnote(), frontmatter(['yaml'])],
+  mdastExtensions: [gfmTableFromMarkdown(), gfmFootnoteFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+};
 
 function frontMatterOf(tree: Root, warnings: string[]): Record<string, unknown> {
   const yaml = tree.children.find((node) => node.type === 'yaml');
@@ -74,10 +87,7 @@ async function sectionOf(heading: Heading, ctx: BlockContext): Promise<SectionNo
  */
 export async function parseMarkdown(input: ParseInput): Promise<ParsedDocument> {
   const source = decodeText(input.bytes, input.filename).replace(/\r\n?/g, '\n');
-  const tree = fromMarkdown(source, {
-    extensions: [gfm(), frontmatter(['yaml'])],
-    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
-  });
+  const tree = fromMarkdown(source, SYNTAX);
   const images = createImageCollector(input);
   const warnings = images.warnings;
   const metadata = frontMatterOf(tree, warnings);

@@ -24,17 +24,14 @@ function cutAtSentences(text: string, target: number): string[] {
   const parts = Math.max(2, Math.round(text.length / target));
   const ends = sentenceEnds(text).filter((end) => end > 0 && end < text.length);
   const cuts: number[] = [];
-  let previous = 0;
-  for (let k = 1; k < parts; k++) {
+  const distance = (end: number, ideal: number) => Math.abs(end - ideal);
+  let j = 0;
+  for (let k = 1; k < parts && j < ends.length; k++) {
     const ideal = (text.length * k) / parts;
-    let best: number | undefined;
-    for (const end of ends) {
-      if (end <= previous) continue;
-      if (best === undefined || Math.abs(end - ideal) < Math.abs(best - ideal)) best = end;
-    }
-    if (best === undefined) break;
-    if (!cuts.includes(best)) cuts.push(best);
-    previous = best;
+    // Ends are sorted, so the nearest one is found by walking forward: linear over the whole text.
+    while (j + 1 < ends.length && distance(ends[j + 1] ?? 0, ideal) <= distance(ends[j] ?? 0, ideal)) j++;
+    cuts.push(ends[j] ?? 0);
+    j++;
   }
   const pieces: string[] = [];
   let from = 0;
@@ -54,24 +51,24 @@ function safeCut(text: string, at: number): number {
 /** Cuts a run with no usable sentence end: after a clause mark, else at whitespace, else hard. */
 function cutLong(text: string, target: number, max: number): string[] {
   const pieces: string[] = [];
-  let rest = text;
-  while (rest.length > max) {
-    const window = rest.slice(Math.floor(target / 2), max);
+  const low = Math.floor(target / 2);
+  let from = 0;
+  while (text.length - from > max) {
     let cut = -1;
     for (const pattern of [CLAUSE_END, /\s/u]) {
-      for (let i = window.length - 1; i >= 0; i--) {
-        if (pattern.test(window[i] ?? '')) {
-          cut = Math.floor(target / 2) + i + 1;
+      for (let i = from + max - 1; i >= from + low; i--) {
+        if (pattern.test(text[i] ?? '')) {
+          cut = i + 1;
           break;
         }
       }
       if (cut > 0) break;
     }
-    if (cut <= 0) cut = safeCut(rest, target);
-    pieces.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
+    if (cut <= 0) cut = safeCut(text, from + target);
+    pieces.push(text.slice(from, cut));
+    from = cut;
   }
-  pieces.push(rest);
+  pieces.push(text.slice(from));
   return pieces;
 }
 

@@ -137,6 +137,19 @@ describe('parseMarkdown', () => {
     expect(section(doc.children, 0).title).toBe('Using dropqa now');
   });
 
+  it('keeps footnotes, task markers, strikethrough and bare URLs as written', async () => {
+    const doc = await parseMarkdown(
+      markdownInput(
+        'See https://x.test/a and ~~old~~ text.[^1]\n\n- [x] done\n- [ ] todo\n\n[^1]: The note.\n',
+      ),
+    );
+    expect(doc.children).toEqual([
+      { type: 'paragraph', text: 'See https://x.test/a and ~~old~~ text.[^1]' },
+      { type: 'paragraph', text: '- [x] done\n- [ ] todo', metadata: { kind: 'list', ordered: false } },
+      { type: 'paragraph', text: '[^1]: The note.', metadata: { kind: 'footnote' } },
+    ]);
+  });
+
   it('reads CRLF files like LF files', async () => {
     const doc = await parseMarkdown(markdownInput('# A\r\n\r\nline one\r\nline two\r\n'));
     expect(outline(doc.children)).toEqual([{ A: ['paragraph:line one\nline two'] }]);
