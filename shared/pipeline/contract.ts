@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ValidationError } from '../errors.ts';
+
+/** The execution input (see `pipelineDefinition`): what StartExecution receives. */
+export const pipelineInputSchema = z.object({
+  key: z.string().min(1),
+  documentId: z.uuid().optional(),
+  force: z.boolean().optional(),
+});
+export type PipelineInput = z.infer<typeof pipelineInputSchema>;
+
+/** What every step after Register receives: one version of one document. */
+export const versionRefSchema = z.object({
+  documentId: z.uuid(),
+  version: z.number().int().positive(),
+});
+export type VersionRef = z.infer<typeof versionRefSchema>;
+
+/** One iteration of the Images map. */
+export const imageRefSchema = versionRefSchema.extend({ nodeId: z.uuid() });
+export type ImageRef = z.infer<typeof imageRefSchema>;
+
+export const registerOutputSchema = versionRefSchema.extend({
+  outcome: z.enum(['created', 'unchanged', 'rejected']),
+  /** Why a file was rejected (unsupported type, empty, not UTF-8, too large). */
+  reason: z.string().optional(),
+});
+export type RegisterOutput = z.infer<typeof registerOutputSchema>;
+
+/** What a Catch puts at `$.error`: in AWS `Cause` is a JSON string from Lambda. */
+export const stateErrorSchema = z.object({ Error: z.string(), Cause: z.unknown().optional() });
+export type StateError = z.infer<typeof stateErrorSchema>;
+
+/** MarkFailed receives the whole state: the execution input plus what the steps before added. */
+export const markFailedInputSchema = pipelineInputSchema.extend({
+  register: registerOutputSchema.optional(),
+  error: stateErrorSchema.optional(),
+});
+export type MarkFailedInput = z.infer<typeof markFailedInputSchema>;
+
+/**
+ * Validates a step's input (a boundary: in AWS it arrives as a Lambda event), with an error that
+ * names the step and the field.
+ */
+export function parseStepInput<T>(schema: z.ZodType<T>, input: unknown, step: string): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
+  throw new ValidationError(`${step} input is invalid: ${problems.join('; ')}`);
+}

@@ -1,0 +1,194 @@
+import type { Catcher, PayloadTemplate, Retrier, StateMachineDefinition, TaskState } from './asl.ts';
+
+/** The Task states; each is one step function (shared/pipeline/steps) and, in AWS, one Lambda. */
+export type TaskName =
+  | 'Register'
+  | 'Parse'
+  | 'DescribeImage'
+  | 'Summarize'
+  | 'Topics'
+  | 'Activate'
+  | 'MarkFailed';
+
+export const TASK_NAMES: readonly TaskName[] = [
+  'Register',
+  'Parse',
+  'DescribeImage',
+  'Summarize',
+  'Topics',
+  'Activate',
+  'MarkFailed',
+];
+
+/**
+ * Errors worth another attempt: our own transient and throttling errors (by `name`) and the Lambda
+ * service errors Step Functions reports when an invocation itself fails.
+ */
+export const TRANSIENT_ERRORS: readonly string[] = [
+  'TransientError',
+  'ThrottlingError',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+const RETRY: Retrier[] = [
+  {
+    ErrorEquals: [...TRANSIENT_ERRORS],
+    IntervalSeconds: 2,
+    BackoffRate: 2,
+    MaxAttempts: 3,
+    MaxDelaySeconds: 30,
+    JitterStrategy: 'FULL',
+  },
+];
+
+const TO_MARK_FAILED: Catcher[] = [
+  { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
+];
+
+/** Steps receive identifiers only; the data lives in Postgres and the bucket. */
+const VERSION_REF: PayloadTemplate = {
+  'documentId.$': '$.register.documentId',
+  'version.$': '$.register.version',
+};
+
+/** Lambda caps a run at 900 s; the same bound applies locally so both runners time out alike. */
+function task(
+  resource: string,
+  timeoutSeconds: number,
+  rest: Partial<TaskState> & { Next: string },
+): TaskState {
+  return {
+    Type: 'Task',
+    Resource: resource,
+    TimeoutSeconds: timeoutSeconds,
+    Retry: RETRY,
+    Catch: TO_MARK_FAILED,
+    ...rest,
+  } as TaskState;
+}
+
+/**
+ * The ingestion state machine as an Amazon States Language document. CDK deploys it with Lambda ARNs
+ * as `resources`; the local runner executes the very same document, each Task mapped by name to its
+ * in-process step.
+ *
+ * Input contract (what any caller, e.g. an EventBridge rule on S3 "Object Created" with an input
+ * transformer, passes to StartExecution), at most a few hundred bytes:
+ *
+ *   { "key": "uploads/report.md", "documentId": "<uuid>"?, "force": false? }
+ *
+ * - `key` (required): the object key in the documents bucket.
+ * - `documentId` (optional): the live document that the caller already created for this key (the
+ *   upload API does, so it can answer with an id at once); without it Register finds or creates the
+ *   live document for the key.
+ * - `force` (optional): process even when the bytes equal the latest version's (reindex).
+ *
+ * Output on success: `{ documentId, version, outcome: 'ready' | 'unchanged' }`. On failure the
+ * execution fails with the step's error name and a readable cause, after MarkFailed recorded it on
+ * the version (a file rejected by Register fails with `UnsupportedDocumentError`, already recorded).
+ *
+ * @example pipelineDefinition(localResources()) // the document the local runner executes
+ */
+export function pipelineDefinition(resources: Record<TaskName, string>): StateMachineDefinition {
+  return {
+    Comment: 'DropQA ingestion: register, parse, describe images, summarize, topics, activate',
+    StartAt: 'Register',
+    States: {
+      Register: task(resources.Register, 300, {
+        Comment: 'Hash the object, find or create its document, create version n+1 unless unchanged',
+        ResultPath: '$.register',
+        Next: 'CheckRegistration',
+      }),
+      CheckRegistration: {
+        Type: 'Choice',
+        Choices: [
+          { Variable: '$.register.outcome', StringEquals: 'unchanged', Next: 'NoChange' },
+          { Variable: '$.register.outcome', StringEquals: 'rejected', Next: 'Rejected' },
+        ],
+        Default: 'Parse',
+      },
+      NoChange: { Type: 'Succeed', Comment: 'Same bytes as the latest version', OutputPath: '$.register' },
+      Rejected: {
+        Type: 'Fail',
+        Comment: 'Register recorded the failed version (unsupported, empty, too large)',
+        Error: 'UnsupportedDocumentError',
+        CausePath: '$.register.reason',
+      },
+      Parse: task(resources.Parse, 900, {
+        Comment: 'Object -> normalized tree -> nodes; images and the Markdown rendition to the bucket',
+        Parameters: VERSION_REF,
+        ResultPath: '$.parse',
+        Next: 'Images',
+      }),
+      Images: {
+        Type: 'Map',
+        Comment: 'OCR and a description for each image node',
+        ItemsPath: '$.parse.images',
+        ItemSelector: { ...VERSION_REF, 'nodeId.$': '$$.Map.Item.Value' },
+        MaxConcurrency: 4,
+        ItemProcessor: {
+          ProcessorConfig: { Mode: 'INLINE' },
+          StartAt: 'DescribeImage',
+          States: {
+            DescribeImage: {
+              Type: 'Task',
+              Resource: resources.DescribeImage,
+              TimeoutSeconds: 300,
+              Retry: RETRY,
+              End: true,
+            },
+          },
+        },
+        ResultPath: null,
+        Catch: TO_MARK_FAILED,
+        Next: 'Summarize',
+      },
+      Summarize: task(resources.Summarize, 900, {
+        Comment: 'Bottom-up section and document summaries, then embeddings',
+        Parameters: VERSION_REF,
+        ResultPath: null,
+        Next: 'Topics',
+      }),
+      Topics: task(resources.Topics, 300, {
+        Comment: 'Extract topics and link the document',
+        Parameters: VERSION_REF,
+        ResultPath: null,
+        Next: 'Activate',
+      }),
+      Activate: task(resources.Activate, 60, {
+        Comment: 'Make version n current and the document ready, in one transaction',
+        Parameters: VERSION_REF,
+        ResultPath: '$.activate',
+        Next: 'Done',
+      }),
+      Done: { Type: 'Succeed', OutputPath: '$.activate' },
+      MarkFailed: {
+        Type: 'Task',
+        Resource: resources.MarkFailed,
+        Comment: 'Record the failure on the version; the previous version stays current',
+        TimeoutSeconds: 60,
+        Retry: RETRY,
+        ResultPath: '$.failure',
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.markFailedError', Next: 'FailedUnrecorded' }],
+        Next: 'Failed',
+      },
+      Failed: { Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.failure.reason' },
+      FailedUnrecorded: {
+        Type: 'Fail',
+        Comment: 'MarkFailed itself failed: the original error is reported as is',
+        ErrorPath: '$.error.Error',
+        CausePath: '$.error.Cause',
+      },
+    },
+  };
+}
+
+/** Placeholder Lambda ARNs for local execution; the runner overrides every Task by state name. */
+export function localResources(): Record<TaskName, string> {
+  return Object.fromEntries(
+    TASK_NAMES.map((name) => [name, `arn:aws:lambda:us-east-1:000000000000:function:dropqa-local-${name}`]),
+  ) as Record<TaskName, string>;
+}

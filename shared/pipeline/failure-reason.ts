@@ -1,0 +1,42 @@
+import type { StateError } from './contract.ts';
+
+const DESCRIPTIONS: Record<string, string> = {
+  'States.Timeout': 'the step took longer than its time limit',
+  'States.TaskFailed': 'the step failed',
+  'States.Permissions': 'the step was not permitted to run',
+  'States.Runtime': 'the state machine could not process the step input or output',
+  'Lambda.TooManyRequestsException': 'the step was throttled too many times',
+  'Lambda.ServiceException': 'the Lambda service failed too many times',
+};
+
+/** Status fields stay readable and bounded whatever a step threw. */
+const MAX_REASON_CHARS = 2000;
+
+/**
+ * A readable reason from what a Catch put at `$.error`. Locally `Cause` is the thrown message; in
+ * AWS a Lambda error's `Cause` is JSON (`{"errorType","errorMessage","trace"}`): its message is used.
+ *
+ * @example failureReason({ Error: 'Error', Cause: '{"errorMessage":"disk full"}' }) // 'disk full'
+ */
+export function failureReason(error: StateError | undefined): string {
+  if (!error) return 'unknown error';
+  let message = messageOf(error.Cause)?.trim();
+  if (!message || message === error.Error) message = DESCRIPTIONS[error.Error] ?? error.Error;
+  return message.length > MAX_REASON_CHARS ? `${message.slice(0, MAX_REASON_CHARS - 1)}…` : message;
+}
+
+function messageOf(cause: unknown): string | undefined {
+  if (typeof cause === 'string') {
+    if (!cause.trimStart().startsWith('{')) return cause;
+    try {
+      return messageOf(JSON.parse(cause)) ?? cause;
+    } catch {
+      return cause;
+    }
+  }
+  if (typeof cause === 'object' && cause !== null) {
+    const { errorMessage } = cause as { errorMessage?: unknown };
+    if (typeof errorMessage === 'string') return errorMessage;
+  }
+  return undefined;
+}

@@ -1,0 +1,30 @@
+export type * from './asl.ts';
+export {
+  type ImageRef,
+  type MarkFailedInput,
+  type PipelineInput,
+  pipelineInputSchema,
+  type RegisterOutput,
+  type StateError,
+  type VersionRef,
+} from './contract.ts';
+export {
+  localResources,
+  pipelineDefinition,
+  TASK_NAMES,
+  type TaskName,
+  TRANSIENT_ERRORS,
+} from './definition.ts';
+export { findOrCreateDocument, settleDocumentStatus } from './documents.ts';
+export { failureReason } from './failure-reason.ts';
+export {
+  createIngestService,
+  type IngestFile,
+  type IngestOutcome,
+  type IngestService,
+  type SubmittedFile,
+} from './ingest.ts';
+export { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
+export { STEPS } from './step-table.ts';
+export * from './steps/index.ts';
+export type { PipelineDeps, PipelineEvent, PipelineOutcome, Step, StepHandlers } from './types.ts';

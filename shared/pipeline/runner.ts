@@ -1,0 +1,156 @@
+import './polyfill.ts';
+import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
+import { reasonOf } from '../errors.ts';
+import { type PipelineInput, pipelineInputSchema, type RegisterOutput } from './contract.ts';
+import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
+import { createWorkQueue } from './queue.ts';
+import { STEPS } from './step-table.ts';
+import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Listener = (event: PipelineEvent) => void;
+
+export interface PipelineRunnerOptions {
+  /** Replaces steps by Task name: tests inject failing or slow steps here. */
+  steps?: Partial<StepHandlers>;
+  /** Wait this many milliseconds between retries instead of the definition's backoff (tests). */
+  retryDelayMs?: number;
+  /** Receives the events of every execution. */
+  onEvent?: Listener;
+}
+
+export interface PipelineRunner {
+  /**
+   * Queues one execution and resolves with its outcome once it ends; never rejects: failures come
+   * back as `status: 'failed'` with the reason (and are recorded on the version).
+   */
+  run(input: PipelineInput, onEvent?: Listener): Promise<PipelineOutcome>;
+  /** Resolves when no execution is queued or running. */
+  idle(): Promise<void>;
+}
+
+let validated: StateMachine | undefined;
+
+/** The definition, validated once per process (validation compiles JSON schemas: ~0.5 s). */
+function localMachine(): StateMachine {
+  // The validator annotates the definition it checks, so it gets its own copy.
+  validated ??= new StateMachine(structuredClone(pipelineDefinition(localResources())) as LocalDefinition);
+  return validated;
+}
+
+/**
+ * The local runner: executes the ingestion state machine (the very definition CDK deploys) with
+ * aws-local-stepfunctions, each Task state running its in-process step, at most
+ * `limits.pipelineConcurrency` executions at once.
+ *
+ * @example
+ * const runner = createPipelineRunner({ db, store, providers, config });
+ * const outcome = await runner.run({ key: 'uploads/a.md' }); // { documentId, version: 1, status: 'ready' }
+ */
+export function createPipelineRunner(
+  deps: PipelineDeps,
+  options: PipelineRunnerOptions = {},
+): PipelineRunner {
+  const machine = localMachine();
+  const steps: StepHandlers = { ...STEPS, ...options.steps };
+  const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
+  const retryIntervalOverrides =
+    options.retryDelayMs === undefined
+      ? undefined
+      : Object.fromEntries(TASK_NAMES.map((name) => [name, options.retryDelayMs as number]));
+
+  async function execute(input: PipelineInput, emit: Listener): Promise<PipelineOutcome> {
+    const seen: { documentId?: string; version?: number } = { documentId: input.documentId };
+    let recorded = false;
+    let register: RegisterOutput | undefined;
+    const handler =
+      (name: TaskName) =>
+      async (taskInput: Json): Promise<Json> => {
+        const ids = { documentId: seen.documentId, version: seen.version };
+        emit({ type: 'step-started', key: input.key, step: name, ...ids });
+        try {
+          const output = await steps[name](taskInput, deps);
+          if (name === 'Register') {
+            register = output as RegisterOutput;
+            seen.documentId = register.documentId;
+            seen.version = register.version;
+            if (register.outcome === 'rejected') recorded = true;
+          }
+          if (name === 'MarkFailed') recorded = true;
+          emit({ type: 'step-finished', key: input.key, step: name, ...seen });
+          return (output ?? null) as Json;
+        } catch (error) {
+          emit({ type: 'step-finished', key: input.key, step: name, ...seen, error: reasonOf(error) });
+          throw error instanceof Error ? error : new Error(reasonOf(error));
+        }
+      };
+    const handlers = Object.fromEntries(TASK_NAMES.map((name) => [name, handler(name)]));
+    try {
+      const execution = machine.run(input as Json, {
+        overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
+      });
+      const result = (await execution.result) as { documentId: string; version: number; outcome: string };
+      const status = result.outcome === 'unchanged' ? 'unchanged' : 'ready';
+      return { documentId: result.documentId, version: result.version, status };
+    } catch (error) {
+      // A Fail state carries the error name and the readable cause; anything else is reported as is.
+      const failure = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const reason = reasonOf(failure);
+      if (!recorded) await recordUnhandled(input, register, failure, reason);
+      return { ...seen, status: 'failed', error: reason };
+    }
+  }
+
+  /** Failures the definition cannot catch (States.Runtime, a failing MarkFailed) are recorded here. */
+  async function recordUnhandled(
+    input: PipelineInput,
+    register: RegisterOutput | undefined,
+    failure: unknown,
+    reason: string,
+  ): Promise<void> {
+    const name = failure instanceof Error ? failure.name : 'Error';
+    try {
+      await steps.MarkFailed({ ...input, register, error: { Error: name, Cause: reason } }, deps);
+    } catch (error) {
+      console.error(`[pipeline] could not record the failure of ${input.key}: ${reasonOf(error)}`);
+    }
+  }
+
+  return {
+    run(raw, onEvent) {
+      const emit: Listener = (event) => {
+        for (const listener of [options.onEvent, onEvent]) {
+          try {
+            listener?.(event);
+          } catch (error) {
+            console.error(`[pipeline] event listener failed: ${reasonOf(error)}`);
+          }
+        }
+      };
+      const parsed = pipelineInputSchema.safeParse(raw);
+      if (!parsed.success) {
+        const outcome: PipelineOutcome = {
+          status: 'failed',
+          error: `invalid pipeline input: ${parsed.error.message}`,
+        };
+        emit({ type: 'finished', key: String(raw?.key), outcome });
+        return Promise.resolve(outcome);
+      }
+      const input = parsed.data;
+      emit({ type: 'queued', key: input.key });
+      return queue.add(async () => {
+        emit({ type: 'started', key: input.key });
+        let outcome: PipelineOutcome;
+        try {
+          outcome = await execute(input, emit);
+        } catch (error) {
+          console.error(`[pipeline] ${input.key}: ${reasonOf(error)}`);
+          outcome = { documentId: input.documentId, status: 'failed', error: reasonOf(error) };
+        }
+        emit({ type: 'finished', key: input.key, outcome });
+        return outcome;
+      });
+    },
+    idle: () => queue.idle(),
+  };
+}

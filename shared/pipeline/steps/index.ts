@@ -1,0 +1,7 @@
+export { activate } from './activate.ts';
+export { describeImage } from './describe-image.ts';
+export { markFailed } from './mark-failed.ts';
+export { parse, versionPrefix } from './parse.ts';
+export { formatBytes, register } from './register.ts';
+export { summarize } from './summarize.ts';
+export { topics } from './topics.ts';

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import { schema } from '../../db/index.ts';
+import { indexParsedDocument } from '../../index/index-document.ts';
+import { detectFileType, normalizeTree, parseDocument, renderMarkdown } from '../../parse/index.ts';
+import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
+import { relativeReader } from '../relative-reader.ts';
+import type { PipelineDeps } from '../types.ts';
+import { getVersion, mergeVersionStats, startStep } from '../versions.ts';
+
+const { documents, images } = schema;
+
+/** Where a version's derived blobs live: `documents/<id>/v<n>/`. */
+export function versionPrefix(ref: VersionRef): string {
+  return `documents/${ref.documentId}/v${ref.version}/`;
+}
+
+/**
+ * Parse: the object -> document tree -> normalized tree -> `nodes` rows of the version; its images
+ * and a Markdown rendition (`content.md`, relative image links) written under the version's prefix;
+ * one `images` row per image node. Re-running replaces the version's rows (a retried step).
+ *
+ * @example await parse({ documentId, version: 1 }, deps) // { images: ['<image node id>', ...] }
+ */
+export async function parse(raw: unknown, deps: PipelineDeps): Promise<{ images: string[] }> {
+  const ref = parseStepInput(versionRefSchema, raw, 'Parse');
+  const { db, store, config } = deps;
+  await startStep(db, ref, 'parse');
+  const version = await getVersion(db, ref);
+  const [doc] = await db
+    .select({ filename: documents.filename })
+    .from(documents)
+    .where(eq(documents.id, ref.documentId));
+  const filename = doc?.filename ?? version.objectKey.slice(version.objectKey.lastIndexOf('/') + 1);
+
+  const bytes = await store.get(version.objectKey);
+  const type = detectFileType(bytes, filename);
+  const parsed = await parseDocument(
+    { bytes, filename, readRelative: relativeReader(store, version.objectKey) },
+    type,
+  );
+  const tree = normalizeTree(parsed, config.limits);
+
+  const prefix = versionPrefix(ref);
+  for (const image of tree.images)
+    await store.put(prefix + image.name, image.bytes, { contentType: image.mime });
+  const markdownKey = `${prefix}content.md`;
+  await store.put(markdownKey, renderMarkdown(tree), { contentType: 'text/markdown; charset=utf-8' });
+
+  const { stats, imageNodes } = await indexParsedDocument(db, { ...ref, parsed: tree });
+  const byName = new Map(tree.images.map((image) => [image.name, image]));
+  const rows = imageNodes.flatMap(({ name, nodeId }) => {
+    const image = byName.get(name);
+    if (!image) return [];
+    return [
+      {
+        nodeId,
+        objectKey: prefix + image.name,
+        filename: image.name,
+        mime: image.mime,
+        size: image.bytes.length,
+        width: image.width ?? null,
+        height: image.height ?? null,
+      },
+    ];
+  });
+  // The image rows hang off the nodes just written; earlier attempts' rows went with their nodes.
+  if (rows.length > 0) await db.insert(images).values(rows);
+
+  await mergeVersionStats(
+    db,
+    ref,
+    { ...stats, bytes: bytes.length, warnings: tree.warnings.length },
+    { markdownKey, fileType: type },
+  );
+  return { images: rows.map((row) => row.nodeId) };
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import { schema } from '../../db/index.ts';
+import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
+import { detectFileType } from '../../parse/index.ts';
+import { assertSafeKey } from '../../storage/keys.ts';
+import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
+import { findOrCreateDocument, settleDocumentStatus } from '../documents.ts';
+import type { PipelineDeps } from '../types.ts';
+
+const { documents, documentVersions } = schema;
+
+/** Versions are numbered per document; two writers racing for n+1 retry this often at most. */
+const MAX_VERSION_ATTEMPTS = 5;
+
+/**
+ * Register: reads the object, hashes it, detects its real type and finds or creates its live
+ * document. Same bytes as the latest version: `unchanged`, nothing written. Otherwise version n+1,
+ * `processing` (`created`) or, for a file that cannot be ingested (too large, empty, binary, not
+ * UTF-8), `failed` with the reason (`rejected`): each bad file gets its error on its own document.
+ * Duplicate or concurrent registrations of the same bytes yield one version.
+ *
+ * @example await register({ key: 'uploads/a.md' }, deps) // { documentId, version: 1, outcome: 'created' }
+ */
+export async function register(raw: unknown, deps: PipelineDeps): Promise<RegisterOutput> {
+  const input: PipelineInput = parseStepInput(pipelineInputSchema, raw, 'Register');
+  assertSafeKey(input.key);
+  const { db, store, config } = deps;
+  const filename = input.key.slice(input.key.lastIndexOf('/') + 1);
+  // Checked first: an event for an object deleted since must not create a document.
+  const head = await store.head(input.key);
+  if (!head) throw new NotFoundError(`${filename}: the object ${input.key} does not exist`);
+  const doc = await findOrCreateDocument(db, { key: input.key, filename, documentId: input.documentId });
+  let bytes: Uint8Array | undefined;
+  let hash = '';
+  let fileType = 'unknown';
+  let reason: string | undefined;
+  const limit = config.limits.maxFileBytes;
+  if (head.size > limit) {
+    // Too large to read: no hash, so a later upload under this key is never mistaken for it.
+    reason = `${doc.filename}: the file is ${formatBytes(head.size)}, above the ${formatBytes(limit)} limit (limits.maxFileBytes)`;
+  } else {
+    bytes = await store.get(input.key);
+    hash = createHash('sha256').update(bytes).digest('hex');
+    try {
+      fileType = detectFileType(bytes, doc.filename);
+    } catch (error) {
+      if (!(error instanceof UnsupportedDocumentError)) throw error;
+      reason = error.message;
+    }
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const [latest] = await db
+      .select({ version: documentVersions.version, fileHash: documentVersions.fileHash })
+      .from(documentVersions)
+      .where(eq(documentVersions.documentId, doc.id))
+      .orderBy(desc(documentVersions.version))
+      .limit(1);
+    if (latest && hash !== '' && latest.fileHash === hash && !input.force) {
+      await settleDocumentStatus(db, doc.id);
+      return { documentId: doc.id, version: latest.version, outcome: 'unchanged' };
+    }
+    const version = (latest?.version ?? 0) + 1;
+    const now = new Date();
+    const [created] = await db
+      .insert(documentVersions)
+      .values({
+        documentId: doc.id,
+        version,
+        fileHash: hash,
+        fileSize: head.size,
+        fileType,
+        objectKey: input.key,
+        status: reason ? 'failed' : 'processing',
+        step: 'register',
+        error: reason ?? null,
+        completedAt: reason ? now : null,
+      })
+      .onConflictDoNothing()
+      .returning({ version: documentVersions.version });
+    if (!created) {
+      if (attempt >= MAX_VERSION_ATTEMPTS)
+        throw new Error(`Could not create a new version of ${input.key}: too many concurrent writers`);
+      continue;
+    }
+    if (reason) {
+      await settleDocumentStatus(db, doc.id);
+      return { documentId: doc.id, version, outcome: 'rejected', reason };
+    }
+    await db
+      .update(documents)
+      .set({ status: 'processing', statusDetail: 'register', fileType, updatedAt: now })
+      .where(eq(documents.id, doc.id));
+    return { documentId: doc.id, version, outcome: 'created' };
+  }
+}
+
+/** `50.0 MB`, `12.5 KB`, `300 bytes`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

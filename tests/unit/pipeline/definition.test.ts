@@ -1,0 +1,129 @@
+import aslValidator from 'asl-validator';
+import { describe, expect, it } from 'vitest';
+import type { State, StateMachineDefinition, TaskState } from '#shared/pipeline/asl.ts';
+import {
+  localResources,
+  pipelineDefinition,
+  TASK_NAMES,
+  TRANSIENT_ERRORS,
+} from '#shared/pipeline/definition.ts';
+
+const ARNS = Object.fromEntries(
+  TASK_NAMES.map((name) => [
+    name,
+    `arn:aws:lambda:eu-west-1:123456789012:function:dropqa-${name.toLowerCase()}`,
+  ]),
+) as ReturnType<typeof localResources>;
+
+function allStates(machine: { States: Record<string, State> }): [string, State][] {
+  return Object.entries(machine.States).flatMap(([name, state]) =>
+    state.Type === 'Map'
+      ? [[name, state] as [string, State], ...allStates(state.ItemProcessor)]
+      : [[name, state]],
+  );
+}
+
+function tasks(definition: StateMachineDefinition): [string, TaskState][] {
+  return allStates(definition).filter((entry): entry is [string, TaskState] => entry[1].Type === 'Task');
+}
+
+describe('pipelineDefinition', () => {
+  it('is valid Amazon States Language with ARN and path checks', () => {
+    for (const resources of [ARNS, localResources()]) {
+      const result = aslValidator(structuredClone(pipelineDefinition(resources)), {
+        checkArn: true,
+        checkPaths: true,
+      });
+      expect(result.errorsText('\n')).toBe('');
+      expect(result.isValid).toBe(true);
+    }
+  });
+
+  it('is rejected by the same validator when a transition has no target', () => {
+    const broken = structuredClone(pipelineDefinition(ARNS));
+    (broken.States.Parse as TaskState).Next = 'Nowhere';
+    expect(aslValidator(broken, { checkArn: true, checkPaths: true }).isValid).toBe(false);
+  });
+
+  it('has one Task state per task name, each with its own resource', () => {
+    const found = tasks(pipelineDefinition(ARNS));
+    expect(found.map(([name]) => name).sort()).toEqual([...TASK_NAMES].sort());
+    for (const [name, state] of found) expect(state.Resource).toBe(ARNS[name as keyof typeof ARNS]);
+  });
+
+  it('runs Register, the outcome choice, Parse, Images, Summarize, Topics, Activate in that order', () => {
+    const { StartAt, States } = pipelineDefinition(ARNS);
+    const order: string[] = [];
+    let name: string | undefined = StartAt;
+    while (name) {
+      order.push(name);
+      const state: State | undefined = States[name];
+      name = state?.Type === 'Choice' ? state.Default : state && 'Next' in state ? state.Next : undefined;
+    }
+    expect(order).toEqual([
+      'Register',
+      'CheckRegistration',
+      'Parse',
+      'Images',
+      'Summarize',
+      'Topics',
+      'Activate',
+      'Done',
+    ]);
+  });
+
+  it('stops with NoChange when Register finds the same bytes', () => {
+    const { States } = pipelineDefinition(ARNS);
+    const choice = States.CheckRegistration;
+    expect(choice?.Type).toBe('Choice');
+    if (choice?.Type !== 'Choice') return;
+    const unchanged = choice.Choices.find((c) => c.StringEquals === 'unchanged');
+    expect(unchanged).toMatchObject({ Variable: '$.register.outcome', Next: 'NoChange' });
+    expect(States.NoChange).toMatchObject({ Type: 'Succeed' });
+  });
+
+  it('maps DescribeImage over the image node ids with bounded concurrency', () => {
+    const images = pipelineDefinition(ARNS).States.Images;
+    expect(images).toMatchObject({ Type: 'Map', ItemsPath: '$.parse.images', MaxConcurrency: 4 });
+    if (images?.Type !== 'Map') return;
+    expect(images.ItemProcessor.StartAt).toBe('DescribeImage');
+    expect(images.ItemSelector).toMatchObject({ 'nodeId.$': '$$.Map.Item.Value' });
+  });
+
+  it('retries every Task on transient errors with backoff and full jitter', () => {
+    for (const [name, state] of tasks(pipelineDefinition(ARNS))) {
+      const retry = state.Retry?.[0];
+      expect(retry, name).toBeDefined();
+      expect(retry?.ErrorEquals).toEqual(expect.arrayContaining([...TRANSIENT_ERRORS]));
+      expect(retry?.ErrorEquals).toEqual(
+        expect.arrayContaining(['Lambda.TooManyRequestsException', 'TransientError']),
+      );
+      expect(retry).toMatchObject({ JitterStrategy: 'FULL' });
+      expect(retry?.IntervalSeconds).toBeGreaterThan(0);
+      expect(retry?.BackoffRate).toBeGreaterThan(1);
+      expect(retry?.MaxAttempts).toBeGreaterThan(0);
+    }
+  });
+
+  it('catches every error of the work steps into MarkFailed with the error at $.error', () => {
+    const { States } = pipelineDefinition(ARNS);
+    for (const name of ['Register', 'Parse', 'Images', 'Summarize', 'Topics', 'Activate']) {
+      const state = States[name] as { Catch?: unknown };
+      expect(state.Catch, name).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
+      ]);
+    }
+    expect(States.MarkFailed).toMatchObject({ Type: 'Task', Next: 'Failed' });
+    expect(States.Failed).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error' });
+  });
+
+  it('passes identifiers only: Tasks after Register take the document id and version', () => {
+    for (const [name, state] of tasks(pipelineDefinition(ARNS))) {
+      if (['Register', 'MarkFailed', 'DescribeImage'].includes(name)) continue;
+      expect(state.Parameters, name).toEqual({
+        'documentId.$': '$.register.documentId',
+        'version.$': '$.register.version',
+      });
+    }
+  });
+});
