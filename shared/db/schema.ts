@@ -110,7 +110,8 @@ export const nodes = pgTable(
     index('nodes_doc_version_ordinal').on(t.documentId, t.version, t.ordinal),
     index('nodes_parent').on(t.parentId),
     index('nodes_search_vector').using('gin', t.searchVector),
-    index('nodes_content_trgm').using('gin', t.content.op('gin_trgm_ops')),
+    // Keyword search matches the index text: a leaf's section path and content (exact, regex, fuzzy).
+    index('nodes_index_text_trgm').using('gin', t.indexText.op('gin_trgm_ops')),
   ],
 );
 
