@@ -102,6 +102,11 @@ export const configSchema = z.object({
         .object({
           k1: num(1.2).pipe(z.number().min(0)),
           b: num(0.75).pipe(z.number().min(0).max(1)),
+          /**
+           * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
+           * paragraphs, loaded on the first search); false scores every search in SQL.
+           */
+          memoryIndex: bool(true),
         })
         .prefault({}),
       /** Reciprocal rank fusion constant: score = sum 1 / (k + rank). */

@@ -1,0 +1,127 @@
+import { hasCjk, segment } from '#shared/index/segment.ts';
+import { splitSentences } from './sentences.ts';
+
+export interface AnswerContext {
+  content: string;
+  /** The marker number the answer cites this context with (`[n]`). */
+  citation: number;
+}
+
+export interface ExtractiveAnswerOptions {
+  /** Most sentences quoted (default 3). */
+  maxSentences?: number;
+  /** Most characters quoted in total (default 700); the best sentence is always kept. */
+  maxChars?: number;
+}
+
+export interface AnswerSentence {
+  text: string;
+  citation: number;
+}
+
+export interface ExtractiveAnswer {
+  text: string;
+  usedCitations: number[];
+}
+
+/** Question words carry no content to match ("what", "多少"). */
+const QUESTION_WORDS = new Set(
+  `what which who whom whose when where why how does do did can could should would shall may might
+  please tell me about 什么 哪些 哪个 哪里 如何 怎么 怎样 怎么样 为什么 多少 是否 谁 吗 呢 请问`.split(/\s+/),
+);
+/** A sentence scoring below this share of the best one adds noise, not an answer. */
+const RELATIVE_FLOOR = 0.35;
+
+/**
+ * The sentences of the contexts that best match the question's segmented terms (weighted by how
+ * rare each term is among the candidate sentences), best first, verbatim; empty when none shares a
+ * term with the question. Deterministic.
+ */
+export function pickAnswerSentences(
+  question: string,
+  contexts: AnswerContext[],
+  options: ExtractiveAnswerOptions = {},
+): AnswerSentence[] {
+  const maxSentences = options.maxSentences ?? 3;
+  const maxChars = options.maxChars ?? 700;
+  const terms = new Set(segment(question).filter((t) => !QUESTION_WORDS.has(t)));
+  if (terms.size === 0 || maxSentences < 1) return [];
+
+  const seen = new Set<string>();
+  const sentences: { text: string; citation: number; order: number; tokens: Set<string> }[] = [];
+  for (const context of contexts) {
+    for (const text of splitSentences(context.content)) {
+      if (seen.has(text)) continue;
+      seen.add(text);
+      sentences.push({
+        text,
+        citation: context.citation,
+        order: sentences.length,
+        tokens: new Set(segment(text)),
+      });
+    }
+  }
+  const frequency = new Map<string, number>();
+  for (const s of sentences)
+    for (const t of s.tokens) if (terms.has(t)) frequency.set(t, (frequency.get(t) ?? 0) + 1);
+  const scored = sentences
+    .map((s) => {
+      let score = 0;
+      for (const t of s.tokens) {
+        const f = frequency.get(t);
+        if (f) score += Math.log(1 + sentences.length / f);
+      }
+      return { ...s, score };
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order);
+  const best = scored[0]?.score ?? 0;
+  const picked: AnswerSentence[] = [];
+  let chars = 0;
+  for (const s of scored) {
+    if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
+    const length = [...s.text].length;
+    if (picked.length > 0 && chars + length > maxChars) continue;
+    picked.push({ text: s.text, citation: s.citation });
+    chars += length;
+  }
+  return picked;
+}
+
+/**
+ * The offline answer's text: a label saying it is extractive (in the question's language), then each
+ * sentence quoted verbatim with its `[n]` marker; or, with no sentence, that no passage answers.
+ */
+export function formatExtractiveAnswer(question: string, sentences: AnswerSentence[]): string {
+  const zh = hasCjk(question);
+  if (sentences.length === 0) {
+    return zh
+      ? '离线抽取式回答：文档中没有找到能回答这个问题的段落。'
+      : 'Offline extractive answer: no passage in your documents answers this question.';
+  }
+  const label = zh
+    ? '离线抽取式回答（未使用语言模型，以下句子原文摘自您的文档）：'
+    : 'Offline extractive answer (no language model was used; the sentences below are quoted verbatim from your documents):';
+  return [label, '', ...sentences.map((s) => `> ${s.text} [${s.citation}]`)].join('\n');
+}
+
+/**
+ * Answers a question without a language model: picks the context sentences that best match the
+ * question's terms (Chinese and English) and quotes them verbatim with `[n]` citation markers under a
+ * label saying the answer is extractive; says so when nothing matches. Never invents text.
+ *
+ * @example
+ * extractiveAnswer('预算是多少？', [{ content: '今年预算为500万。团队有5人。', citation: 1 }])
+ * // { text: '离线抽取式回答（…）：\n\n> 今年预算为500万。 [1]', usedCitations: [1] }
+ */
+export function extractiveAnswer(
+  question: string,
+  contexts: AnswerContext[],
+  options?: ExtractiveAnswerOptions,
+): ExtractiveAnswer {
+  const sentences = pickAnswerSentences(question, contexts, options);
+  return {
+    text: formatExtractiveAnswer(question, sentences),
+    usedCitations: [...new Set(sentences.map((s) => s.citation))],
+  };
+}

@@ -1,0 +1,55 @@
+import { DropQAError } from '#shared/errors.ts';
+import type { QaDeps } from './deps.ts';
+import type { QaEvent } from './events.ts';
+import type { AskRequest } from './request.ts';
+import { standardFlow } from './standard.ts';
+
+export type { QaDeps } from './deps.ts';
+
+/** Modes whose flows arrive with the question-answering issue. */
+const LATER_MODES = new Set(['agent', 'two-stage', 'documents']);
+
+/**
+ * Answers a question as a stream of events (docs/events.md): `meta` first, then progress, trace,
+ * `delta` text, `references`, usage, and finally one `done` with the whole response — or one `error`.
+ * Modes `auto` and `standard` run the standard RAG flow. Stops quietly when `signal` aborts.
+ *
+ * @example for await (const event of ask(deps, askRequestSchema.parse({ question: '预算是多少？' }))) ...
+ */
+export async function* ask(deps: QaDeps, request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
+  const mode = request.mode ?? 'auto';
+  if (LATER_MODES.has(mode)) {
+    yield {
+      type: 'error',
+      data: {
+        code: 'mode_unavailable',
+        message: `The '${mode}' mode is not available yet: it arrives with the question-answering work. Use 'auto' or 'standard'.`,
+      },
+    };
+    return;
+  }
+  yield {
+    type: 'meta',
+    data: {
+      mode,
+      provider: deps.providers.label,
+      question: request.question,
+      ...(request.version === undefined ? {} : { version: request.version }),
+    },
+  };
+  try {
+    yield* standardFlow(deps, { ...request, mode }, signal);
+  } catch (error) {
+    if (signal?.aborted) return;
+    yield { type: 'error', data: errorData(error) };
+  }
+}
+
+function errorData(error: unknown): { code: string; message: string } {
+  if (error instanceof DropQAError) return { code: error.code, message: error.message };
+  console.error('ask failed:', error);
+  return {
+    code: 'internal_error',
+    message: 'The question could not be answered because of an internal error.',
+  };
+}

@@ -1,0 +1,32 @@
+import type { QaMode } from './request.ts';
+import type { QaResponse, QaSource, TraceStep } from './response.ts';
+
+/**
+ * The events of every question-answering flow, streamed as Server-Sent Events (docs/events.md).
+ * A stream starts with `meta` and ends with exactly one `done` or `error`.
+ */
+export type QaEvent =
+  | { type: 'meta'; data: { mode: QaMode; provider: string; question: string; version?: number } }
+  | {
+      type: 'progress';
+      data: { stage: string; current?: number; total?: number; doc_name?: string; message?: string };
+    }
+  | { type: 'trace'; data: TraceStep }
+  | { type: 'subqueries'; data: { items: { text: string; purpose?: string }[] } }
+  | { type: 'delta'; data: { text: string } }
+  | { type: 'references'; data: { sources: QaSource[] } }
+  | { type: 'usage'; data: { stage: string; inputTokens: number; outputTokens: number; model: string } }
+  | { type: 'done'; data: { response: QaResponse } }
+  | { type: 'error'; data: { code: string; message: string } };
+
+export type QaEventType = QaEvent['type'];
+
+/**
+ * One event as a Server-Sent Events frame: `event: <type>\ndata: <json>\n\n`. JSON never contains a
+ * raw line break, so the data is always a single line.
+ *
+ * @example encodeSse({ type: 'delta', data: { text: 'Hi' } }) // 'event: delta\ndata: {"text":"Hi"}\n\n'
+ */
+export function encodeSse(event: QaEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}

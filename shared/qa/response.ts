@@ -1,0 +1,50 @@
+import type { QaMode } from './request.ts';
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** A cited passage (seed 000 §7.1); `citation` is the `[n]` marker the answer uses for it. */
+export interface QaSource {
+  citation: number;
+  document_id: string;
+  document_name: string;
+  /** Section path, "第1章 概述 > 1.2 项目目标" (empty for text before the first heading). */
+  section: string;
+  snippet: string;
+  /** Cosine similarity between the question and the passage, 0..1. */
+  relevance: number;
+  node_id: string;
+  version: number;
+}
+
+/** One step of a reasoning trace (seed 000 §6.6.2). */
+export interface TraceStep {
+  step: number;
+  type: 'thought' | 'action' | 'observation';
+  content: string;
+  tool?: string;
+}
+
+/** The flow that produced an answer: `direct` is the standard RAG fast path. */
+export type AnswerMode = 'direct' | 'agent' | 'two-stage' | 'documents';
+
+/** A finished answer, as the `done` event carries it and `qa_history.response` stores it. */
+export interface QaResponse {
+  answer: string;
+  confidence: Confidence;
+  sources: QaSource[];
+  identified_topics: string[];
+  mode: AnswerMode;
+  /** The mode the question was asked with. */
+  requested_mode: QaMode;
+  /** Standard flow: retrieval + answer steps taken. */
+  reasoning_steps?: number;
+  /** Agent flow: loop iterations. */
+  iterations?: number;
+  /** Present when the request asked `show_reasoning`. */
+  reasoning_trace?: TraceStep[];
+  /** Which provider answered, e.g. "offline (extractive)". */
+  provider: string;
+  version?: number;
+  /** The `qa_history` row of this answer. */
+  history_id?: string;
+}

@@ -1,0 +1,52 @@
+import { rankFulltext } from './fulltext.ts';
+import { hydrateHits } from './hydrate.ts';
+import { reciprocalRankFusion } from './rrf.ts';
+import { validateFilters } from './scope.ts';
+import { cosineSimilarities, embedQuery, rankByVector } from './semantic.ts';
+import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
+
+/** How deep each list is read before fusion, relative to the results wanted. */
+const DEPTH_FACTOR = 3;
+const MIN_DEPTH = 30;
+const MAX_DEPTH = 300;
+
+/**
+ * Hybrid search: full-text (BM25) and semantic (cosine) rankings computed in parallel, semantic hits
+ * below `search.minSemanticScore` dropped, then fused by reciprocal rank fusion
+ * (score = sum 1 / (search.rrfK + rank)). Every hit carries its cosine `relevance` to the query.
+ *
+ * @example await hybridSearch(deps, 'What is the 2024 budget?', { documentIds: [id] }, 10)
+ */
+export async function hybridSearch(
+  deps: SearchDeps,
+  query: string,
+  filters: SearchFilters = {},
+  limit: number = deps.search.topK,
+): Promise<SearchHit[]> {
+  return hydrateHits(deps.db, await rankHybrid(deps, query, filters, limit));
+}
+
+/** The ranking of `hybridSearch` without loading the hits' details. */
+export async function rankHybrid(
+  deps: SearchDeps,
+  query: string,
+  filters: SearchFilters,
+  limit: number,
+): Promise<RankedNode[]> {
+  validateFilters(filters);
+  if (limit < 1 || !query.trim()) return [];
+  const depth = Math.min(Math.max(limit * DEPTH_FACTOR, MIN_DEPTH), MAX_DEPTH);
+  const vectorPromise = embedQuery(deps.embedder, query);
+  const [fulltext, semantic] = await Promise.all([
+    rankFulltext(deps, query, filters, depth),
+    vectorPromise.then((vector) => rankByVector(deps, vector, filters, depth)),
+  ]);
+  const kept = semantic.filter((hit) => hit.score >= deps.search.minSemanticScore);
+  const fused = reciprocalRankFusion([fulltext, kept], deps.search.rrfK).slice(0, limit);
+  const unknown = fused.filter((hit) => hit.relevance === undefined).map((hit) => hit.nodeId);
+  if (unknown.length > 0) {
+    const similarities = await cosineSimilarities(deps.db, deps.embedder, await vectorPromise, unknown);
+    for (const hit of fused) hit.relevance ??= similarities.get(hit.nodeId) ?? 0;
+  }
+  return fused;
+}

@@ -1,0 +1,137 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { ValidationError } from '#shared/errors.ts';
+import { hydrateHits } from './hydrate.ts';
+import { databaseMessage, sqlState } from './pg-error.ts';
+import { scopeCondition, validateFilters } from './scope.ts';
+import type { KeywordMode, RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
+
+export interface KeywordQuery {
+  keywords: string[];
+  mode: KeywordMode;
+  caseSensitive?: boolean;
+}
+
+const MAX_KEYWORDS = 20;
+const MAX_KEYWORD_CHARS = 500;
+/** Minimum pg_trgm word similarity for a fuzzy match ("platfrom" ~ "platform" is 0.56). */
+const FUZZY_THRESHOLD = 0.35;
+/** SQLSTATE invalid_regular_expression. */
+const INVALID_REGEX = '2201B';
+
+/**
+ * Keyword search over the content and section titles of leaves, i.e. their index text (section path,
+ * a newline, the content; trigram-indexed). `exact`: substring match (LIKE / ILIKE, wildcards in
+ * keywords taken literally); `regex`: POSIX regular expressions (`~` / `~*`; `(?n)` makes ^ and $
+ * match at line ends), each validated first; `fuzzy`: pg_trgm word similarity (typos, near forms;
+ * always case-insensitive).
+ * Keywords always travel as bound parameters. Score = number of keywords matched (for fuzzy, plus
+ * half the mean similarity); ties in reading order.
+ *
+ * @example await keywordSearch(deps, { keywords: ['张三', '2024'], mode: 'exact' }, {}, 20)
+ * @throws ValidationError for no keywords, too many, or an invalid regular expression.
+ */
+export async function keywordSearch(
+  deps: SearchDeps,
+  query: KeywordQuery,
+  filters: SearchFilters = {},
+  limit: number = deps.search.keywordMaxResults,
+): Promise<SearchHit[]> {
+  return hydrateHits(deps.db, await rankKeyword(deps.db, query, filters, limit));
+}
+
+/** The ranking of `keywordSearch` without loading the hits' details. */
+export async function rankKeyword(
+  db: Db,
+  query: KeywordQuery,
+  filters: SearchFilters,
+  limit: number,
+): Promise<RankedNode[]> {
+  validateFilters(filters);
+  const keywords = checkKeywords(query.keywords);
+  if (limit < 1) return [];
+  if (query.mode === 'regex') await checkPatterns(db, keywords);
+  const matches = keywords.map((kw) => matchCondition(kw, query.mode, query.caseSensitive === true));
+  const matched = sql.join(
+    matches.map((m) => sql`(${m})::int`),
+    sql` + `,
+  );
+  const similarity =
+    query.mode === 'fuzzy'
+      ? sql.join(
+          keywords.map((kw) => sql`word_similarity(${kw}, coalesce(n.index_text, ''))`),
+          sql` + `,
+        )
+      : sql`0`;
+  const found = sql.join(
+    keywords.map((kw, i) => sql`CASE WHEN ${matches[i]} THEN ${kw}::text END`),
+    sql`, `,
+  );
+  const statement = sql`SELECT n.id, ${matched} AS matched, (${similarity})::float8 / ${keywords.length}::int AS similarity,
+        array_remove(ARRAY[${found}]::text[], NULL) AS found
+      FROM nodes n JOIN documents d ON d.id = n.document_id
+      WHERE ${scopeCondition(filters)} AND (${sql.join(matches, sql` OR `)})
+      ORDER BY matched DESC, similarity DESC, d.filename, n.ordinal, n.id
+      LIMIT ${limit}::int`;
+  type Row = { id: string; matched: number; similarity: number; found: string[] | string };
+  let rows: Row[];
+  try {
+    rows =
+      query.mode === 'fuzzy'
+        ? await db.transaction(async (tx) => {
+            await tx.execute(
+              sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`,
+            );
+            return queryRows<Row>(tx as unknown as Db, statement);
+          })
+        : await queryRows<Row>(db, statement);
+  } catch (error) {
+    if (sqlState(error) === INVALID_REGEX) {
+      throw new ValidationError(`invalid regular expression: ${databaseMessage(error)}`, { cause: error });
+    }
+    throw error;
+  }
+  return rows.map((row) => ({
+    nodeId: row.id,
+    score: Number(row.matched) + (query.mode === 'fuzzy' ? Number(row.similarity) / 2 : 0),
+    highlights: Array.isArray(row.found)
+      ? row.found
+      : keywords.filter((kw) => String(row.found).includes(kw)),
+  }));
+}
+
+function checkKeywords(input: string[]): string[] {
+  const keywords = [...new Set(input.map((k) => k.trim()).filter(Boolean))];
+  if (keywords.length === 0) throw new ValidationError('keyword search needs at least one keyword');
+  if (keywords.length > MAX_KEYWORDS) {
+    throw new ValidationError(
+      `keyword search takes at most ${MAX_KEYWORDS} keywords (got ${keywords.length})`,
+    );
+  }
+  const long = keywords.find((k) => k.length > MAX_KEYWORD_CHARS);
+  if (long) throw new ValidationError(`a keyword is longer than ${MAX_KEYWORD_CHARS} characters`);
+  if (keywords.some((k) => k.includes('\u0000'))) throw new ValidationError('keywords may not contain NUL');
+  return keywords;
+}
+
+/** Compiles each pattern in the database (its regex dialect is the one that matters) before searching. */
+async function checkPatterns(db: Db, patterns: string[]): Promise<void> {
+  for (const pattern of patterns) {
+    try {
+      await queryRows(db, sql`SELECT '' ~ ${pattern} AS ok`);
+    } catch (error) {
+      if (sqlState(error) !== INVALID_REGEX) throw error;
+      throw new ValidationError(`invalid regular expression '${pattern}': ${databaseMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/** One keyword's condition on the leaf's index text (trigram-indexed in every mode). */
+function matchCondition(keyword: string, mode: KeywordMode, caseSensitive: boolean): SQL {
+  if (mode === 'regex') return sql`n.index_text ${sql.raw(caseSensitive ? '~' : '~*')} ${keyword}`;
+  if (mode === 'fuzzy') return sql`${keyword} <% n.index_text`;
+  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`n.index_text ${sql.raw(caseSensitive ? 'LIKE' : 'ILIKE')} ${pattern} ESCAPE '\\'`;
+}

@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import type { NodeType } from '#shared/db/schema.ts';
+import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { isUuid, LEAF_TYPES } from './scope.ts';
+
+/** One node of a document tree as the browse tools show it. */
+export interface NodeView {
+  id: string;
+  documentId: string;
+  version: number;
+  parentId: string | null;
+  nodeType: NodeType;
+  depth: number;
+  title: string | null;
+  content: string | null;
+  summary: string | null;
+  position: number;
+  ordinal: number;
+  category: string | null;
+  metadata: Record<string, unknown>;
+}
+
+interface NodeRow {
+  id: string;
+  document_id: string;
+  version: number;
+  parent_id: string | null;
+  node_type: NodeType;
+  depth: number;
+  title: string | null;
+  content: string | null;
+  summary: string | null;
+  position: number;
+  ordinal: number;
+  category: string | null;
+  metadata: Record<string, unknown> | string | null;
+}
+
+const COLUMNS = sql.raw(
+  'n.id, n.document_id, n.version, n.parent_id, n.node_type, n.depth, n.title, n.content, n.summary, n.position, n.ordinal, n.category, n.metadata',
+);
+const LEAF = sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', ')})`);
+
+/**
+ * One node by id, with its content and summary.
+ *
+ * @throws NotFoundError when there is no such node; ValidationError for a malformed id.
+ */
+export async function getNode(db: Db, nodeId: string): Promise<NodeView> {
+  checkId(nodeId);
+  const [row] = await queryRows<NodeRow>(
+    db,
+    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.id = ${nodeId}::uuid`,
+  );
+  if (!row) throw new NotFoundError(`No node with id ${nodeId}`);
+  return toView(row);
+}
+
+/**
+ * The children of a node (sub-sections and leaves) in document order.
+ *
+ * @throws NotFoundError when there is no such node.
+ */
+export async function getChildren(db: Db, nodeId: string): Promise<NodeView[]> {
+  checkId(nodeId);
+  const rows = await queryRows<NodeRow>(
+    db,
+    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.parent_id = ${nodeId}::uuid ORDER BY n.position, n.ordinal`,
+  );
+  if (rows.length === 0) await getNode(db, nodeId);
+  return rows.map(toView);
+}
+
+/**
+ * A node with up to `before` leaves preceding it and `after` leaves following it in reading order
+ * (the same document version; sections skipped), in reading order.
+ *
+ * @example const window = await getContextWindow(db, hit.nodeId, 2, 2); // 5 paragraphs around the hit
+ * @throws NotFoundError when there is no such node.
+ */
+export async function getContextWindow(
+  db: Db,
+  nodeId: string,
+  before: number,
+  after: number,
+): Promise<NodeView[]> {
+  checkId(nodeId);
+  const b = clampCount(before, 'before');
+  const a = clampCount(after, 'after');
+  const rows = await queryRows<NodeRow>(
+    db,
+    sql`WITH c AS (SELECT document_id, version, ordinal FROM nodes WHERE id = ${nodeId}::uuid)
+        (SELECT ${COLUMNS} FROM nodes n JOIN c ON n.document_id = c.document_id AND n.version = c.version
+         WHERE n.id = ${nodeId}::uuid)
+        UNION ALL
+        (SELECT ${COLUMNS} FROM nodes n JOIN c ON n.document_id = c.document_id AND n.version = c.version
+         WHERE n.ordinal < c.ordinal AND ${LEAF} ORDER BY n.ordinal DESC LIMIT ${b}::int)
+        UNION ALL
+        (SELECT ${COLUMNS} FROM nodes n JOIN c ON n.document_id = c.document_id AND n.version = c.version
+         WHERE n.ordinal > c.ordinal AND ${LEAF} ORDER BY n.ordinal LIMIT ${a}::int)`,
+  );
+  if (!rows.some((row) => row.id === nodeId)) throw new NotFoundError(`No node with id ${nodeId}`);
+  return rows.map(toView).sort((x, y) => x.ordinal - y.ordinal);
+}
+
+export function toView(row: NodeRow): NodeView {
+  return {
+    id: row.id,
+    documentId: row.document_id,
+    version: Number(row.version),
+    parentId: row.parent_id,
+    nodeType: row.node_type,
+    depth: Number(row.depth),
+    title: row.title,
+    content: row.content,
+    summary: row.summary,
+    position: Number(row.position),
+    ordinal: Number(row.ordinal),
+    category: row.category,
+    metadata: typeof row.metadata === 'string' ? JSON.parse(row.metadata) : (row.metadata ?? {}),
+  };
+}
+
+function checkId(nodeId: string): void {
+  if (!isUuid(nodeId)) throw new ValidationError(`node id '${nodeId}' is not a UUID`);
+}
+
+function clampCount(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ValidationError(`${name} must be a non-negative integer (got ${value})`);
+  }
+  return Math.min(value, 100);
+}

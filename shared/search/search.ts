@@ -1,0 +1,46 @@
+import { ValidationError } from '#shared/errors.ts';
+import { fulltextSearch } from './fulltext.ts';
+import { hybridSearch } from './hybrid.ts';
+import { keywordSearch } from './keyword.ts';
+import { semanticSearch } from './semantic.ts';
+import type { SearchDeps, SearchHit, SearchRequest } from './types.ts';
+
+/** Keywords of a keyword query: whitespace-separated, "double quotes" keep a phrase together. */
+export function splitKeywords(query: string): string[] {
+  return [...query.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
+}
+
+/**
+ * Runs one search of the requested kind. Keyword queries are split into keywords (a regex query is
+ * one pattern); `limit` defaults to `search.topK` (keyword: `search.keywordMaxResults`).
+ *
+ * @example await search(deps, { query: '预算', kind: 'hybrid', limit: 5, filters: { version: 2 } })
+ */
+export async function search(deps: SearchDeps, request: SearchRequest): Promise<SearchHit[]> {
+  const query = request.query.trim();
+  if (!query) throw new ValidationError('query must not be empty');
+  const filters = request.filters ?? {};
+  switch (request.kind) {
+    case 'keyword': {
+      const mode = request.keywordMode ?? 'exact';
+      return keywordSearch(
+        deps,
+        {
+          keywords: mode === 'regex' ? [query] : splitKeywords(query),
+          mode,
+          caseSensitive: request.caseSensitive,
+        },
+        filters,
+        request.limit ?? deps.search.keywordMaxResults,
+      );
+    }
+    case 'fulltext':
+      return fulltextSearch(deps, query, filters, request.limit ?? deps.search.topK);
+    case 'semantic':
+      return semanticSearch(deps, query, filters, request.limit ?? deps.search.topK);
+    case 'hybrid':
+      return hybridSearch(deps, query, filters, request.limit ?? deps.search.topK);
+    default:
+      throw new ValidationError(`unknown search kind '${String(request.kind)}'`);
+  }
+}

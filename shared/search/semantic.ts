@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { ProviderError, reasonOf } from '#shared/errors.ts';
+import { vectorExpression, vectorPredicate } from '#shared/index/vector-index.ts';
+import type { Embedder } from '#shared/llm/types.ts';
+import { hydrateHits } from './hydrate.ts';
+import { pgArray, scopeCondition, validateFilters } from './scope.ts';
+import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
+
+/**
+ * Semantic search: the query embedded with the configured embedder, then a k-nearest-neighbour
+ * search by cosine distance through the embedder's HNSW index, scope and filters applied in the same
+ * query (pgvector's iterative index scan keeps reading the index until enough rows pass them, so old
+ * versions and deleted documents never take a place). Score = cosine similarity (1 - distance).
+ *
+ * @example await semanticSearch(deps, '这个项目花了多少钱', {}, 5)
+ */
+export async function semanticSearch(
+  deps: SearchDeps,
+  query: string,
+  filters: SearchFilters = {},
+  limit: number = deps.search.topK,
+): Promise<SearchHit[]> {
+  return hydrateHits(deps.db, await rankSemantic(deps, query, filters, limit));
+}
+
+/** The ranking of `semanticSearch` without loading the hits' details. */
+export async function rankSemantic(
+  deps: SearchDeps,
+  query: string,
+  filters: SearchFilters,
+  limit: number,
+): Promise<RankedNode[]> {
+  validateFilters(filters);
+  if (limit < 1 || !query.trim()) return [];
+  return rankByVector(deps, await embedQuery(deps.embedder, query), filters, limit);
+}
+
+/** k-NN for an already embedded query (a pgvector literal from `embedQuery`; undefined finds nothing). */
+export async function rankByVector(
+  deps: SearchDeps,
+  vector: string | undefined,
+  filters: SearchFilters,
+  limit: number,
+): Promise<RankedNode[]> {
+  if (!vector || limit < 1) return [];
+  const { db, embedder } = deps;
+  const distance = sql`${sql.raw(vectorExpression(embedder.dimensions, 'e.embedding'))} <=> ${vector}::vector(${sql.raw(String(embedder.dimensions))})`;
+  const efSearch = Math.max(deps.search.hnsw.efSearch, limit);
+  const rows = await db.transaction(async (tx) => {
+    // Transaction-local, so a pooled connection does not keep them.
+    await tx.execute(
+      sql`SELECT set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`,
+    );
+    return queryRows<{ id: string; score: number }>(
+      tx as unknown as Db,
+      sql`SELECT e.node_id AS id, 1 - (${distance}) AS score
+          FROM embeddings e
+          JOIN nodes n ON n.id = e.node_id
+          JOIN documents d ON d.id = n.document_id
+          WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND ${scopeCondition(filters)}
+          ORDER BY ${distance}
+          LIMIT ${limit}::int`,
+    );
+  });
+  return rows.map((row) => ({ nodeId: row.id, score: Number(row.score), relevance: Number(row.score) }));
+}
+
+/**
+ * Cosine similarity between an embedded query (`embedQuery`) and each of the given nodes that has a
+ * vector of the embedder's model, for results found another way.
+ */
+export async function cosineSimilarities(
+  db: Db,
+  embedder: Embedder,
+  vector: string | undefined,
+  nodeIds: string[],
+): Promise<Map<string, number>> {
+  if (!vector || nodeIds.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; score: number }>(
+    db,
+    sql`SELECT e.node_id AS id,
+          1 - (${sql.raw(vectorExpression(embedder.dimensions, 'e.embedding'))} <=> ${vector}::vector(${sql.raw(String(embedder.dimensions))})) AS score
+        FROM embeddings e
+        WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND e.node_id = ANY(${pgArray(nodeIds)}::uuid[])`,
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.score)]));
+}
+
+/** The query's vector as a pgvector literal, or undefined when it is the zero vector (no direction). */
+export async function embedQuery(embedder: Embedder, query: string): Promise<string | undefined> {
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed([query]);
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw new ProviderError(`embedder ${embedder.model} failed on the query: ${reasonOf(error)}`, {
+      cause: error,
+    });
+  }
+  const [vector] = vectors;
+  if (!vector || vector.length !== embedder.dimensions) {
+    throw new ProviderError(
+      `embedder ${embedder.model} returned no ${embedder.dimensions}-dimension vector for the query`,
+    );
+  }
+  return vectorLiteral(vector);
+}
+
+function vectorLiteral(vector: number[]): string | undefined {
+  if (!vector.some((x) => x !== 0)) return undefined;
+  return `[${vector.join(',')}]`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Term frequencies from a tsvector's text output (`'budget':1A,4B 'it''s':2`): each lexeme with the
+ * number of its positions (1 when it has none, as Postgres ranks it).
+ *
+ * @example parseTsvectorCounts("'a':1A,3 'b':2") // Map { 'a' => 2, 'b' => 1 }
+ */
+export function parseTsvectorCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && text[i] === ' ') i++;
+    if (i >= n) break;
+    let lexeme = '';
+    if (text[i] === "'") {
+      i++;
+      while (i < n) {
+        const ch = text[i];
+        if (ch === '\\' && i + 1 < n) {
+          lexeme += text[i + 1];
+          i += 2;
+        } else if (ch === "'" && text[i + 1] === "'") {
+          lexeme += "'";
+          i += 2;
+        } else if (ch === "'") {
+          i++;
+          break;
+        } else {
+          lexeme += ch;
+          i++;
+        }
+      }
+    } else {
+      // Postgres always quotes lexemes on output; accept bare ones for robustness.
+      while (i < n && text[i] !== ' ' && text[i] !== ':') lexeme += text[i++];
+    }
+    let positions = 0;
+    if (text[i] === ':') {
+      i++;
+      positions = 1;
+      while (i < n && text[i] !== ' ') {
+        if (text[i] === ',') positions++;
+        i++;
+      }
+    }
+    counts.set(lexeme, (counts.get(lexeme) ?? 0) + Math.max(positions, 1));
+  }
+  return counts;
+}
