@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 
-const { documents, documentVersions } = schema;
+const { documents } = schema;
 
 export type DocumentRow = typeof documents.$inferSelect;
 
@@ -46,37 +46,45 @@ export async function findOrCreateDocument(
 }
 
 /**
+ * Marks the live document for a key `queued` (creating it if there is none) in one statement: the
+ * upload path answers with its id at once. Safe under concurrency through `documents_live_key`.
+ */
+export async function queueDocument(db: Db, args: { key: string; filename: string }): Promise<DocumentRow> {
+  const [doc] = await db
+    .insert(documents)
+    .values({ key: args.key, filename: args.filename, status: 'queued' })
+    .onConflictDoUpdate({
+      target: documents.key,
+      targetWhere: sql`${documents.deletedAt} IS NULL`,
+      set: { status: 'queued', statusDetail: null, filename: args.filename, updatedAt: new Date() },
+    })
+    .returning();
+  if (!doc) throw new Error(`Could not queue the document for key ${args.key}`);
+  return doc;
+}
+
+/**
  * Derives a document's status from its versions after a version settled (or was found unchanged):
  * a version still processing keeps it `processing`; with a current version it is `ready` (noting a
  * newer failed version); without one, `failed` with the latest failure's reason.
  */
 export async function settleDocumentStatus(db: Db, documentId: string): Promise<void> {
-  const [doc] = await db
-    .select({ currentVersion: documents.currentVersion })
-    .from(documents)
-    .where(eq(documents.id, documentId));
-  const [latest] = await db
-    .select()
-    .from(documentVersions)
-    .where(eq(documentVersions.documentId, documentId))
-    .orderBy(desc(documentVersions.version))
-    .limit(1);
-  if (!doc || !latest) return;
-  let status: DocumentStatus;
-  let statusDetail: string | null = null;
-  if (latest.status === 'processing') {
-    status = 'processing';
-    statusDetail = latest.step;
-  } else if (doc.currentVersion !== null) {
-    status = 'ready';
-    if (latest.status === 'failed' && latest.version > doc.currentVersion)
-      statusDetail = `version ${latest.version} failed: ${latest.error ?? 'unknown error'}`;
-  } else {
-    status = latest.status === 'ready' ? 'ready' : 'failed';
-    statusDetail = latest.status === 'failed' ? latest.error : null;
-  }
-  await db
-    .update(documents)
-    .set({ status, statusDetail, updatedAt: new Date() })
-    .where(and(eq(documents.id, documentId), isNull(documents.deletedAt)));
+  await db.execute(sql`
+    UPDATE documents d SET
+      status = CASE
+        WHEN l.status = 'processing' THEN 'processing'
+        WHEN d.current_version IS NOT NULL OR l.status = 'ready' THEN 'ready'
+        ELSE 'failed' END,
+      status_detail = CASE
+        WHEN l.status = 'processing' THEN l.step
+        WHEN d.current_version IS NOT NULL THEN
+          CASE WHEN l.status = 'failed' AND l.version > d.current_version
+            THEN 'version ' || l.version || ' failed: ' || coalesce(l.error, 'unknown error') END
+        WHEN l.status = 'failed' THEN l.error END,
+      updated_at = now()
+    FROM (
+      SELECT version, status, step, error FROM document_versions
+      WHERE document_id = ${documentId}::uuid ORDER BY version DESC LIMIT 1
+    ) l
+    WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL`);
 }

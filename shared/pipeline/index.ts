@@ -1,4 +1,5 @@
 export type * from './asl.ts';
+export { BULK_MIN_FILES, type BulkIndexWindow, createBulkIndexWindow } from './bulk-index.ts';
 export {
   type ImageRef,
   type MarkFailedInput,
@@ -15,7 +16,7 @@ export {
   type TaskName,
   TRANSIENT_ERRORS,
 } from './definition.ts';
-export { findOrCreateDocument, settleDocumentStatus } from './documents.ts';
+export { findOrCreateDocument, queueDocument, settleDocumentStatus } from './documents.ts';
 export { failureReason } from './failure-reason.ts';
 export {
   createIngestService,
@@ -25,6 +26,7 @@ export {
   type SubmittedFile,
 } from './ingest.ts';
 export { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
+export { toStepError } from './step-error.ts';
 export { STEPS } from './step-table.ts';
 export * from './steps/index.ts';
 export type { PipelineDeps, PipelineEvent, PipelineOutcome, Step, StepHandlers } from './types.ts';

@@ -1,14 +1,11 @@
-import { eq } from 'drizzle-orm';
-import { schema } from '../db/index.ts';
 import { reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
-import { findOrCreateDocument } from './documents.ts';
+import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
+import { queueDocument } from './documents.ts';
 import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 
 export type { PipelineEvent, PipelineOutcome } from './types.ts';
-
-const { documents } = schema;
 
 /** A file to ingest: its bucket key and bytes (`filename` defaults to the key's last segment). */
 export interface IngestFile {
@@ -55,28 +52,42 @@ export interface IngestService {
  */
 export function createIngestService(
   deps: PipelineDeps,
-  options: PipelineRunnerOptions & { runner?: PipelineRunner } = {},
+  options: PipelineRunnerOptions & {
+    runner?: PipelineRunner;
+    /** Batches of at least this many files are bulk loads (HNSW index built once at the end). */
+    bulkMinFiles?: number;
+  } = {},
 ): IngestService {
-  const runner = options.runner ?? createPipelineRunner(deps, options);
+  const bulk = createBulkIndexWindow(deps);
+  const bulkMinFiles = options.bulkMinFiles ?? BULK_MIN_FILES;
+  const runner =
+    options.runner ??
+    createPipelineRunner(
+      { ...deps, deferVectorIndex: () => bulk.deferred() || (deps.deferVectorIndex?.() ?? false) },
+      options,
+    );
   const pending = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise));
+    return promise;
+  };
 
   async function start(
     files: IngestFile[],
     onOutcome?: (outcome: IngestOutcome) => void,
     onEvent?: (event: PipelineEvent) => void,
-  ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[] }> {
+  ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[]; indexed: Promise<void> }> {
     for (const file of files) assertSafeKey(file.key);
     const submitted: SubmittedFile[] = [];
     for (const file of files) {
       await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
       const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
-      const doc = await findOrCreateDocument(deps.db, { key: file.key, filename, status: 'queued' });
-      await deps.db
-        .update(documents)
-        .set({ status: 'queued', statusDetail: null, filename, updatedAt: new Date() })
-        .where(eq(documents.id, doc.id));
+      const doc = await queueDocument(deps.db, { key: file.key, filename });
       submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
     }
+    const isBulk = submitted.length >= bulkMinFiles;
+    if (isBulk) await bulk.begin(submitted.length);
     const outcomes = submitted.map(({ key, documentId }) => {
       const done = runner
         .run({ key, documentId }, onEvent)
@@ -93,11 +104,10 @@ export function createIngestService(
           }
           return result;
         });
-      pending.add(done);
-      void done.finally(() => pending.delete(done));
-      return done;
+      return track(done);
     });
-    return { submitted, outcomes };
+    const indexed = isBulk ? track(Promise.allSettled(outcomes).then(() => bulk.end())) : Promise.resolve();
+    return { submitted, outcomes, indexed };
   }
 
   return {
@@ -105,8 +115,11 @@ export function createIngestService(
       return (await start(files)).submitted;
     },
     async ingest(files, onOutcome, onEvent) {
-      const { outcomes } = await start(files, onOutcome, onEvent);
-      return Promise.all(outcomes);
+      const { outcomes, indexed } = await start(files, onOutcome, onEvent);
+      const results = await Promise.all(outcomes);
+      // A bulk load is only done once its index is built: search right after must be fast.
+      await indexed;
+      return results;
     },
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);

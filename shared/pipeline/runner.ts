@@ -4,6 +4,7 @@ import { reasonOf } from '../errors.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
 import { createWorkQueue } from './queue.ts';
+import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
 
@@ -80,8 +81,9 @@ export function createPipelineRunner(
           emit({ type: 'step-finished', key: input.key, step: name, ...seen });
           return (output ?? null) as Json;
         } catch (error) {
-          emit({ type: 'step-finished', key: input.key, step: name, ...seen, error: reasonOf(error) });
-          throw error instanceof Error ? error : new Error(reasonOf(error));
+          const failure = toStepError(error);
+          emit({ type: 'step-finished', key: input.key, step: name, ...seen, error: failure.message });
+          throw failure;
         }
       };
     const handlers = Object.fromEntries(TASK_NAMES.map((name) => [name, handler(name)]));

@@ -10,6 +10,11 @@ export interface PipelineDeps {
   store: BlobStore;
   providers: Providers;
   config: Config;
+  /**
+   * True while a local bulk load builds the HNSW index once at its end instead of growing it row by
+   * row (see bulk-index.ts); Summarize then leaves the index alone. Unset in AWS.
+   */
+  deferVectorIndex?: () => boolean;
 }
 
 /** A step: JSON identifiers in, JSON identifiers out. */

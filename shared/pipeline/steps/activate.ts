@@ -1,11 +1,7 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import { schema } from '../../db/index.ts';
+import { sql } from 'drizzle-orm';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import { settleDocumentStatus } from '../documents.ts';
 import type { PipelineDeps } from '../types.ts';
-import { getVersion, startStep } from '../versions.ts';
-
-const { documents, documentVersions } = schema;
 
 /**
  * Activate, in one transaction: the version becomes `ready` (completion time and duration in its
@@ -16,31 +12,17 @@ const { documents, documentVersions } = schema;
  */
 export async function activate(raw: unknown, deps: PipelineDeps): Promise<VersionRef & { outcome: 'ready' }> {
   const ref = parseStepInput(versionRefSchema, raw, 'Activate');
-  await startStep(deps.db, ref, 'activate');
-  const { createdAt } = await getVersion(deps.db, ref);
   await deps.db.transaction(async (tx) => {
-    const now = new Date();
-    const durationMs = Math.max(0, now.getTime() - createdAt.getTime());
-    await tx
-      .update(documentVersions)
-      .set({
-        status: 'ready',
-        error: null,
-        completedAt: now,
-        updatedAt: now,
-        stats: sql`${documentVersions.stats} || ${JSON.stringify({ durationMs })}::jsonb`,
-      })
-      .where(and(eq(documentVersions.documentId, ref.documentId), eq(documentVersions.version, ref.version)));
-    await tx
-      .update(documents)
-      .set({ currentVersion: ref.version, updatedAt: now })
-      .where(
-        and(
-          eq(documents.id, ref.documentId),
-          isNull(documents.deletedAt),
-          or(isNull(documents.currentVersion), sql`${documents.currentVersion} < ${ref.version}`),
-        ),
-      );
+    await tx.execute(sql`
+      UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
+        completed_at = now(), updated_at = now(),
+        stats = stats || jsonb_build_object('durationMs',
+          greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
+      WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
+    await tx.execute(sql`
+      UPDATE documents SET current_version = ${ref.version}::int, updated_at = now()
+      WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL
+        AND (current_version IS NULL OR current_version < ${ref.version}::int)`);
     await settleDocumentStatus(tx, ref.documentId);
   });
   return { ...ref, outcome: 'ready' };

@@ -7,8 +7,8 @@ import { mergeVersionStats, startStep } from '../versions.ts';
 
 /**
  * Summarize: bottom-up section and document summaries (summaries are part of what gets embedded and
- * searched), then the embedder's HNSW index if missing, then one vector per leaf node. Counts are
- * merged into the version's stats.
+ * searched), then the embedder's HNSW index if missing (unless a bulk load defers it), then one
+ * vector per leaf node. Counts are merged into the version's stats.
  *
  * @example await summarize({ documentId, version: 1 }, deps) // { documentId, version: 1 }
  */
@@ -17,7 +17,7 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   const { db, providers, config } = deps;
   await startStep(db, ref, 'summarize');
   const summaries = await summarizeVersion(db, providers, ref);
-  await ensureVectorIndex(db, providers.embedder, config.search.hnsw);
+  if (!deps.deferVectorIndex?.()) await ensureVectorIndex(db, providers.embedder, config.search.hnsw);
   const { embedded } = await embedVersion(db, providers.embedder, ref, config.providers.embedder.batchSize);
   await mergeVersionStats(db, ref, {
     summarizedSections: summaries.sections,
