@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '#shared/config/index.ts';
+import type { Database } from '#shared/db/index.ts';
+import { segment } from '#shared/index/segment.ts';
+import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
+import { fulltextSearch } from '#shared/search/fulltext.ts';
+import type { SearchDeps, SearchFilters } from '#shared/search/types.ts';
+import {
+  type CorpusDocument,
+  doc,
+  type IndexedDocument,
+  indexCorpus,
+  para,
+  section,
+} from '../../helpers/corpus.ts';
+import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+
+const CORPUS: CorpusDocument[] = [
+  {
+    filename: 'en.md',
+    versions: [
+      doc(
+        'Plan',
+        para('Budget overview before any heading: budget, budget.'),
+        section('Budget', para('The budget grew and the budget was approved.'), para('Costs of storage.')),
+        section('Team', section('Hiring', para('Hiring budget for the team, team and team.'))),
+      ),
+    ],
+  },
+  {
+    filename: 'zh.md',
+    versions: [
+      doc(
+        '规划',
+        section('预算', para('今年预算为500万，预算增长很快。'), para('容器化改造的成本。')),
+        section('团队', para('团队由张三负责，预算另议。')),
+      ),
+    ],
+  },
+  {
+    filename: 'versions.md',
+    versions: [
+      doc('V', section('Budget', para('Old budget text.'))),
+      doc('V', section('Budget', para('New budget and storage text.')), para('storage storage team')),
+    ],
+  },
+  { filename: 'gone.md', versions: [doc('G', para('budget storage 预算 team deleted'))], deleted: true },
+];
+
+const QUERIES = ['budget storage', '预算 成本', 'budget 预算 team', 'Team hiring'];
+
+interface Leaf {
+  documentId: string;
+  content: string;
+  tokens: string[];
+}
+
+/** Leaves of a tree with their ancestor section titles. */
+function leaves(tree: ParsedDocument): { path: string[]; content: string }[] {
+  const out: { path: string[]; content: string }[] = [];
+  const walk = (node: TreeNode, path: string[]) => {
+    if (node.type === 'section') for (const child of node.children) walk(child, [...path, node.title]);
+    else out.push({ path, content: node.type === 'image' ? node.alt : node.text });
+  };
+  for (const child of tree.children) walk(child, []);
+  return out;
+}
+
+/** The scope's leaves, tokenized independently: section path then content, as the index weights them. */
+function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters): Leaf[] {
+  const out: Leaf[] = [];
+  for (const spec of CORPUS) {
+    const indexed = ids.get(spec.filename);
+    if (!indexed || spec.deleted) continue;
+    if (filters.documentIds && !filters.documentIds.includes(indexed.id)) continue;
+    const tree = spec.versions[(filters.version ?? indexed.current) - 1];
+    if (!tree) continue;
+    for (const leaf of leaves(tree)) {
+      out.push({
+        documentId: indexed.id,
+        content: leaf.content,
+        tokens: [...segment(leaf.path.join(' > ')), ...segment(leaf.content)],
+      });
+    }
+  }
+  return out;
+}
+
+/** Okapi BM25 written out plainly: its own counting, no shared code but the segmenter. */
+function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Map<string, number> {
+  const terms = [...new Set(segment(query))];
+  const n = scope.length;
+  const avgdl = scope.reduce((sum, leaf) => sum + leaf.tokens.length, 0) / n;
+  const scores = new Map<string, number>();
+  for (const leaf of scope) {
+    let score = 0;
+    let matched = false;
+    for (const term of terms) {
+      const tf = leaf.tokens.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      matched = true;
+      const df = scope.filter((other) => other.tokens.includes(term)).length;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * leaf.tokens.length) / avgdl));
+    }
+    if (matched) scores.set(`${leaf.documentId}|${leaf.content}`, score);
+  }
+  return scores;
+}
+
+describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
+  let database: Database;
+  let ids: Map<string, IndexedDocument>;
+  const config = loadConfig({ env: {}, overrides: { search: { bm25: { k1: 1.5, b: 0.6 } } } });
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    ids = await indexCorpus(database.db, CORPUS);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const deps = (memoryIndex: boolean): SearchDeps => ({
+    db: database.db,
+    embedder: { model: 'unused', dimensions: 8, embed: async () => [] },
+    search: { ...config.search, bm25: { ...config.search.bm25, memoryIndex } },
+  });
+
+  const scopes: [string, boolean, () => SearchFilters][] = [
+    ['the default scope from memory', true, () => ({})],
+    ['the default scope in SQL', false, () => ({})],
+    [
+      'a document filter',
+      true,
+      () => ({ documentIds: [ids.get('en.md')?.id ?? '', ids.get('versions.md')?.id ?? ''] }),
+    ],
+    ['a version filter', true, () => ({ version: 1 })],
+  ];
+
+  it.each(scopes)('scores %s as an independent computation does', async (_name, memoryIndex, filtersOf) => {
+    const filters = filtersOf();
+    const { k1, b } = config.search.bm25;
+    for (const query of QUERIES) {
+      const expected = expectedScores(scopeLeaves(ids, filters), query, k1, b);
+      const hits = await fulltextSearch(deps(memoryIndex), query, filters, 100);
+      expect(hits.length, query).toBe(expected.size);
+      for (const hit of hits) {
+        const want = expected.get(`${hit.documentId}|${hit.content}`);
+        expect(want, `${query}: ${hit.content}`).toBeDefined();
+        expect(Math.abs(hit.score - (want ?? 0)), `${query}: ${hit.content}`).toBeLessThan(1e-6);
+      }
+      const scores = hits.map((h) => h.score);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    }
+  });
+});
