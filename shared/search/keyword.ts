@@ -52,10 +52,14 @@ export async function rankKeyword(
   if (limit < 1) return [];
   if (query.mode === 'regex') await checkPatterns(db, keywords);
   const matches = keywords.map((kw) => matchCondition(kw, query.mode, query.caseSensitive === true));
-  const matched = sql.join(
-    matches.map((m) => sql`(${m})::int`),
-    sql` + `,
-  );
+  // One keyword: every row the WHERE keeps matched it, so its condition is not evaluated twice.
+  const single = keywords.length === 1;
+  const matched = single
+    ? sql`1`
+    : sql.join(
+        matches.map((m) => sql`(${m})::int`),
+        sql` + `,
+      );
   const similarity =
     query.mode === 'fuzzy'
       ? sql.join(
@@ -64,7 +68,7 @@ export async function rankKeyword(
         )
       : sql`0`;
   const found = sql.join(
-    keywords.map((kw, i) => sql`CASE WHEN ${matches[i]} THEN ${kw}::text END`),
+    keywords.map((kw, i) => (single ? sql`${kw}::text` : sql`CASE WHEN ${matches[i]} THEN ${kw}::text END`)),
     sql`, `,
   );
   const statement = sql`SELECT n.id, ${matched} AS matched, (${similarity})::float8 / ${keywords.length}::int AS similarity,
