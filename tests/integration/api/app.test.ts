@@ -38,7 +38,7 @@ The budget for 2024 is 2 million dollars, mostly spent on storage and training.
 function form(files: Record<string, string | Uint8Array>): FormData {
   const body = new FormData();
   for (const [name, content] of Object.entries(files))
-    body.append('files', new Blob([content as BlobPart]), name);
+    body.append('files', new Blob([content as Uint8Array<ArrayBuffer>]), name);
   return body;
 }
 
