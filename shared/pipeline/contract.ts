@@ -22,7 +22,7 @@ export type ImageRef = z.infer<typeof imageRefSchema>;
 
 export const registerOutputSchema = versionRefSchema.extend({
   outcome: z.enum(['created', 'unchanged', 'rejected']),
-  /** Why a file was rejected (unsupported type, empty, not UTF-8, too large). */
+  /** Why a file was rejected (unsupported type, empty, not UTF-8, too large), or why its unchanged bytes failed before. */
   reason: z.string().optional(),
 });
 export type RegisterOutput = z.infer<typeof registerOutputSchema>;

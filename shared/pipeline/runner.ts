@@ -91,7 +91,15 @@ export function createPipelineRunner(
       const execution = machine.run(input as Json, {
         overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
       });
-      const result = (await execution.result) as { documentId: string; version: number; outcome: string };
+      const result = (await execution.result) as RegisterOutput;
+      if (result.outcome === 'unchanged' && result.reason) {
+        return {
+          documentId: result.documentId,
+          version: result.version,
+          status: 'failed',
+          error: result.reason,
+        };
+      }
       const status = result.outcome === 'unchanged' ? 'unchanged' : 'ready';
       return { documentId: result.documentId, version: result.version, status };
     } catch (error) {

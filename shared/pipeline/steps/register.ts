@@ -52,14 +52,26 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
 
   for (let attempt = 1; ; attempt++) {
     const [latest] = await db
-      .select({ version: documentVersions.version, fileHash: documentVersions.fileHash })
+      .select({
+        version: documentVersions.version,
+        fileHash: documentVersions.fileHash,
+        status: documentVersions.status,
+        error: documentVersions.error,
+      })
       .from(documentVersions)
       .where(eq(documentVersions.documentId, doc.id))
       .orderBy(desc(documentVersions.version))
       .limit(1);
     if (latest && hash !== '' && latest.fileHash === hash && !input.force) {
       await settleDocumentStatus(db, doc.id);
-      return { documentId: doc.id, version: latest.version, outcome: 'unchanged' };
+      // Resubmitting the bytes of a failed version does not hide its failure behind "unchanged".
+      const reason = latest.status === 'failed' ? (latest.error ?? 'the previous attempt failed') : undefined;
+      return {
+        documentId: doc.id,
+        version: latest.version,
+        outcome: 'unchanged',
+        ...(reason ? { reason } : {}),
+      };
     }
     const version = (latest?.version ?? 0) + 1;
     const now = new Date();

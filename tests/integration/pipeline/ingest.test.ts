@@ -293,4 +293,16 @@ describe('ingest pipeline with bad files', () => {
       expect(version, name).toMatchObject({ status: 'failed', error: outcome?.error });
     }
   });
+
+  it('reports the same bytes of a failed file as failed again, with the reason, and makes no version', async () => {
+    const service = createIngestService(deps);
+    const [first] = await service.ingest([{ key: 'again/empty.md', bytes: new Uint8Array(0) }]);
+    const [second] = await service.ingest([{ key: 'again/empty.md', bytes: new Uint8Array(0) }]);
+    expect(second).toMatchObject({ status: 'failed', version: 1, error: first?.error });
+    const versions = await deps.db
+      .select()
+      .from(documentVersions)
+      .where(eq(documentVersions.documentId, second?.documentId ?? ''));
+    expect(versions).toHaveLength(1);
+  });
 });
