@@ -33,3 +33,7 @@ export async function loadBreadcrumbs(db: Db, nodeIds: string[]): Promise<Map<st
   }
   return result;
 }
+
+// The browse helpers live beside their own types; re-exported here, where the tools look for them.
+export { getChildren, getContextWindow, getNode } from './nodes.ts';
+export { getDocumentStructure } from './structure.ts';

@@ -4,7 +4,7 @@ export { fulltextSearch, rankFulltext } from './fulltext.ts';
 export { hybridSearch, rankHybrid } from './hybrid.ts';
 export { hydrateHits } from './hydrate.ts';
 export { type KeywordQuery, keywordSearch, rankKeyword } from './keyword.ts';
-export { invalidateMemoryIndex } from './memory-sync.ts';
+export { invalidateMemoryIndex, warmSearchIndex } from './memory-sync.ts';
 export { getChildren, getContextWindow, getNode, type NodeView } from './nodes.ts';
 export { reciprocalRankFusion } from './rrf.ts';
 export { search, splitKeywords } from './search.ts';

@@ -32,12 +32,15 @@ export async function syncedMemoryIndex(db: Db): Promise<Bm25MemoryIndex> {
     sql`SELECT count(*)::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text, 0)), 0)::text AS fingerprint
         FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL`,
   );
-  if (row && row.fingerprint === state.fingerprint) return state.index;
+  const seen = row?.fingerprint;
   const current = state;
-  current.syncing ??= synchronize(db, current).finally(() => {
-    current.syncing = undefined;
-  });
-  await current.syncing;
+  // A sync already running may have started before the change this call saw: then sync again.
+  for (let attempt = 0; attempt < 3 && seen !== current.fingerprint; attempt++) {
+    current.syncing ??= synchronize(db, current).finally(() => {
+      current.syncing = undefined;
+    });
+    await current.syncing;
+  }
   return current.index;
 }
 
@@ -86,4 +89,14 @@ async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string,
     byDoc.set(row.document_id, list);
   }
   return byDoc;
+}
+
+/**
+ * Loads the in-memory BM25 index ahead of the first search (seconds at 50,000 paragraphs), e.g. in
+ * the background once the server listens.
+ *
+ * @example void warmSearchIndex(db).catch((e) => log.warn(e));
+ */
+export async function warmSearchIndex(db: Db): Promise<void> {
+  await syncedMemoryIndex(db);
 }

@@ -223,6 +223,37 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
       expect(hits.every((h) => h.documentId === id('规划.md'))).toBe(true);
     });
 
+    it('restricts results to documents of the given topics', async () => {
+      const [topic] = await queryRows<{ id: string }>(
+        database.db,
+        sql`INSERT INTO topics (name) VALUES ('基础设施') RETURNING id`,
+      );
+      await database.db.execute(
+        sql`INSERT INTO document_topics (document_id, topic_id) VALUES (${id('规划.md')}::uuid, ${topic?.id}::uuid)`,
+      );
+      const hits = await run('budget 预算 platform 平台', 'fulltext', {
+        filters: { topicIds: [topic?.id ?? ''] },
+      });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.documentId === id('规划.md'))).toBe(true);
+    });
+
+    it('restricts results to leaves of sections in the given categories', async () => {
+      await database.db.execute(
+        sql`UPDATE nodes SET category = 'method' WHERE document_id = ${id('规划.md')}::uuid AND title = '3.2 云平台建设'`,
+      );
+      for (const kind of ['fulltext', 'keyword', 'hybrid'] as const) {
+        const hits = await run('预算 容器化 监控 团队 基础设施', kind, {
+          filters: { categories: ['method'] },
+        });
+        expect(hits.length, kind).toBeGreaterThan(0);
+        expect(
+          hits.every((h) => h.sectionPath.at(-1) === '3.2 云平台建设'),
+          kind,
+        ).toBe(true);
+      }
+    });
+
     it('rejects a malformed document id', async () => {
       await expect(run('budget', 'fulltext', { filters: { documentIds: ['nope'] } })).rejects.toThrow(
         ValidationError,
