@@ -45,9 +45,14 @@ const CORPUS: CorpusDocument[] = [
     ],
   },
   { filename: 'gone.md', versions: [doc('G', para('budget storage 预算 team deleted'))], deleted: true },
+  {
+    // Term frequencies from 1 to 255 (a tsvector keeps at most 256 positions per lexeme).
+    filename: 'repeat.md',
+    versions: [doc('R', ...[1, 2, 3, 37, 128, 255].map((n) => para(`${'zeta '.repeat(n)}budget ${n}`)))],
+  },
 ];
 
-const QUERIES = ['budget storage', '预算 成本', 'budget 预算 team', 'Team hiring'];
+const QUERIES = ['budget storage', '预算 成本', 'budget 预算 team', 'Team hiring', 'zeta budget'];
 
 interface Leaf {
   documentId: string;
@@ -134,7 +139,7 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
     [
       'a document filter',
       true,
-      () => ({ documentIds: [ids.get('en.md')?.id ?? '', ids.get('versions.md')?.id ?? ''] }),
+      () => ({ documentIds: ['en.md', 'versions.md', 'repeat.md'].map((name) => ids.get(name)?.id ?? '') }),
     ],
     ['a version filter', true, () => ({ version: 1 })],
   ];
