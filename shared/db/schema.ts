@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { vectorLiteral } from './vector-literal.ts';
 
 /** Postgres `tsvector`; written from application-segmented text (see shared/index/segment.ts). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -23,7 +24,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
  */
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
-  toDriver: (value) => `[${value.join(',')}]`,
+  toDriver: vectorLiteral,
   fromDriver: (value) => JSON.parse(value) as number[],
 });
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 
@@ -71,9 +72,4 @@ async function embedBatch(embedder: Embedder, texts: string[]): Promise<number[]
     );
   }
   return vectors;
-}
-
-/** pgvector stores float4: seven significant digits lose nothing and halve the statement size. */
-function vectorLiteral(vector: number[]): string {
-  return `[${vector.map((x) => (x === 0 ? '0' : x.toPrecision(7))).join(',')}]`;
 }

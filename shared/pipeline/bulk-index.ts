@@ -1,4 +1,5 @@
 import { and, count, isNotNull, isNull, sql } from 'drizzle-orm';
+import { dropTrigramIndex, ensureTrigramIndex } from '../db/deferred-indexes.ts';
 import { schema } from '../db/index.ts';
 import { reasonOf } from '../errors.ts';
 import { ensureVectorIndex, vectorIndexName } from '../index/vector-index.ts';
@@ -19,7 +20,7 @@ export interface BulkIndexWindow {
 }
 
 /**
- * Defers the HNSW index during local bulk loads. Growing an HNSW index row by row costs more per
+ * Defers the HNSW index (and the trigram index of keyword search) during local bulk loads. Growing an HNSW index row by row costs more per
  * vector than building it once over all rows (measured on PGlite, 256 dimensions, m 8 /
  * ef_construction 32: ~1.2 ms a vector inserted into a small index and rising, against ~0.8 ms a
  * vector for one build over 50,000), so a load at least as large as the existing corpus drops the
@@ -44,6 +45,7 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
           .where(and(isNull(documents.deletedAt), isNotNull(documents.currentVersion)));
         if (Number(row?.n ?? 0) <= files) {
           await deps.db.execute(sql.raw(`DROP INDEX IF EXISTS ${vectorIndexName(deps.providers.embedder)}`));
+          await dropTrigramIndex(deps.db);
         }
       } catch (error) {
         console.error(`[ingest] could not prepare the bulk load: ${reasonOf(error)}`);
@@ -53,9 +55,10 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
       open--;
       if (open > 0) return;
       try {
+        await ensureTrigramIndex(deps.db);
         await ensureVectorIndex(deps.db, deps.providers.embedder, deps.config.search.hnsw);
       } catch (error) {
-        console.error(`[ingest] could not build the vector index: ${reasonOf(error)}`);
+        console.error(`[ingest] could not build the search indexes: ${reasonOf(error)}`);
       }
     },
   };

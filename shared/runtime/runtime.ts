@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.ts';
+import { ensureTrigramIndex } from '../db/deferred-indexes.ts';
 import { type Db, openDatabase } from '../db/index.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
@@ -21,6 +22,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
   const database = await openDatabase(config);
+  await ensureTrigramIndex(database.db);
   const deps = { db: database.db, store, providers, config };
   const ingest = createIngestService(deps);
   return {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import { vectorExpression, vectorPredicate } from '#shared/index/vector-index.ts';
 import type { Embedder } from '#shared/llm/types.ts';
@@ -104,10 +105,5 @@ export async function embedQuery(embedder: Embedder, query: string): Promise<str
       `embedder ${embedder.model} returned no ${embedder.dimensions}-dimension vector for the query`,
     );
   }
-  return vectorLiteral(vector);
-}
-
-function vectorLiteral(vector: number[]): string | undefined {
-  if (!vector.some((x) => x !== 0)) return undefined;
-  return `[${vector.join(',')}]`;
+  return vector.some((x) => x !== 0) ? vectorLiteral(vector) : undefined;
 }

@@ -13,7 +13,12 @@ export const DRIVERS: DriverName[] = ['pglite', 'node-postgres'];
 export async function openTestDatabase(driver: DriverName): Promise<Database> {
   const embedded = await openPglite();
   if (driver === 'pglite') return embedded;
-  const server = new PGLiteSocketServer({ db: embedded.pglite, port: 0, host: '127.0.0.1', maxConnections: 4 });
+  const server = new PGLiteSocketServer({
+    db: embedded.pglite,
+    port: 0,
+    host: '127.0.0.1',
+    maxConnections: 4,
+  });
   await server.start();
   const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
   const remote = await openPostgres(
