@@ -1,6 +1,6 @@
 import { reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
-import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline/answer.ts';
+import { formatExtractiveAnswer, pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { SearchFilters, SearchHit } from '#shared/search/types.ts';
 import type { QaDeps } from './deps.ts';
@@ -11,11 +11,14 @@ import type { AskRequest } from './request.ts';
 import type { Confidence, QaResponse, QaSource, TraceStep } from './response.ts';
 import { toSource } from './sources.ts';
 
+/** Offline, an extract containing this share of the question's terms answers it with medium confidence. */
+const OFFLINE_SUFFICIENT_COVERAGE = 0.6;
+
 /**
  * The standard RAG flow (seed 000 §6.5): hybrid retrieval (top K, the request's filters), contexts
- * with breadcrumbs, a quality check (no result or best relevance below `search.relevanceThreshold`
- * -> said in a trace event, answered anyway with low confidence; with a chat model, also the model's
- * judgment), the answer streamed as `delta` events (the chat model, or offline the extractive
+ * with breadcrumbs, a quality check (no result -> low confidence; with a chat model, best relevance
+ * below `search.relevanceThreshold` -> low, else the model's judgment; offline, the share of the
+ * question's terms the extract contains, since hashing cosines are not on the threshold's scale), the answer streamed as `delta` events (the chat model, or offline the extractive
  * answerer), then `references`, and `done` once the answer is saved in `qa_history`.
  */
 export async function* standardFlow(
@@ -52,7 +55,7 @@ export async function* standardFlow(
   if (hits.length === 0) {
     sufficient = false;
     yield step({ step: 2, type: 'observation', content: 'No passage matched the question.' });
-  } else if (best < threshold) {
+  } else if (chat && best < threshold) {
     sufficient = false;
     yield step({
       step: 2,
@@ -93,6 +96,15 @@ export async function* standardFlow(
     const offline = offlineAnswer(request.question, hits, chat !== undefined);
     answer = offline.text;
     sources = offline.sources;
+    if (!chat && hits.length > 0) {
+      const coverage = questionCoverage(request.question, offline.quoted);
+      sufficient = coverage >= OFFLINE_SUFFICIENT_COVERAGE;
+      yield step({
+        step: 2,
+        type: 'observation',
+        content: `The quoted sentences contain ${Math.round(coverage * 100)}% of the question's terms${sufficient ? '' : '; answering with low confidence'}.`,
+      });
+    }
     for (const text of lineChunks(answer)) yield { type: 'delta', data: { text } };
   }
   yield { type: 'references', data: { sources } };
@@ -124,7 +136,7 @@ function offlineAnswer(question: string, hits: SearchHit[], modelConfigured: boo
     const text = hasCjk(question)
       ? '文档中没有找到与这个问题相关的内容。'
       : 'No passage in your documents matches this question.';
-    return { text, sources: [] };
+    return { text, sources: [], quoted: [] };
   }
   const picked = pickAnswerSentences(
     question,
@@ -141,7 +153,7 @@ function offlineAnswer(question: string, hits: SearchHit[], modelConfigured: boo
     const hit = hits[original - 1];
     return hit ? [toSource(hit, citation)] : [];
   });
-  return { text, sources };
+  return { text, sources, quoted: picked.map((s) => s.text) };
 }
 
 /** The answer split at line ends, each piece keeping its newline: concatenated, the exact text. */

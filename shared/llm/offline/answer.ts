@@ -33,6 +33,22 @@ const QUESTION_WORDS = new Set(
 const RELATIVE_FLOOR = 0.35;
 
 /**
+ * The share (0..1) of the question's content terms that the quoted sentences contain: the offline
+ * flow's measure of how fully its extract answers, since hashing-vector cosines are not calibrated
+ * against `search.relevanceThreshold`.
+ *
+ * @example questionCoverage('What is the 2024 budget?', ['The budget for 2024 is 2 million.']) // 1
+ */
+export function questionCoverage(question: string, sentences: string[]): number {
+  const terms = new Set(segment(question).filter((t) => !QUESTION_WORDS.has(t)));
+  if (terms.size === 0) return 0;
+  const quoted = new Set(sentences.flatMap((text) => segment(text)));
+  let found = 0;
+  for (const term of terms) if (quoted.has(term)) found += 1;
+  return found / terms.size;
+}
+
+/**
  * The sentences of the contexts that best match the question's segmented terms (weighted by how
  * rare each term is among the candidate sentences), best first, verbatim; empty when none shares a
  * term with the question. Deterministic.

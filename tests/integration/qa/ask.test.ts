@@ -157,6 +157,18 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
     ]);
   });
 
+  it('answers offline with medium confidence when the extract holds the question terms', async () => {
+    const events = await collect(
+      ask(offline(), request({ question: 'What is the main goal of the project?' })),
+    );
+    const response = done(events);
+    expect(response.confidence).toBe('medium');
+    const observations = events.flatMap((e) =>
+      e.type === 'trace' && e.data.type === 'observation' ? [e.data.content] : [],
+    );
+    expect(observations.join(' ')).toMatch(/contain \d+% of the question's terms/);
+  });
+
   it('says so and answers with low confidence when nothing relevant is found', async () => {
     const events = await collect(
       ask(offline(), request({ question: 'xyzzy plugh frobnicate', show_reasoning: true })),
@@ -170,7 +182,7 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
     const observations = events.flatMap((e) =>
       e.type === 'trace' && e.data.type === 'observation' ? [e.data.content] : [],
     );
-    expect(observations.join(' ')).toMatch(/No passage matched|below/);
+    expect(observations.join(' ')).toMatch(/No passage matched|contain 0% of the question's terms/);
     expect(response.reasoning_trace?.length).toBeGreaterThan(0);
   });
 

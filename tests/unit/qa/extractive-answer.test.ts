@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveAnswer } from '#shared/llm/offline/answer.ts';
+import { extractiveAnswer, questionCoverage } from '#shared/llm/offline/answer.ts';
 
 const contexts = [
   { content: '团队由张三负责。下设运维组和开发组。', citation: 1 },
@@ -68,5 +68,16 @@ describe('extractiveAnswer', () => {
     expect(extractiveAnswer('budget team 张三 预算 platform', contexts)).toEqual(
       extractiveAnswer('budget team 张三 预算 platform', contexts),
     );
+  });
+});
+
+describe('questionCoverage', () => {
+  it('counts the share of content terms the quoted sentences contain, ignoring question words', () => {
+    expect(questionCoverage('What is the 2024 budget?', ['The budget for 2024 is 2 million.'])).toBe(1);
+    expect(questionCoverage('What is the 2024 budget?', ['Spending rose in 2024.'])).toBe(0.5);
+    expect(
+      questionCoverage('云平台建设的预算是多少？', ['预计投入500万预算用于容器化改造。']),
+    ).toBeGreaterThan(0);
+    expect(questionCoverage('云平台建设的预算是多少？', ['无关的句子。'])).toBe(0);
   });
 });
