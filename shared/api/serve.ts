@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Config } from '../config/index.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, reasonOf } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
+import { warmSearchIndex } from '../search/index.ts';
 import { createApp } from './app.ts';
 
 /** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
@@ -31,6 +32,12 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
   writeServerLock(dataDir, { pid: process.pid, url });
+  // Load the in-memory full-text statistics now, so the first question does not wait for them.
+  if (config.search.bm25.memoryIndex) {
+    warmSearchIndex(rt.db).catch((error) =>
+      console.error(`[search] warming the index failed: ${reasonOf(error)}`),
+    );
+  }
   return {
     url,
     async close() {
