@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { ChatModel } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { fillPrompt } from '../llm/prompt-files.ts';
 import type { QaEvent } from './events.ts';
-import { fillQaPrompt, loadQaPrompt, passagesBlock } from './prompt.ts';
+import { loadQaPrompt, passagesBlock } from './prompt.ts';
 
 const judgment = z.object({ sufficient: z.boolean(), reason: z.string().max(1000) });
 
@@ -20,7 +21,7 @@ export async function judgeRetrieval(
   question: string,
   hits: SearchHit[],
 ): Promise<{ sufficient: boolean; reason: string; usage: QaEvent }> {
-  const prompt = fillQaPrompt(loadQaPrompt('judge'), {
+  const prompt = fillPrompt(loadQaPrompt('judge'), {
     question,
     contexts: promptPassages(hits.slice(0, 5)),
   });
@@ -40,7 +41,7 @@ export async function* streamModelAnswer(
   question: string,
   hits: SearchHit[],
 ): AsyncGenerator<QaEvent> {
-  const prompt = fillQaPrompt(loadQaPrompt('answer'), { question, contexts: promptPassages(hits) });
+  const prompt = fillPrompt(loadQaPrompt('answer'), { question, contexts: promptPassages(hits) });
   const stream = chat.stream({
     role: 'answer',
     system: loadQaPrompt('answer-system'),
