@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = join(import.meta.dirname, '../../../bin/dropqa.js');
+
+describe('dropqa CLI', () => {
+  let dir: string;
+  const withEnv = async (extra: Record<string, string>, ...args: string[]) => {
+    const env = { ...process.env, DROPQA_DATA_DIR: join(dir, 'data'), ...extra };
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, cwd: dir });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+  const dropqa = (...args: string[]) => withEnv({}, ...args);
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dropqa-cli-'));
+    const docs = join(dir, 'docs');
+    mkdirSync(join(docs, 'zh'), { recursive: true });
+    writeFileSync(join(docs, 'plan.md'), '# Goals\n\nThe main goal is a unified data platform.\n');
+    writeFileSync(
+      join(docs, 'zh', '规划.md'),
+      '# 基础设施\n\n## 云平台\n\n预计投入500万预算用于容器化改造。\n',
+    );
+    writeFileSync(join(docs, 'broken.md'), new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]));
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('ingests a folder with one JSON line per file and a failing exit code when a file failed', async () => {
+    const { code, stdout } = await dropqa('ingest', 'docs', '--json');
+    expect(code).toBe(1);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; status: string; version: number; error: string | null });
+    const byKey = Object.fromEntries(lines.map((l) => [l.key, l]));
+    expect(byKey['uploads/plan.md']).toMatchObject({ status: 'ready', version: 1, error: null });
+    expect(byKey['uploads/zh/规划.md']).toMatchObject({ status: 'ready', version: 1 });
+    expect(byKey['uploads/broken.md']?.status).toBe('failed');
+    expect(byKey['uploads/broken.md']?.error).toMatch(/broken\.md/);
+  });
+
+  it('reports unchanged files on a second ingest and summarises failures in words', async () => {
+    const { stdout } = await dropqa('ingest', 'docs');
+    expect(stdout).toMatch(/3 file\(s\): 0 ready, 2 unchanged, 1 failed/);
+    expect(stdout).toMatch(/failed {2}uploads\/broken\.md: /);
+  });
+
+  it('streams every event of an answer as JSON lines', async () => {
+    const { code, stdout } = await dropqa('ask', '云平台的预算是多少？', '--json');
+    expect(code).toBe(0);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
+    expect(events[0]?.type).toBe('meta');
+    expect(events.at(-1)?.type).toBe('done');
+    const done = events.at(-1)?.data as { response: { answer: string; sources: { section: string }[] } };
+    expect(done.response.answer).toContain('500万预算');
+    expect(done.response.sources[0]?.section).toContain('云平台');
+  });
+
+  it('prints an answer with its sources for people', async () => {
+    const { stdout } = await dropqa('ask', 'What is the main goal?');
+    expect(stdout).toContain('unified data platform');
+    expect(stdout).toMatch(/\[1\] plan\.md > Goals/);
+  });
+
+  it('searches and prints the configuration with secrets masked', async () => {
+    const search = await dropqa('search', 'platform', '--kind', 'fulltext');
+    expect(search.stdout).toMatch(/1\. plan\.md > Goals/);
+    const bad = await dropqa('search', 'x', '--kind', 'magic');
+    expect(bad.code).not.toBe(0);
+    const config = await dropqa('config');
+    expect(JSON.parse(config.stdout).server.port).toBe(8787);
+  });
+
+  it('stops at once with the setting named when the configuration is bad', async () => {
+    const { code, stderr } = await withEnv({ PORT: 'eighty' }, 'config');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/server\.port/);
+  });
+});

@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, maskSecrets } from '#shared/config/index.ts';
+import { ConfigError } from '#shared/errors.ts';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'dropqa-config-'));
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const config = loadConfig({ env: {}, cwd: emptyDir() });
+    expect(config.dataDir).toBe('./.dropqa');
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787 });
+    expect(config.storage.kind).toBe('local');
+    expect(config.database.url).toBeUndefined();
+    expect(config.providers.chat.kind).toBe('offline');
+    expect(config.search.bm25).toMatchObject({ k1: 1.2, b: 0.75 });
+  });
+
+  it('reads the named and the generic environment variables', () => {
+    const config = loadConfig({
+      cwd: emptyDir(),
+      env: {
+        DROPQA_DATA_DIR: '/data/dq',
+        PORT: '9000',
+        DATABASE_URL: 'postgres://u:pw@db/dropqa',
+        DROPQA_SEARCH__BM25__K1: '1.6',
+        DROPQA_LIMITS__MAX_FILE_BYTES: '1000',
+        DROPQA_PROVIDERS__ROLES__ANSWER__MAX_TOKENS: '2048',
+      },
+    });
+    expect(config.dataDir).toBe('/data/dq');
+    expect(config.server.port).toBe(9000);
+    expect(config.database.url).toBe('postgres://u:pw@db/dropqa');
+    expect(config.search.bm25.k1).toBe(1.6);
+    expect(config.limits.maxFileBytes).toBe(1000);
+    expect(config.providers.roles.answer.maxTokens).toBe(2048);
+  });
+
+  it('reads a YAML file and lets the environment override it', () => {
+    const cwd = emptyDir();
+    writeFileSync(join(cwd, 'dropqa.config.yaml'), 'server:\n  port: 7000\nsearch:\n  topK: 5\n');
+    const config = loadConfig({ cwd, env: { PORT: '7100' } });
+    expect(config.server.port).toBe(7100);
+    expect(config.search.topK).toBe(5);
+  });
+
+  it('fails with a message naming each bad setting', () => {
+    const run = () => loadConfig({ cwd: emptyDir(), env: { PORT: 'eighty', DROPQA_SEARCH__BM25__B: '3' } });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(/server\.port/);
+    expect(run).toThrow(/search\.bm25\.b/);
+  });
+
+  it('requires a bucket for S3 storage', () => {
+    expect(() => loadConfig({ cwd: emptyDir(), env: { DROPQA_STORAGE__KIND: 's3' } })).toThrow(
+      /storage\.bucket/,
+    );
+  });
+
+  it('names a config file that does not exist', () => {
+    expect(() => loadConfig({ cwd: emptyDir(), env: { DROPQA_CONFIG: 'missing.yaml' } })).toThrow(
+      /missing\.yaml/,
+    );
+  });
+});
+
+describe('maskSecrets', () => {
+  it('hides keys, secrets and URL passwords and keeps the rest', () => {
+    const config = loadConfig({
+      cwd: emptyDir(),
+      env: {
+        DATABASE_URL: 'postgres://user:hunter2@db:5432/dropqa',
+        DROPQA_PROVIDERS__CHAT__API_KEY: 'sk-secret',
+        DROPQA_STORAGE__SECRET_ACCESS_KEY: 'aws-secret',
+      },
+    });
+    const printed = JSON.stringify(maskSecrets(config));
+    expect(printed).not.toMatch(/hunter2|sk-secret|aws-secret/);
+    expect(printed).toContain('postgres://user:****@db:5432/dropqa');
+    expect(maskSecrets(config).providers.chat.apiKey).toBe('****');
+    expect(maskSecrets(config).server.port).toBe(8787);
+  });
+});
