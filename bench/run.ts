@@ -3,10 +3,11 @@
  * server start time on an existing data folder. Prints a table and writes bench/results/<time>.json.
  * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus.
  */
+
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '#shared/api/serve.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
@@ -21,7 +22,7 @@ const rows: Row[] = [];
 const results: Record<string, unknown> = { docs: DOCS, paragraphsPerDoc: PARAGRAPHS, node: process.version };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-bench-'));
-const config = loadConfig({ overrides: { dataDir, server: { port: 0 } } });
+const config = loadConfig({ overrides: { dataDir } });
 
 let peakRss = 0;
 const sampler = setInterval(() => {
@@ -93,19 +94,39 @@ try {
   }
   await rt.close();
 
-  const startBegan = performance.now();
-  const server = await startServer(config);
-  const startSeconds = (performance.now() - startBegan) / 1000;
-  await server.close();
-  results.startSeconds = startSeconds;
+  results.startSeconds = await timeServerStart(dataDir);
   rows.push({
-    metric: 'server start on existing data folder',
-    value: `${startSeconds.toFixed(2)} s`,
+    metric: '`dropqa serve` until /api/health answers, existing data folder',
+    value: `${(results.startSeconds as number).toFixed(2)} s`,
     target: '< 5 s',
   });
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Starts the real command on the data folder and waits for its health endpoint, as a user would. */
+async function timeServerStart(dir: string): Promise<number> {
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const began = performance.now();
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/dropqa.js'), 'serve'], {
+    env: { ...process.env, DROPQA_DATA_DIR: dir, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  try {
+    for (;;) {
+      if (performance.now() - began > 60_000) throw new Error('server did not start within 60 s');
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return (performance.now() - began) / 1000;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
 }
 
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => r[key].length));
