@@ -8,6 +8,8 @@ import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
 import { createApp } from './app.ts';
 
+const WARM_DELAY_MS = 1000;
+
 /** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
 export async function startServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
   const dataDir = resolve(config.dataDir);
@@ -32,11 +34,14 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
   writeServerLock(dataDir, { pid: process.pid, url });
-  // Load the in-memory full-text statistics now, so the first question does not wait for them.
+  // Load the in-memory full-text statistics once the first requests (the page) have been answered:
+  // loading blocks the event loop for a moment, and the first question should not wait for it.
   if (config.search.bm25.memoryIndex) {
-    warmSearchIndex(rt.db).catch((error) =>
-      console.error(`[search] warming the index failed: ${reasonOf(error)}`),
-    );
+    setTimeout(() => {
+      warmSearchIndex(rt.db).catch((error) =>
+        console.error(`[search] warming the index failed: ${reasonOf(error)}`),
+      );
+    }, WARM_DELAY_MS).unref();
   }
   return {
     url,

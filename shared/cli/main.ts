@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, maskSecrets } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
-import { askCommand } from './commands/ask.ts';
-import { ingestCommand } from './commands/ingest.ts';
-import { searchCommand } from './commands/search.ts';
-import { serveCommand } from './commands/serve.ts';
 
 const USAGE = `DropQA: ask questions over your own documents.
 
@@ -38,18 +34,23 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   switch (command) {
+    // Each command loads only its own modules, so `config` and `--help` answer at once.
     case 'serve':
-      return serveCommand(config);
+      return (await import('./commands/serve.ts')).serveCommand(config);
     case 'ingest':
-      return ingestCommand(config, args, { json: values.json });
-    case 'ask':
+      return (await import('./commands/ingest.ts')).ingestCommand(config, args, { json: values.json });
+    case 'ask': {
+      const { askCommand } = await import('./commands/ask.ts');
       return askCommand(config, args.join(' '), {
         mode: values.mode,
         version: values.version,
         json: values.json,
       });
-    case 'search':
+    }
+    case 'search': {
+      const { searchCommand } = await import('./commands/search.ts');
       return searchCommand(config, args.join(' '), { ...values, json: values.json });
+    }
     case 'config':
       process.stdout.write(`${JSON.stringify(maskSecrets(config), null, 2)}\n`);
       return 0;

@@ -52,7 +52,6 @@ export function createPipelineRunner(
   deps: PipelineDeps,
   options: PipelineRunnerOptions = {},
 ): PipelineRunner {
-  const machine = localMachine();
   const steps: StepHandlers = { ...STEPS, ...options.steps };
   const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
   const retryIntervalOverrides =
@@ -88,7 +87,8 @@ export function createPipelineRunner(
       };
     const handlers = Object.fromEntries(TASK_NAMES.map((name) => [name, handler(name)]));
     try {
-      const execution = machine.run(input as Json, {
+      // Validated on first use, not at start: the validation is the slowest part of opening the runner.
+      const execution = localMachine().run(input as Json, {
         overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
       });
       const result = (await execution.result) as RegisterOutput;
