@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts';
-import type { PipelineOutcome } from '../pipeline/ingest.ts';
+import type { IngestOutcome } from '../pipeline/ingest.ts';
 import { ask } from '../qa/ask.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
@@ -8,8 +8,6 @@ import { openRuntime } from '../runtime/runtime.ts';
 import { type SearchHit, type SearchRequest, search } from '../search/index.ts';
 import { type InputFile, readInput } from './files.ts';
 import { HttpBackend } from './http-backend.ts';
-
-export type IngestOutcome = PipelineOutcome & { key: string };
 
 /** What the CLI needs; served in-process, or by the running server when one holds the data folder. */
 export interface Backend {

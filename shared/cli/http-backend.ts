@@ -1,7 +1,8 @@
+import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
 import type { SearchHit, SearchRequest } from '../search/index.ts';
-import type { Backend, IngestOutcome } from './backend.ts';
+import type { Backend } from './backend.ts';
 import { type InputFile, readInput } from './files.ts';
 
 const POLL_MS = 300;

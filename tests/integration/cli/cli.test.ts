@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '#shared/api/serve.ts';
+import { loadConfig } from '#shared/config/index.ts';
 
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, '../../../bin/dropqa.js');
@@ -89,5 +91,32 @@ describe('dropqa CLI', () => {
     const { code, stderr } = await withEnv({ PORT: 'eighty' }, 'config');
     expect(code).toBe(2);
     expect(stderr).toMatch(/server\.port/);
+  });
+
+  it('talks to the running server over HTTP instead of opening its database', async () => {
+    const server = await startServer(
+      loadConfig({ env: {}, overrides: { dataDir: join(dir, 'data'), server: { port: 0 } } }),
+    );
+    try {
+      writeFileSync(join(dir, 'docs', 'new.md'), '# Release\n\nThe release ships in March.\n');
+      const ingest = await dropqa('ingest', join('docs', 'new.md'), '--json');
+      expect(JSON.parse(ingest.stdout.trim())).toMatchObject({
+        key: 'uploads/new.md',
+        status: 'ready',
+        version: 1,
+      });
+      const listed = (await (await fetch(`${server.url}/api/documents?q=new.md`)).json()) as {
+        items: { key: string }[];
+      };
+      expect(listed.items.map((d) => d.key)).toEqual(['uploads/new.md']);
+      const ask = await dropqa('ask', 'When does the release ship?', '--json');
+      const done = JSON.parse(ask.stdout.trim().split('\n').at(-1) ?? '{}');
+      expect(done.type).toBe('done');
+      expect(done.data.response.answer).toContain('March');
+      const { stderr } = await dropqa('ask', 'When does the release ship?');
+      expect(stderr).toContain('mode auto');
+    } finally {
+      await server.close();
+    }
   });
 });
