@@ -1,9 +1,11 @@
 import { markdownParser } from './markdown.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
+import { xlsxParser } from './xlsx/parse-xlsx.ts';
 
 /** The parser for each supported type; formats without one are refused until their issue lands. */
 export const parsers: Partial<Record<FileType, Parser>> = {
   md: markdownParser,
   txt: textParser,
+  xlsx: xlsxParser,
 };

@@ -1,0 +1,108 @@
+import ExcelJS from 'exceljs';
+import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { titleFromFilename } from '../title.ts';
+import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
+import { readZipDirectory, type ZipEntry } from '../zip.ts';
+import { readCoreProperties } from './core-properties.ts';
+import { resolveSheetIdentity, type WorkbookState } from './sheet-identity.ts';
+import { readSheetSection, type StreamedSheet } from './sheet-section.ts';
+import { withTempCopy } from './temp-copy.ts';
+
+/**
+ * Paragraph bound for grouped rows. A parser receives only its input, not the configuration, so this
+ * mirrors the default of `limits.maxParagraphChars`; normalization applies the configured limit later.
+ */
+export const XLSX_PARAGRAPH_CHARS = 800;
+
+const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0];
+const ZIP_MAGIC = [0x50, 0x4b];
+
+function startsWith(bytes: Uint8Array, magic: number[]): boolean {
+  return magic.every((byte, i) => bytes[i] === byte);
+}
+
+function workbookEntries(input: ParseInput): ZipEntry[] {
+  const { bytes, filename } = input;
+  if (startsWith(bytes, OLE_MAGIC)) {
+    throw new UnsupportedDocumentError(
+      `${filename} is a password-protected workbook or a legacy .xls file; save it as .xlsx without a password`,
+    );
+  }
+  if (!startsWith(bytes, ZIP_MAGIC)) {
+    throw new UnsupportedDocumentError(`${filename} is not an Excel workbook (it is not a ZIP archive)`);
+  }
+  const entries = readZipDirectory(bytes);
+  if (!entries.some((entry) => entry.name === 'xl/workbook.xml')) {
+    throw new UnsupportedDocumentError(
+      `${filename} is a ZIP archive without a workbook part (xl/workbook.xml)`,
+    );
+  }
+  return entries;
+}
+
+/** Sections in the workbook's own sheet order; sheets the reader never reached get a warning. */
+function inWorkbookOrder(sections: SectionNode[], state: WorkbookState, warnings: string[]): SectionNode[] {
+  const order = (state.model?.sheets ?? []).map((sheet) => sheet.name);
+  for (const name of order) {
+    if (!sections.some((section) => section.title === name)) {
+      warnings.push(
+        `sheet "${name}" has no cells to read (a chart sheet or a part in an unusual place); skipped`,
+      );
+    }
+  }
+  const rank = (title: string) => {
+    const at = order.indexOf(title);
+    return at === -1 ? order.length : at;
+  };
+  return sections
+    .map((section, at) => ({ section, at }))
+    .sort((a, b) => rank(a.section.title) - rank(b.section.title) || a.at - b.at)
+    .map(({ section }) => section);
+}
+
+async function readSheets(path: string, filename: string, warnings: string[]): Promise<SectionNode[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // Styles give the number formats that tell dates; hyperlink targets are never needed (text only).
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  const state = reader as unknown as WorkbookState;
+  const sections: SectionNode[] = [];
+  try {
+    for await (const worksheet of reader) {
+      const sheet = worksheet as unknown as StreamedSheet;
+      resolveSheetIdentity(sheet, state);
+      const date1904 = state.properties?.model?.date1904 === true;
+      sections.push(await readSheetSection(sheet, { maxChars: XLSX_PARAGRAPH_CHARS, date1904 }));
+    }
+  } catch (error) {
+    throw new UnsupportedDocumentError(`${filename}: the workbook could not be read (${reasonOf(error)})`, {
+      cause: error,
+    });
+  }
+  return inWorkbookOrder(sections, state, warnings);
+}
+
+/**
+ * Parses an Excel workbook (.xlsx) with exceljs's streaming reader, so memory stays bounded by one
+ * row at a time plus the shared strings: each sheet becomes a section titled by its name (hidden
+ * sheets kept, with `{hidden: true}`), the first non-empty row names the columns, and the rows
+ * follow as "column: value" lines grouped into paragraphs of at most 800 characters.
+ * Title: the workbook's core title, else the file name without its extension.
+ *
+ * @example (await parseXlsx({ bytes, filename: 'budget.xlsx' })).children[0] // { type: 'section', title: 'Sheet1', ... }
+ */
+export async function parseXlsx(input: ParseInput): Promise<ParsedDocument> {
+  const entries = workbookEntries(input);
+  const core = readCoreProperties(input.bytes, entries);
+  const warnings: string[] = [];
+  const children = await withTempCopy(input.bytes, (path) => readSheets(path, input.filename, warnings));
+  const metadata: Record<string, unknown> = { ...core, sheets: children.length };
+  return { title: core.title ?? titleFromFilename(input.filename), metadata, children, images: [], warnings };
+}
+
+/** The XLSX parser of the registry. */
+export const xlsxParser: Parser = { type: 'xlsx', parse: parseXlsx };
