@@ -1,0 +1,74 @@
+/**
+ * The part of mammoth's document model this parser reads (mammoth/lib/documents.js). mammoth ships
+ * no types for it, so these describe only the fields used here.
+ */
+export type DocxElement =
+  | DocxParagraph
+  | DocxTable
+  | DocxContainer
+  | DocxText
+  | DocxImage
+  | DocxNoteReference
+  | DocxBreak
+  | DocxOther;
+
+export interface DocxParagraph {
+  type: 'paragraph';
+  children: DocxElement[];
+  styleId: string | null;
+  styleName: string | null;
+  numbering: { level: string; isOrdered: boolean } | null;
+}
+
+export interface DocxTable {
+  type: 'table';
+  children: DocxElement[];
+}
+
+/** Runs, hyperlinks, table rows and cells: elements whose meaning is their children. */
+export interface DocxContainer {
+  type: 'run' | 'hyperlink' | 'tableRow' | 'tableCell';
+  children: DocxElement[];
+  colSpan?: number;
+  rowSpan?: number;
+}
+
+export interface DocxText {
+  type: 'text';
+  value: string;
+}
+
+export interface DocxImage {
+  type: 'image';
+  altText?: string;
+  contentType?: string;
+  readAsBuffer(): Promise<Buffer>;
+}
+
+export interface DocxNoteReference {
+  type: 'noteReference';
+  noteType: 'footnote' | 'endnote';
+  noteId: string;
+}
+
+export interface DocxBreak {
+  type: 'break' | 'tab';
+  breakType?: string;
+}
+
+export interface DocxOther {
+  type: 'checkbox' | 'bookmarkStart' | 'commentReference' | 'note' | 'comment';
+  children?: undefined;
+}
+
+export interface DocxNote {
+  noteType: 'footnote' | 'endnote';
+  noteId: string;
+  body: DocxElement[];
+}
+
+export interface DocxDocument {
+  type: 'document';
+  children: DocxElement[];
+  notes: { resolve(reference: DocxNoteReference): DocxNote | null };
+}

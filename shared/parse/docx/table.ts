@@ -1,0 +1,81 @@
+import type { TableNode } from '../types.ts';
+import { cleanText, type InlinePart, inlineParts, type NoteMarker } from './inline.ts';
+import type { DocxContainer, DocxElement, DocxImage, DocxTable } from './model.ts';
+
+/** A table node and the images found in its cells, which follow it in reading order. */
+export interface TableLeaves {
+  /** Undefined when every cell is empty. */
+  table: TableNode | undefined;
+  images: DocxImage[];
+}
+
+function cellContent(cell: DocxContainer, marker: NoteMarker, images: DocxImage[]): string {
+  const lines: string[] = [];
+  const visit = (elements: readonly DocxElement[]) => {
+    for (const element of elements) {
+      if (element.type === 'paragraph') {
+        const parts: InlinePart[] = inlineParts(element.children, marker);
+        for (const part of parts) if (typeof part !== 'string') images.push(part);
+        lines.push(parts.filter((part): part is string => typeof part === 'string').join(''));
+      } else if (element.type === 'table' || element.type === 'tableRow' || element.type === 'tableCell') {
+        visit(element.children); // a nested table reads as its cells' text
+      }
+    }
+  };
+  visit(cell.children);
+  return cleanText(lines.join('\n')).replace(/\n/g, ' ');
+}
+
+/**
+ * Lays the cells out on a grid: a cell spanning rows repeats its text in the rows below (each row then
+ * reads whole), a cell spanning columns leaves the extra columns empty.
+ */
+function grid(table: DocxTable, marker: NoteMarker, images: DocxImage[]): string[][] {
+  const rows: string[][] = [];
+  const pending = new Map<number, { text: string; rows: number }>();
+  for (const row of table.children) {
+    if (row.type !== 'tableRow') continue;
+    const cells: string[] = [];
+    const take = () => {
+      for (let carried = pending.get(cells.length); carried; carried = pending.get(cells.length)) {
+        cells.push(carried.text);
+        if (--carried.rows === 0) pending.delete(cells.length - 1);
+      }
+    };
+    for (const cell of row.children) {
+      if (cell.type !== 'tableCell') continue;
+      take();
+      const text = cellContent(cell, marker, images);
+      const column = cells.length;
+      cells.push(text);
+      for (let i = 1; i < (cell.colSpan ?? 1); i++) cells.push('');
+      if ((cell.rowSpan ?? 1) > 1) pending.set(column, { text, rows: (cell.rowSpan ?? 1) - 1 });
+    }
+    take();
+    rows.push(cells);
+  }
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  return rows
+    .filter((row) => row.some((cell) => cell !== ''))
+    .map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
+}
+
+function pipeRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => cell.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
+}
+
+/** A Markdown pipe table of the rows, the first row as its header. */
+export function pipeTable(rows: readonly string[][]): string {
+  const [header, ...body] = rows;
+  if (!header) return '';
+  const rule = `| ${header.map(() => '---').join(' | ')} |`;
+  return [pipeRow(header), rule, ...body.map(pipeRow)].join('\n');
+}
+
+/** Converts a Word table into a table node (pipe-table text, rows of cell text) and its images. */
+export function tableLeaves(table: DocxTable, marker: NoteMarker): TableLeaves {
+  const images: DocxImage[] = [];
+  const rows = grid(table, marker, images);
+  if (rows.length === 0) return { table: undefined, images };
+  return { table: { type: 'table', text: pipeTable(rows), rows }, images };
+}

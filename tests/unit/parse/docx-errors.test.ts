@@ -1,0 +1,65 @@
+import { Document, Paragraph } from 'docx';
+import { describe, expect, it } from 'vitest';
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { parseDocx } from '#shared/parse/docx/index.ts';
+import { docxBytes } from './docx-fixtures.ts';
+import { zipBytes } from './fixtures.ts';
+
+async function reasonFor(bytes: Uint8Array, filename = 'report.docx'): Promise<string> {
+  const error = await parseDocx({ bytes, filename }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UnsupportedDocumentError);
+  return (error as Error).message;
+}
+
+/** An OLE compound file header followed by a directory entry name, as an encrypted OOXML file has. */
+function oleWith(streamName: string): Uint8Array {
+  const bytes = new Uint8Array(2048);
+  bytes.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  bytes.set(Buffer.from(streamName, 'utf16le'), 1024);
+  return bytes;
+}
+
+describe('parseDocx failures', () => {
+  it('says a truncated file is not a readable Word document', async () => {
+    const bytes = await docxBytes(new Document({ sections: [{ children: [new Paragraph('Hello.')] }] }));
+    const reason = await reasonFor(bytes.subarray(0, Math.floor(bytes.length / 2)));
+    expect(reason).toMatch(/^report\.docx is not a readable Word document: /);
+  });
+
+  it('says a ZIP archive without a Word body is not a readable Word document', async () => {
+    const bytes = zipBytes([{ name: '[Content_Types].xml', data: '<Types/>' }]);
+    expect(await reasonFor(bytes)).toMatch(
+      /^report\.docx is not a readable Word document: .*main document part/,
+    );
+  });
+
+  it('says an encrypted document is password-protected', async () => {
+    expect(await reasonFor(oleWith('EncryptedPackage'))).toBe(
+      'report.docx is password-protected (an encrypted Word document); save it without a password',
+    );
+  });
+
+  it('says a legacy .doc file must be saved as .docx', async () => {
+    expect(await reasonFor(oleWith('WordDocument'), 'old.docx')).toBe(
+      'old.docx is not a readable Word document: it is a legacy .doc (OLE) file; save it as .docx',
+    );
+  });
+
+  it('refuses a zip bomb from its directory, before inflating it', async () => {
+    const bomb = zipBytes([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'word/document.xml', data: new Uint8Array(8 * 1024 * 1024), deflate: true },
+    ]);
+    expect(await reasonFor(bomb)).toMatch(
+      /^report\.docx is not a readable Word document: word\/document\.xml expands \d+ times/,
+    );
+  });
+
+  it('refuses an archive with too many entries', async () => {
+    const entries = Array.from({ length: 10_001 }, (_, i) => ({ name: `x/${i}.txt`, data: 'x' }));
+    expect(await reasonFor(zipBytes(entries))).toMatch(/the archive has 10001 entries/);
+  });
+});
