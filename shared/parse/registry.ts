@@ -1,3 +1,4 @@
+import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
@@ -5,6 +6,7 @@ import { xlsxParser } from './xlsx/parse-xlsx.ts';
 
 /** The parser for each supported type; formats without one are refused until their issue lands. */
 export const parsers: Partial<Record<FileType, Parser>> = {
+  docx: docxParser,
   md: markdownParser,
   txt: textParser,
   xlsx: xlsxParser,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { parseDocument } from '#shared/parse/index.ts';
+import { parsers } from '#shared/parse/registry.ts';
 import { markdownInput, utf8 } from './fixtures.ts';
 
 describe('parseDocument', () => {
@@ -20,9 +21,23 @@ describe('parseDocument', () => {
   });
 
   it('refuses formats whose parser has not landed yet', async () => {
-    await expect(parseDocument({ bytes: utf8('x'), filename: 'a.docx' }, 'docx')).rejects.toThrow(
-      new UnsupportedDocumentError('DOCX documents are not supported yet'),
+    // Take one parser out for the test, so it keeps testing the refusal as the formats land.
+    const saved = parsers.pdf;
+    delete parsers.pdf;
+    try {
+      await expect(parseDocument({ bytes: utf8('x'), filename: 'a.pdf' }, 'pdf')).rejects.toThrow(
+        new UnsupportedDocumentError('PDF documents are not supported yet'),
+      );
+    } finally {
+      if (saved) parsers.pdf = saved;
+    }
+  });
+
+  it('dispatches docx to the Word parser', async () => {
+    const error = await parseDocument({ bytes: utf8('x'), filename: 'a.docx' }, 'docx').catch(
+      (e: unknown) => e,
     );
+    expect((error as Error).message).toMatch(/^a\.docx is not a readable Word document: /);
   });
 
   it('wraps a parser crash into UnsupportedDocumentError with the reason', async () => {
