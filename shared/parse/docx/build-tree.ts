@@ -16,6 +16,8 @@ export interface DocxTree {
 
 /** Table-of-contents entries repeat the headings (with page numbers): the sections already say it. */
 const TOC_STYLE = /^(?:toc|目录|目錄|verzeichnis)\s*\d$/i;
+/** Captions name the table or figure next to them; marked so that rendering and search can tell. */
+const CAPTION_STYLE = /^(?:caption|题注|題注|beschriftung|légende|leyenda|didascalia)$/i;
 const STARTS_NUMBERED = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[一二三四五六七八九十]+、|第.+?[章节])\s/;
 
 function paragraph(text: string, metadata?: Record<string, unknown>): ParagraphNode {
@@ -158,7 +160,8 @@ export async function buildDocxTree(
       return;
     }
     flushList();
-    target().push(...(await paragraphLeaves(element)));
+    const caption = CAPTION_STYLE.test(element.styleName ?? '');
+    target().push(...(await paragraphLeaves(element, caption ? { kind: 'caption' } : undefined)));
   }
 
   for (const element of document.children) await block(element);

@@ -249,4 +249,35 @@ describe('parseDocx', () => {
       ],
     ]);
   });
+
+  it('marks captions and leaves out table-of-contents entries, which repeat the headings', async () => {
+    const style = (id: string, name: string) => ({ id, name, basedOn: 'Normal', next: 'Normal' });
+    const bytes = await docxBytes(
+      new Document({
+        styles: {
+          paragraphStyles: [style('TOC1', 'toc 1'), style('Caption', 'caption'), style('zhCap', '题注')],
+        },
+        sections: [
+          {
+            children: [
+              new Paragraph({ text: 'Results 1', style: 'TOC1' }),
+              new Paragraph({ text: 'Results', heading: HeadingLevel.HEADING_1 }),
+              new Paragraph({ text: 'Table 1: Yields', style: 'Caption' }),
+              new Table({ rows: [new TableRow({ children: [cell('Crop'), cell('Yield')] })] }),
+              new Paragraph({ text: '表 2：产量', style: 'zhCap' }),
+            ],
+          },
+        ],
+      }),
+    );
+    const parsed = await parseDocx({ bytes, filename: 'r.docx' });
+    expect(outline(parsed.children)).toEqual([
+      [
+        'section:Results',
+        ['paragraph:Table 1: Yields', 'table:| Crop | Yield |\n| --- | --- |', 'paragraph:表 2：产量'],
+      ],
+    ]);
+    const kinds = leaves(parsed).map((node) => node.metadata?.kind);
+    expect(kinds).toEqual(['caption', undefined, 'caption']);
+  });
 });
