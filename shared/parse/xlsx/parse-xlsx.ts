@@ -1,12 +1,10 @@
-import ExcelJS from 'exceljs';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
 import { readCoreProperties } from './core-properties.ts';
-import { resolveSheetIdentity, type WorkbookState } from './sheet-identity.ts';
-import { readSheetSection, type StreamedSheet } from './sheet-section.ts';
-import { withTempCopy } from './temp-copy.ts';
+import { readSheetSection } from './sheet-section.ts';
+import { openWorkbook } from './workbook-parts.ts';
 
 /**
  * Paragraph bound for grouped rows. A parser receives only its input, not the configuration, so this
@@ -40,50 +38,30 @@ function workbookEntries(input: ParseInput): ZipEntry[] {
   return entries;
 }
 
-/** Sections in the workbook's own sheet order; sheets the reader never reached get a warning. */
-function inWorkbookOrder(sections: SectionNode[], state: WorkbookState, warnings: string[]): SectionNode[] {
-  const order = (state.model?.sheets ?? []).map((sheet) => sheet.name);
-  for (const name of order) {
-    if (!sections.some((section) => section.title === name)) {
-      warnings.push(
-        `sheet "${name}" has no cells to read (a chart sheet or a part in an unusual place); skipped`,
-      );
-    }
-  }
-  const rank = (title: string) => {
-    const at = order.indexOf(title);
-    return at === -1 ? order.length : at;
-  };
-  return sections
-    .map((section, at) => ({ section, at }))
-    .sort((a, b) => rank(a.section.title) - rank(b.section.title) || a.at - b.at)
-    .map(({ section }) => section);
-}
-
-async function readSheets(path: string, filename: string, warnings: string[]): Promise<SectionNode[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    // Styles give the number formats that tell dates; hyperlink targets are never needed (text only).
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  const state = reader as unknown as WorkbookState;
+async function readSheets(
+  input: ParseInput,
+  entries: ZipEntry[],
+  warnings: string[],
+): Promise<SectionNode[]> {
   const sections: SectionNode[] = [];
   try {
-    for await (const worksheet of reader) {
-      const sheet = worksheet as unknown as StreamedSheet;
-      resolveSheetIdentity(sheet, state);
-      const date1904 = state.properties?.model?.date1904 === true;
-      sections.push(await readSheetSection(sheet, { maxChars: XLSX_PARAGRAPH_CHARS, date1904 }));
+    const { sheets, date1904 } = await openWorkbook(input.bytes, entries);
+    for (const sheet of sheets) {
+      if ('skipped' in sheet) {
+        warnings.push(`sheet "${sheet.name}" was skipped: ${sheet.skipped}`);
+        continue;
+      }
+      sections.push(await readSheetSection(sheet.open(), { maxChars: XLSX_PARAGRAPH_CHARS, date1904 }));
     }
   } catch (error) {
-    throw new UnsupportedDocumentError(`${filename}: the workbook could not be read (${reasonOf(error)})`, {
-      cause: error,
-    });
+    throw new UnsupportedDocumentError(
+      `${input.filename}: the workbook could not be read (${reasonOf(error)})`,
+      {
+        cause: error,
+      },
+    );
   }
-  return inWorkbookOrder(sections, state, warnings);
+  return sections;
 }
 
 /**
@@ -99,7 +77,7 @@ export async function parseXlsx(input: ParseInput): Promise<ParsedDocument> {
   const entries = workbookEntries(input);
   const core = readCoreProperties(input.bytes, entries);
   const warnings: string[] = [];
-  const children = await withTempCopy(input.bytes, (path) => readSheets(path, input.filename, warnings));
+  const children = await readSheets(input, entries, warnings);
   const metadata: Record<string, unknown> = { ...core, sheets: children.length };
   return { title: core.title ?? titleFromFilename(input.filename), metadata, children, images: [], warnings };
 }
