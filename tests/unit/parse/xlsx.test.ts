@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { detectFileType } from '#shared/parse/detect.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { ParagraphNode, SectionNode, TreeNode } from '#shared/parse/types.ts';
 import { parseXlsx } from '#shared/parse/xlsx/parse-xlsx.ts';
 import { zipBytes } from './fixtures.ts';
@@ -73,6 +75,17 @@ describe('parseXlsx', () => {
         ],
       },
     ]);
+  });
+
+  it('is the registered parser for workbooks detected by content', async () => {
+    const input = await workbookInput(
+      (workbook) => workbook.addWorksheet('Only').addRows([['k'], ['v']]),
+      'misnamed.txt',
+    );
+    const type = detectFileType(input.bytes, input.filename);
+    expect(type).toBe('xlsx');
+    const doc = await parseDocument(input, type);
+    expect(paragraphs(section(doc.children, 0)).map((p) => p.text)).toEqual(['k: v']);
   });
 
   it('takes the title from the core properties when the workbook has one', async () => {
