@@ -1,7 +1,7 @@
+import { readCoreProperties } from '../core-properties.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
 import { buildDocxTree } from './build-tree.ts';
-import { readCoreProperties } from './core-properties.ts';
 import { createDocxImages } from './images.ts';
 import { readDocxModel } from './read-model.ts';
 

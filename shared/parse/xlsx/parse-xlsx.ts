@@ -1,8 +1,8 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { readCoreProperties } from '../core-properties.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
-import { readCoreProperties } from './core-properties.ts';
 import { readSheetSection } from './sheet-section.ts';
 import { openWorkbook } from './workbook-parts.ts';
 

@@ -1,4 +1,4 @@
-import { readZipDirectory, readZipEntry } from '../zip.ts';
+import { readZipDirectory, readZipEntry, type ZipEntry } from './zip.ts';
 
 const MAX_CORE_BYTES = 1 << 20;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -19,12 +19,13 @@ function element(xml: string, name: string): string | undefined {
 }
 
 /**
- * The title, subject, author and dates from an OOXML package's `docProps/core.xml`, read with a size
- * cap; an absent or unreadable part gives `{}` (core properties are optional).
+ * The title, subject, author and dates from an OOXML package's (DOCX, XLSX, PPTX) `docProps/core.xml`,
+ * read with a size cap; an absent or unreadable part gives `{}` (core properties are optional).
+ * Pass the archive's directory when the caller has already read it.
  */
-export function readCoreProperties(bytes: Uint8Array): Record<string, string> {
+export function readCoreProperties(bytes: Uint8Array, entries?: ZipEntry[]): Record<string, string> {
   try {
-    const entry = readZipDirectory(bytes).find((e) => e.name === 'docProps/core.xml');
+    const entry = (entries ?? readZipDirectory(bytes)).find((e) => e.name === 'docProps/core.xml');
     if (!entry) return {};
     const xml = new TextDecoder().decode(readZipEntry(bytes, entry, MAX_CORE_BYTES));
     const properties: Record<string, string> = {};
