@@ -1,7 +1,7 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
-import { sniffBinary } from './sniff.ts';
+import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
 
@@ -96,7 +96,9 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') {
     throw new UnsupportedDocumentError(
-      `${filename} is a legacy Office (OLE) file or an encrypted Office document; save it as .docx, .pptx or .xlsx without a password`,
+      isEncryptedOoxml(bytes)
+        ? `${filename} is password-protected (an encrypted Office document); save it without a password`
+        : `${filename} is a legacy Office file (.doc, .ppt or .xls); save it as .docx, .pptx or .xlsx`,
     );
   }
   if (sniffed) throw binaryError(filename, sniffed.label);

@@ -56,3 +56,12 @@ export function sniffBinary(bytes: Uint8Array): Sniffed | undefined {
   if (image) return { kind: 'image', label: image.label };
   return SIGNATURES.find((signature) => matches(bytes, signature))?.sniffed;
 }
+
+/**
+ * True when an OLE compound file holds an `EncryptedPackage` stream: a password-protected DOCX,
+ * PPTX or XLSX (Office encrypts OOXML by wrapping it in OLE), as opposed to a legacy .doc/.ppt/.xls.
+ */
+export function isEncryptedOoxml(bytes: Uint8Array): boolean {
+  const name = Buffer.from('EncryptedPackage', 'utf16le');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(name);
+}

@@ -1,6 +1,6 @@
 import mammoth from 'mammoth';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
-import { sniffBinary } from '../sniff.ts';
+import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
 import { checkArchiveLimits } from './archive-limits.ts';
 import type { DocxDocument } from './model.ts';
 
@@ -16,12 +16,6 @@ export interface DocxModel {
   warnings: string[];
 }
 
-/** An encrypted OOXML file is an OLE compound file holding an `EncryptedPackage` stream. */
-function isEncryptedPackage(bytes: Uint8Array): boolean {
-  const name = Buffer.from('EncryptedPackage', 'utf16le');
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(name);
-}
-
 function unreadable(filename: string, reason: string, cause?: unknown): UnsupportedDocumentError {
   return new UnsupportedDocumentError(`${filename} is not a readable Word document: ${reason}`, { cause });
 }
@@ -30,7 +24,7 @@ function unreadable(filename: string, reason: string, cause?: unknown): Unsuppor
 function checkContainer(bytes: Uint8Array, filename: string): void {
   const sniffed = sniffBinary(bytes);
   if (sniffed?.kind === 'ole') {
-    if (isEncryptedPackage(bytes)) {
+    if (isEncryptedOoxml(bytes)) {
       throw new UnsupportedDocumentError(
         `${filename} is password-protected (an encrypted Word document); save it without a password`,
       );

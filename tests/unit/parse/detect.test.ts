@@ -132,7 +132,18 @@ describe('detectFileType', () => {
 
   it('refuses legacy OLE Office files with advice', () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
-    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toContain('save it as .docx');
+    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toBe(
+      'old.doc is a legacy Office file (.doc, .ppt or .xls); save it as .docx, .pptx or .xlsx',
+    );
+  });
+
+  it('says a password-protected Office document is password-protected', () => {
+    const encrypted = new Uint8Array(2048);
+    encrypted.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    encrypted.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
+    expect(reasonFor(() => detectFileType(encrypted, 'secret.xlsx'))).toBe(
+      'secret.xlsx is password-protected (an encrypted Office document); save it without a password',
+    );
   });
 });
 
