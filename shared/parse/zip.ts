@@ -94,22 +94,32 @@ export function readZipDirectory(bytes: Uint8Array): ZipEntry[] {
 }
 
 /**
- * Reads one entry's bytes (stored or deflated), refusing to produce more than `maxBytes`, whatever
- * the directory claims.
+ * The raw (still compressed) bytes of one entry, after checking its local header and that its
+ * compression method is stored (0) or deflate (8).
  */
-export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): Uint8Array {
+export function compressedEntryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.localHeaderOffset;
   if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_HEADER) {
     throw damaged(`bad local header for ${entry.name}`);
   }
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw damaged(`${entry.name} uses unsupported compression method ${entry.method}`);
+  }
   const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
-  const data = bytes.subarray(start, start + entry.compressedSize);
+  return bytes.subarray(start, start + entry.compressedSize);
+}
+
+/**
+ * Reads one entry's bytes (stored or deflated), refusing to produce more than `maxBytes`, whatever
+ * the directory claims.
+ */
+export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): Uint8Array {
+  const data = compressedEntryData(bytes, entry);
   if (entry.method === 0) {
     if (data.length > maxBytes) throw damaged(`${entry.name} is larger than ${maxBytes} bytes`);
     return data;
   }
-  if (entry.method !== 8) throw damaged(`${entry.name} uses unsupported compression method ${entry.method}`);
   try {
     return inflateRawSync(data, { maxOutputLength: maxBytes });
   } catch (error) {
