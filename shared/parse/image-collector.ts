@@ -1,5 +1,5 @@
 import { reasonOf } from '#shared/errors.ts';
-import { readImageInfo } from './image-info.ts';
+import { extractedImageName, readImageInfo } from './image-info.ts';
 import { resolveImagePath } from './image-path.ts';
 import type { ExtractedImage, ImageNode, ParseInput } from './types.ts';
 
@@ -57,7 +57,7 @@ export function createImageCollector(input: ParseInput): ImageCollector {
       warnings.push(`image "${shorten(reference)}" skipped: not a PNG, JPEG, GIF, WebP or BMP image`);
       return undefined;
     }
-    const name = `img_${String(images.length + 1).padStart(3, '0')}.${info.extension}`;
+    const name = extractedImageName(images.length + 1, info.extension);
     const source = /^data:/i.test(reference.trim()) ? 'data URI' : reference;
     const image: ExtractedImage = { name, bytes, mime: info.mime, source };
     if (info.width !== undefined) image.width = info.width;

@@ -130,3 +130,11 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo | undefined {
   }
   return undefined;
 }
+
+/**
+ * The name of a document's n-th extracted image (1-based): `img_001.png`. Every parser names images
+ * this way; the rendition links and the bucket keys use the name.
+ */
+export function extractedImageName(n: number, extension: string): string {
+  return `img_${String(n).padStart(3, '0')}.${extension}`;
+}

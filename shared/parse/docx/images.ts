@@ -1,5 +1,5 @@
 import { reasonOf } from '#shared/errors.ts';
-import { readImageInfo } from '../image-info.ts';
+import { extractedImageName, readImageInfo } from '../image-info.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { DocxImage } from './model.ts';
 
@@ -77,7 +77,7 @@ export function createDocxImages(): DocxImages {
       return undefined;
     }
     const format = formatOf(bytes, image.contentType);
-    const name = `img_${String(images.length + 1).padStart(3, '0')}.${format.extension}`;
+    const name = extractedImageName(images.length + 1, format.extension);
     const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: 'word/media' };
     if (format.width !== undefined) extracted.width = format.width;
     if (format.height !== undefined) extracted.height = format.height;
