@@ -1,4 +1,5 @@
 import type { Image, ImageReference, Nodes, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
+import { withoutBlankLines } from './blank-lines.ts';
 import type { ImageCollector } from './image-collector.ts';
 import type { ImageNode, ParagraphNode, TableNode, TreeNode } from './types.ts';
 
@@ -114,13 +115,6 @@ export async function imageLeavesWithin(node: Nodes, ctx: BlockContext): Promise
     if (imageNode) out.push(imageNode);
   }
   return out;
-}
-
-function withoutBlankLines(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .join('\n');
 }
 
 /** One level of `>` markers removed; blank quote lines dropped so the quote stays one block. */

@@ -1,16 +1,9 @@
+import { withoutBlankLines } from './blank-lines.ts';
 import type { ImageNode, ParagraphNode, ParsedDocument, TableNode, TreeNode } from './types.ts';
 
 function fenceFor(code: string): string {
   const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((run) => run[0].length));
   return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/** Blank lines would end the block early; a paragraph must stay one block. */
-function oneBlock(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .join('\n');
 }
 
 function renderParagraph(node: ParagraphNode): string {
@@ -20,8 +13,8 @@ function renderParagraph(node: ParagraphNode): string {
     const fence = fenceFor(node.text);
     return `${fence}${lang}\n${node.text.replace(/\n+$/, '')}\n${fence}`;
   }
-  if (kind === 'quote') return oneBlock(node.text).replace(/^/gm, '> ');
-  return oneBlock(node.text);
+  if (kind === 'quote') return withoutBlankLines(node.text).replace(/^/gm, '> ');
+  return withoutBlankLines(node.text);
 }
 
 function escapeCell(cell: string): string {
@@ -29,7 +22,7 @@ function escapeCell(cell: string): string {
 }
 
 function renderTable(node: TableNode): string {
-  if (node.text.trim() || !node.rows?.length) return oneBlock(node.text);
+  if (node.text.trim() || !node.rows?.length) return withoutBlankLines(node.text);
   const width = Math.max(...node.rows.map((row) => row.length));
   const line = (cells: string[]) =>
     `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? '')).join(' | ')} |`;
