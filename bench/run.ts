@@ -72,12 +72,7 @@ try {
   rows.push({ metric: 'peak RSS during ingest', value: `${(peakRss / 2 ** 20).toFixed(0)} MB`, target: '' });
 
   const queries = generateQueries(SEARCH_ITERATIONS);
-  const latency = await benchSearch(
-    rt.db,
-    { db: rt.db, embedder: rt.providers.embedder, search: rt.config.search },
-    queries,
-    SEARCH_ITERATIONS,
-  );
+  const latency = await benchSearch(rt.db, rt.qa, queries, SEARCH_ITERATIONS);
   results.search = latency;
   const targets: Record<string, string> = {
     keyword: '',

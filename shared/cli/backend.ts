@@ -30,7 +30,6 @@ export async function openBackend(config: Config): Promise<Backend> {
   const lock = readServerLock(config.dataDir);
   if (lock) return new HttpBackend(lock.url);
   const rt = await openRuntime(config);
-  const searchDeps = { db: rt.db, embedder: rt.providers.embedder, search: rt.config.search };
   return {
     description: `in-process (data: ${config.dataDir})`,
     async ingest(documents, assets, onOutcome) {
@@ -38,8 +37,8 @@ export async function openBackend(config: Config): Promise<Backend> {
       const files = documents.map((d) => ({ key: d.key, filename: d.filename, bytes: readInput(d) }));
       return rt.ingest.ingest(files, onOutcome);
     },
-    ask: (request) => ask({ ...searchDeps, providers: rt.providers }, request),
-    search: (request) => search(searchDeps, request),
+    ask: (request) => ask(rt.qa, request),
+    search: (request) => search(rt.qa, request),
     close: () => rt.close(),
   };
 }

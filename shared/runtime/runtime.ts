@@ -4,6 +4,7 @@ import { type Db, openDatabase } from '../db/index.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
+import type { QaDeps } from '../qa/deps.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 
@@ -14,6 +15,8 @@ export interface Runtime {
   store: BlobStore;
   providers: Providers;
   ingest: IngestService;
+  /** What search and question answering take (a `QaDeps` is also a `SearchDeps`). */
+  qa: QaDeps;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     ...deps,
     ingest,
+    qa: { db: database.db, embedder: providers.embedder, search: config.search, providers },
     async close() {
       await ingest.idle();
       await database.close();

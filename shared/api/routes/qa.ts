@@ -24,13 +24,7 @@ export function qaRoutes(rt: Runtime): Hono {
     c.header('X-Accel-Buffering', 'no');
     return stream(c, async (out) => {
       out.onAbort(() => controller.abort());
-      const deps = {
-        db: rt.db,
-        embedder: rt.providers.embedder,
-        search: rt.config.search,
-        providers: rt.providers,
-      };
-      for await (const event of ask(deps, request, controller.signal)) {
+      for await (const event of ask(rt.qa, request, controller.signal)) {
         await out.write(encodeSse(event));
       }
     });

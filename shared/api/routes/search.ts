@@ -25,17 +25,14 @@ export function searchRoutes(rt: Runtime): Hono {
   app.get('/', async (c) => {
     const query = parseInput(searchQuery, c.req.query(), 'query');
     const started = performance.now();
-    const results = await search(
-      { db: rt.db, embedder: rt.providers.embedder, search: rt.config.search },
-      {
-        query: query.q,
-        kind: query.kind,
-        limit: query.limit,
-        filters: { version: query.version, documentIds: query.document_ids },
-        keywordMode: query.mode,
-        caseSensitive: query.case_sensitive === 'true',
-      },
-    );
+    const results = await search(rt.qa, {
+      query: query.q,
+      kind: query.kind,
+      limit: query.limit,
+      filters: { version: query.version, documentIds: query.document_ids },
+      keywordMode: query.mode,
+      caseSensitive: query.case_sensitive === 'true',
+    });
     return c.json({
       query: query.q,
       kind: query.kind,
