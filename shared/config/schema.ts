@@ -128,13 +128,43 @@ export const configSchema = z.object({
   limits: z
     .object({
       /** Files above this size fail their own version with a clear reason. */
-      maxFileBytes: int(20 * 1024 * 1024).pipe(z.number().positive()),
+      maxFileBytes: int(100 * 1024 * 1024).pipe(z.number().positive()),
       /** A whole multipart upload request. */
       maxUploadBytes: int(512 * 1024 * 1024).pipe(z.number().positive()),
       maxParagraphChars: int(800).pipe(z.number().min(50)),
       paragraphTargetChars: int(400).pipe(z.number().min(20)),
       /** Documents processed at once by the local pipeline runner. */
       pipelineConcurrency: int(2).pipe(z.number().min(1).max(64)),
+      /** Office files (zip archives): entries in the central directory. */
+      maxZipEntries: int(10_000).pipe(z.number().positive()),
+      /** Office files: the sum of the entries' uncompressed sizes. */
+      maxUncompressedBytes: int(1024 * 1024 * 1024).pipe(z.number().positive()),
+      /** Office files: uncompressed / compressed size of one large entry above which it is a zip bomb. */
+      maxCompressionRatio: num(200).pipe(z.number().min(2)),
+      maxPages: int(5_000).pipe(z.number().positive()),
+      maxSlides: int(2_000).pipe(z.number().positive()),
+      /** Spreadsheet rows read per workbook. */
+      maxRows: int(2_000_000).pipe(z.number().positive()),
+      /** One file's parse (the Parse step) is abandoned with a clear reason after this long. */
+      parseTimeoutMs: int(120_000).pipe(z.number().positive()),
+    })
+    .prefault({}),
+  structure: z
+    .object({
+      /** A section without subsections longer than this is split into generated subsections. */
+      maxSectionChars: int(6_000).pipe(z.number().min(200)),
+      /** Auto-structured documents with more chunks than this get a grouping level above them. */
+      maxFlatSections: int(20).pipe(z.number().min(2)),
+      /** Give titles like "一、" or "1." a descriptive suffix (numbering kept). */
+      enrichTitles: bool(true),
+    })
+    .prefault({}),
+  topics: z
+    .object({
+      /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */
+      mergeThreshold: num(0.85).pipe(z.number().min(0).max(1)),
+      minPerDocument: int(3).pipe(z.number().min(0)),
+      maxPerDocument: int(5).pipe(z.number().min(1)),
     })
     .prefault({}),
 });

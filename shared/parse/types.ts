@@ -1,3 +1,5 @@
+import type { ParseLimits } from './limits.ts';
+
 /**
  * The document tree a parser produces: format-independent, before it is normalized and stored as
  * `nodes` rows. Sections nest to any depth; paragraphs, tables and images are leaves in reading order.
@@ -64,6 +66,8 @@ export interface ParseInput {
    * when it does not exist or may not be read (never outside the document's own folder).
    */
   readRelative?: (relativePath: string) => Promise<Uint8Array | undefined>;
+  /** Bounds on hostile input; `DEFAULT_PARSE_LIMITS` when absent. */
+  limits?: ParseLimits;
 }
 
 export type FileType = 'md' | 'txt' | 'docx' | 'pptx' | 'xlsx' | 'pdf';

@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
-import { detectFileType, normalizeTree, parseDocument, renderMarkdown } from '../../parse/index.ts';
+import {
+  detectFileType,
+  normalizeTree,
+  parseDocument,
+  parseLimitsOf,
+  renderMarkdown,
+} from '../../parse/index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
@@ -35,7 +41,12 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<{ images:
   const bytes = await store.get(version.objectKey);
   const type = detectFileType(bytes, filename);
   const parsed = await parseDocument(
-    { bytes, filename, readRelative: relativeReader(store, version.objectKey) },
+    {
+      bytes,
+      filename,
+      readRelative: relativeReader(store, version.objectKey),
+      limits: parseLimitsOf(config),
+    },
     type,
   );
   const tree = normalizeTree(parsed, config.limits);
