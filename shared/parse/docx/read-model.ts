@@ -1,7 +1,8 @@
 import mammoth from 'mammoth';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { checkArchiveLimits } from '../archive-limits.ts';
+import type { ParseLimits } from '../limits.ts';
 import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
-import { checkArchiveLimits } from './archive-limits.ts';
 import type { DocxDocument } from './model.ts';
 
 /**
@@ -21,7 +22,7 @@ function unreadable(filename: string, reason: string, cause?: unknown): Unsuppor
 }
 
 /** Refuses what mammoth cannot open with a reason a person understands, before mammoth tries. */
-function checkContainer(bytes: Uint8Array, filename: string): void {
+function checkContainer(bytes: Uint8Array, filename: string, limits?: ParseLimits): void {
   const sniffed = sniffBinary(bytes);
   if (sniffed?.kind === 'ole') {
     if (isEncryptedOoxml(bytes)) {
@@ -33,7 +34,7 @@ function checkContainer(bytes: Uint8Array, filename: string): void {
   }
   if (sniffed?.kind !== 'zip') throw unreadable(filename, `it is ${sniffed?.label ?? 'not a ZIP archive'}`);
   try {
-    checkArchiveLimits(bytes, filename);
+    checkArchiveLimits(bytes, filename, 'Word document', limits);
   } catch (error) {
     if (error instanceof UnsupportedDocumentError && error.message.startsWith(filename)) throw error;
     throw unreadable(filename, reasonOf(error), error);
@@ -44,8 +45,12 @@ function checkContainer(bytes: Uint8Array, filename: string): void {
  * Reads a .docx into mammoth's document model. Every failure becomes an `UnsupportedDocumentError`
  * ("report.docx is not a readable Word document: ...").
  */
-export async function readDocxModel(bytes: Uint8Array, filename: string): Promise<DocxModel> {
-  checkContainer(bytes, filename);
+export async function readDocxModel(
+  bytes: Uint8Array,
+  filename: string,
+  limits?: ParseLimits,
+): Promise<DocxModel> {
+  checkContainer(bytes, filename, limits);
   let document: DocxDocument | undefined;
   try {
     const result = await mammoth.convertToHtml(
