@@ -73,6 +73,12 @@ export const documentVersions = pgTable(
     step: text('step'),
     error: text('error'),
     stats: jsonb('stats').$type<Record<string, number>>().notNull().default({}),
+    /**
+     * The order of the write that produced this content: the S3 event's `sequencer`, or the local
+     * upload's, normalized to fixed-width hex so text order is write order. An event older than the
+     * latest version's never creates a version.
+     */
+    sequencer: text('sequencer'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
