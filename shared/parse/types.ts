@@ -68,6 +68,11 @@ export interface ParseInput {
   readRelative?: (relativePath: string) => Promise<Uint8Array | undefined>;
   /** Bounds on hostile input; `DEFAULT_PARSE_LIMITS` when absent. */
   limits?: ParseLimits;
+  /**
+   * Aborts when the parse has run out of time (`limits.parseTimeoutMs`), with the readable reason.
+   * Parsers call `signal?.throwIfAborted()` between sheets, rows, pages and slides.
+   */
+  signal?: AbortSignal;
 }
 
 export type FileType = 'md' | 'txt' | 'docx' | 'pptx' | 'xlsx' | 'pdf';
