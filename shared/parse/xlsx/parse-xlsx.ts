@@ -1,5 +1,6 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { readCoreProperties } from '../core-properties.ts';
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
@@ -38,22 +39,41 @@ function workbookEntries(input: ParseInput): ZipEntry[] {
   return entries;
 }
 
+/** Counts a workbook's rows against `limits.maxRows` and refuses the workbook past it. */
+function rowCounter(filename: string, maxRows: number): () => void {
+  let rows = 0;
+  return () => {
+    rows++;
+    if (rows > maxRows) {
+      throw new UnsupportedDocumentError(
+        `${filename} has more than ${maxRows.toLocaleString('en-US')} rows (limits.maxRows)`,
+      );
+    }
+  };
+}
+
 async function readSheets(
   input: ParseInput,
   entries: ZipEntry[],
   warnings: string[],
 ): Promise<SectionNode[]> {
+  const { signal } = input;
+  const countRow = rowCounter(input.filename, (input.limits ?? DEFAULT_PARSE_LIMITS).maxRows);
   const sections: SectionNode[] = [];
   try {
     const { sheets, date1904 } = await openWorkbook(input.bytes, entries);
     for (const sheet of sheets) {
+      signal?.throwIfAborted();
       if ('skipped' in sheet) {
         warnings.push(`sheet "${sheet.name}" was skipped: ${sheet.skipped}`);
         continue;
       }
-      sections.push(await readSheetSection(sheet.open(), { maxChars: XLSX_PARAGRAPH_CHARS, date1904 }));
+      const options = { maxChars: XLSX_PARAGRAPH_CHARS, date1904, signal, countRow };
+      sections.push(await readSheetSection(sheet.open(), options));
     }
   } catch (error) {
+    // Limits and the time limit already carry their own reason.
+    if (error instanceof UnsupportedDocumentError) throw error;
     throw new UnsupportedDocumentError(
       `${input.filename}: the workbook could not be read (${reasonOf(error)})`,
       {
@@ -67,8 +87,10 @@ async function readSheets(
 /**
  * Parses an Excel workbook (.xlsx) with exceljs's streaming reader, so memory stays bounded by one
  * row at a time plus the shared strings: each sheet becomes a section titled by its name (hidden
- * sheets kept, with `{hidden: true}`), the first non-empty row names the columns, and the rows
- * follow as "column: value" lines grouped into paragraphs of at most 800 characters.
+ * sheets kept, with `{hidden: true}`), a header row names the columns (title rows above it become
+ * notes; form-like sheets read as "label: value" pairs), and the rows follow as "column: value"
+ * lines grouped into paragraphs of at most 800 characters. More than `limits.maxRows` rows, or a
+ * parse past its time limit (`input.signal`), fail the workbook with the reason.
  * Title: the workbook's core title, else the file name without its extension.
  *
  * @example (await parseXlsx({ bytes, filename: 'budget.xlsx' })).children[0] // { type: 'section', title: 'Sheet1', ... }

@@ -1,8 +1,9 @@
 import type { Row } from 'exceljs';
-import type { SectionNode, TreeNode } from '../types.ts';
+import type { ParagraphNode, SectionNode, TreeNode } from '../types.ts';
 import { type CellFormat, cellText } from './cell-text.ts';
 import { fallbackColumnName } from './column-name.ts';
 import { createRowParagraphs } from './row-paragraphs.ts';
+import { chooseLayout, formLines, LAYOUT_LOOKAHEAD, type SheetCell, type SheetRow } from './sheet-layout.ts';
 
 /** What the streaming reader gives for one worksheet (its typings omit name and state). */
 export interface StreamedSheet extends AsyncIterable<Row> {
@@ -10,64 +11,126 @@ export interface StreamedSheet extends AsyncIterable<Row> {
   state?: string;
 }
 
+export interface SheetReadOptions {
+  maxChars: number;
+  date1904: boolean;
+  /** Checked before each row: the parse's time limit. */
+  signal?: AbortSignal;
+  /** Called for every row the sheet stores, empty ones included (the workbook's row limit). */
+  countRow?: () => void;
+}
+
 /** One line per cell: a value's own line breaks would read as new "column: value" pairs. */
 function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-function rowCells(row: Row, date1904: boolean): [number, string][] {
-  const cells: [number, string][] = [];
+function isLabel(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null && 'richText' in value);
+}
+
+function rowCells(row: Row, date1904: boolean): SheetCell[] {
+  const cells: SheetCell[] = [];
   row.eachCell((cell, column) => {
     const format: CellFormat = { numFmt: cell.numFmt, date1904 };
     const text = oneLine(cellText(cell.value, format));
-    if (text) cells.push([column, text]);
+    if (text) cells.push({ column, text, label: isLabel(cell.value) });
   });
   return cells;
 }
 
+/** Renders rows once the layout is known: notes, the header, then "column: value" rows. */
+function createRowRenderer(sheet: string, maxChars: number) {
+  const paragraphs = createRowParagraphs(sheet, maxChars);
+  const notes: ParagraphNode[] = [];
+  const metadata: Record<string, unknown> = { sheet };
+  let header: Map<number, string> | undefined;
+  let headerRow = 0;
+  let render: (row: SheetRow) => string[] = (row) =>
+    row.cells.map((cell) => `${fallbackColumnName(cell.column)}: ${cell.text}`);
+
+  const start = (rows: SheetRow[]) => {
+    const layout = chooseLayout(rows);
+    if (layout.kind === 'form') {
+      metadata.layout = 'form';
+      render = formLines;
+    } else {
+      for (const row of rows.slice(0, layout.notes)) {
+        notes.push({
+          type: 'paragraph',
+          text: row.cells.map((cell) => cell.text).join(' '),
+          metadata: { kind: 'note', sheet, row: row.number },
+        });
+      }
+      const first = rows[layout.notes];
+      if (layout.kind === 'table' && first) {
+        const names = new Map(first.cells.map((cell) => [cell.column, cell.text]));
+        header = names;
+        headerRow = first.number;
+        render = (row) =>
+          row.cells.map(
+            (cell) => `${names.get(cell.column) ?? fallbackColumnName(cell.column)}: ${cell.text}`,
+          );
+      }
+    }
+    const body = layout.kind === 'form' ? rows : rows.slice(layout.notes + (header ? 1 : 0));
+    for (const row of body) add(row);
+  };
+  const add = (row: SheetRow) => paragraphs.add(row.number, render(row));
+  const finish = (): { children: TreeNode[]; metadata: Record<string, unknown> } => {
+    const children: TreeNode[] = [...notes, ...paragraphs.finish()];
+    if (header) {
+      const columns = columnNames(header);
+      metadata.headerRow = headerRow;
+      metadata.columns = columns;
+      if (children.length === notes.length) {
+        children.push({
+          type: 'paragraph',
+          text: `Columns: ${columns.join(', ')}`,
+          metadata: { kind: 'header', sheet, row: headerRow },
+        });
+      }
+    }
+    return { children, metadata };
+  };
+  return { start, add, finish };
+}
+
 /**
- * Reads one worksheet row by row into a section titled by the sheet's name: the first non-empty row
- * names the columns (a blank header cell is named by its letter, `Column C`), every later row becomes
- * "column: value" lines, empty cells skipped, grouped into paragraphs of at most `maxChars`. Only the
- * current row is held, so memory stays bounded whatever the sheet's size. A merged range's value is
- * stored in its top-left cell alone, so it is given once, not repeated over the range.
+ * Reads one worksheet row by row into a section titled by the sheet's name. Its first rows choose
+ * the layout (see `chooseLayout`): a header row names the columns (a blank header cell is named by
+ * its letter, `Column C`) and title rows above it become notes; a form reads as "label: value"
+ * pairs. Every later row becomes "column: value" lines, empty cells skipped, grouped into
+ * paragraphs of at most `maxChars`. Only the first few rows and the current one are held, so
+ * memory stays bounded whatever the sheet's size. A merged range's value is stored in its top-left
+ * cell alone, so it is given once, not repeated over the range.
  */
 export async function readSheetSection(
   sheet: StreamedSheet,
-  options: { maxChars: number; date1904: boolean },
+  options: SheetReadOptions,
 ): Promise<SectionNode> {
-  const paragraphs = createRowParagraphs(sheet.name, options.maxChars);
-  let header: Map<number, string> | undefined;
-  let headerRow = 0;
+  const renderer = createRowRenderer(sheet.name, options.maxChars);
+  const lookahead: SheetRow[] = [];
+  let started = false;
   for await (const row of sheet) {
+    options.signal?.throwIfAborted();
+    options.countRow?.();
     const cells = rowCells(row, options.date1904);
     if (cells.length === 0) continue;
-    if (!header) {
-      header = new Map(cells);
-      headerRow = row.number;
+    const sheetRow = { number: row.number, cells };
+    if (started) {
+      renderer.add(sheetRow);
       continue;
     }
-    const names = header;
-    paragraphs.add(
-      row.number,
-      cells.map(([column, text]) => `${names.get(column) ?? fallbackColumnName(column)}: ${text}`),
-    );
-  }
-  const children: TreeNode[] = paragraphs.finish();
-  const metadata: Record<string, unknown> = { sheet: sheet.name };
-  if (sheet.state === 'hidden' || sheet.state === 'veryHidden') metadata.hidden = true;
-  if (header) {
-    const columns = columnNames(header);
-    metadata.headerRow = headerRow;
-    metadata.columns = columns;
-    if (children.length === 0) {
-      children.push({
-        type: 'paragraph',
-        text: `Columns: ${columns.join(', ')}`,
-        metadata: { kind: 'header', sheet: sheet.name, row: headerRow },
-      });
+    lookahead.push(sheetRow);
+    if (lookahead.length >= LAYOUT_LOOKAHEAD) {
+      renderer.start(lookahead);
+      started = true;
     }
   }
+  if (!started) renderer.start(lookahead);
+  const { children, metadata } = renderer.finish();
+  if (sheet.state === 'hidden' || sheet.state === 'veryHidden') metadata.hidden = true;
   return { type: 'section', title: sheet.name, children, metadata };
 }
 

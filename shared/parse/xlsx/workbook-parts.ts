@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 // A static import, so bundlers see it: the package exports this class at run time only as a type.
 import WorksheetReader from 'exceljs/lib/stream/xlsx/worksheet-reader.js';
 import type { ZipEntry } from '../zip.ts';
 import type { StreamedSheet } from './sheet-section.ts';
+import { keepTypedResults } from './typed-results.ts';
 import { zipEntryTextStream } from './zip-entry-stream.ts';
 
 /** A sheet of the workbook, in workbook order: how to open its rows, or why it has none. */
@@ -25,6 +26,10 @@ interface ReaderInternals {
 /** A relationship target as a ZIP path: relative to `xl/`, or absolute (`/xl/...`, as openpyxl writes). */
 function partPath(target: string): string {
   return target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
+}
+
+function sheetStream(text: Readable | undefined): Readable | undefined {
+  return text && Readable.from(keepTypedResults(text));
 }
 
 /**
@@ -74,7 +79,7 @@ export async function openWorkbook(
       const sheet = new WorksheetReader({
         workbook: reader,
         id: entry.id,
-        iterator: part(path),
+        iterator: sheetStream(part(path)),
         options: reader.options,
       }) as StreamedSheet;
       sheet.name = entry.name;

@@ -1,0 +1,73 @@
+/** One non-empty cell of a row: its column, its text, and whether its value is text (a label). */
+export interface SheetCell {
+  column: number;
+  text: string;
+  label: boolean;
+}
+
+export interface SheetRow {
+  number: number;
+  cells: SheetCell[];
+}
+
+/**
+ * How a sheet's rows are read: a table under a header row (rows above it are notes, such as a
+ * title), a form of "label: value" pairs, or rows without a header (columns named by letter).
+ */
+export type SheetLayout =
+  | { kind: 'table'; notes: number; header: number }
+  | { kind: 'form' }
+  | { kind: 'plain'; notes: number };
+
+/** Rows read before the layout is chosen: enough for a title, a blank line or two and a header. */
+export const LAYOUT_LOOKAHEAD = 12;
+
+const COLON = /[:：]$/;
+
+/** A cell ending in a colon followed by another cell on the same row: "Name:" | "Ann". */
+function colonPairs(row: SheetRow): number {
+  return row.cells.filter((cell, i) => cell.label && COLON.test(cell.text) && i + 1 < row.cells.length)
+    .length;
+}
+
+/**
+ * Chooses a sheet's layout from its first rows (at most `LAYOUT_LOOKAHEAD` non-empty ones).
+ * - A form: at least two rows, and a third of them, pair a "Label:" cell with a value.
+ * - Otherwise leading one-cell rows above the first wider row are notes (a title, a subtitle);
+ *   that wider row is the header when all its cells are text, else the sheet has no header.
+ * - A sheet whose rows all have one cell takes its first row as the header when it is text.
+ *
+ * @example chooseLayout([{ number: 1, cells: [title] }, { number: 2, cells: [name, score] }]) // { kind: 'table', notes: 1, header: 1 }
+ */
+export function chooseLayout(rows: readonly SheetRow[]): SheetLayout {
+  const paired = rows.filter((row) => colonPairs(row) > 0).length;
+  if (paired >= 2 && paired * 3 >= rows.length) return { kind: 'form' };
+  const wide = rows.findIndex((row) => row.cells.length > 1);
+  const first = Math.max(wide, 0);
+  const candidate = rows[first];
+  if (candidate?.cells.every((cell) => cell.label)) return { kind: 'table', notes: first, header: first };
+  return { kind: 'plain', notes: first };
+}
+
+/**
+ * A form row as lines: each "Label:" cell takes the next cell as its value (`Label: value`); a row
+ * of exactly a text cell and a value reads the same way without the colon; other cells stand alone.
+ */
+export function formLines(row: SheetRow): string[] {
+  const { cells } = row;
+  const [a, b] = cells;
+  if (cells.length === 2 && a?.label && b) return [`${a.text.replace(COLON, '')}: ${b.text}`];
+  const lines: string[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    const next = cells[i + 1];
+    if (!cell) continue;
+    if (cell.label && COLON.test(cell.text) && next) {
+      lines.push(`${cell.text.replace(COLON, '')}: ${next.text}`);
+      i++;
+    } else {
+      lines.push(cell.text);
+    }
+  }
+  return lines;
+}
