@@ -1,5 +1,6 @@
 import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
+import { pptxParser } from './pptx/index.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
 import { xlsxParser } from './xlsx/parse-xlsx.ts';
@@ -8,6 +9,7 @@ import { xlsxParser } from './xlsx/parse-xlsx.ts';
 export const parsers: Partial<Record<FileType, Parser>> = {
   docx: docxParser,
   md: markdownParser,
+  pptx: pptxParser,
   txt: textParser,
   xlsx: xlsxParser,
 };

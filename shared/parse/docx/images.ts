@@ -3,7 +3,8 @@ import { extractedImageName, readImageInfo } from '../image-info.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { DocxImage } from './model.ts';
 
-interface Format {
+/** What an embedded image's bytes are, and whether a browser can show it. */
+export interface Format {
   mime: string;
   extension: string;
   /** Formats a browser cannot show are kept (OCR and descriptions may still read them) but reported. */
@@ -37,7 +38,12 @@ const OTHER_EXTENSIONS: Record<string, string> = {
   'image/x-wmf': 'wmf',
 };
 
-function formatOf(bytes: Uint8Array, contentType: string | undefined): Format {
+/**
+ * The format of an embedded Office image: PNG, JPEG, GIF, WebP and BMP by their headers (with their
+ * dimensions), EMF and WMF by their signatures, anything else by the content type the package gives.
+ * Shared with the PPTX parser.
+ */
+export function formatOf(bytes: Uint8Array, contentType: string | undefined): Format {
   const info = readImageInfo(bytes);
   if (info) return { ...info, previewable: true };
   if (isEmf(bytes)) return { mime: 'image/emf', extension: 'emf', previewable: false };

@@ -1,0 +1,87 @@
+import { reasonOf } from '#shared/errors.ts';
+import { formatOf } from '../docx/images.ts';
+import { extractedImageName } from '../image-info.ts';
+import type { ExtractedImage, ImageNode } from '../types.ts';
+import type { Relationship } from './package.ts';
+import { child, path, type XmlElement } from './xml.ts';
+
+/** Content types of image formats the headers do not identify, by the media part's extension. */
+const CONTENT_TYPES: Record<string, string> = {
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  svg: 'image/svg+xml',
+  emf: 'image/x-emf',
+  wmf: 'image/x-wmf',
+};
+
+/** Turns the pictures of a presentation into extracted images and image nodes, in reading order. */
+export interface PptxImages {
+  /** An image node for a `p:pic`, or undefined (with a warning) when it has no embedded image. */
+  collect(
+    picture: XmlElement,
+    rels: Map<string, Relationship>,
+    metadata: Record<string, unknown>,
+  ): ImageNode | undefined;
+  readonly images: ExtractedImage[];
+  readonly warnings: string[];
+}
+
+function altText(picture: XmlElement): string {
+  const properties = path(picture, 'nvPicPr', 'cNvPr')?.attributes;
+  return (properties?.descr ?? properties?.title ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Creates the image collector of one presentation: images named `img_001.png`, `img_002.emf`, ... in
+ * the order they appear; formats a browser cannot show (EMF, WMF, TIFF) kept with a warning, as the
+ * DOCX parser does. Linked pictures (`r:link`, or a relationship to an external target) are never
+ * read: they leave a warning and no node.
+ */
+export function createPptxImages(read: (part: string) => Uint8Array | undefined): PptxImages {
+  const images: ExtractedImage[] = [];
+  const warnings: string[] = [];
+
+  function collect(
+    picture: XmlElement,
+    rels: Map<string, Relationship>,
+    metadata: Record<string, unknown>,
+  ): ImageNode | undefined {
+    const alt = altText(picture);
+    const where = typeof metadata.slide === 'number' ? ` on slide ${metadata.slide}` : '';
+    const label = `${alt ? `image "${alt.slice(0, 60)}"` : 'an image'}${where}`;
+    const blip = child(child(picture, 'blipFill'), 'blip');
+    const embed = blip?.attributes['r:embed'];
+    const rel = embed ? rels.get(embed) : undefined;
+    if (!rel || rel.external) {
+      const linked = rel?.external || blip?.attributes['r:link'] !== undefined;
+      warnings.push(
+        `${label} skipped: ${linked ? 'it is linked, not embedded, and linked images are never read' : 'it has no embedded picture'}`,
+      );
+      return undefined;
+    }
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = read(rel.target);
+    } catch (error) {
+      warnings.push(`${label} skipped: ${reasonOf(error)}`);
+      return undefined;
+    }
+    if (!bytes?.length) {
+      warnings.push(`${label} skipped: ${bytes ? 'it is empty' : `${rel.target} is missing`}`);
+      return undefined;
+    }
+    const extension = rel.target.slice(rel.target.lastIndexOf('.') + 1).toLowerCase();
+    const format = formatOf(bytes, CONTENT_TYPES[extension]);
+    const name = extractedImageName(images.length + 1, format.extension);
+    const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: rel.target };
+    if (format.width !== undefined) extracted.width = format.width;
+    if (format.height !== undefined) extracted.height = format.height;
+    images.push(extracted);
+    if (!format.previewable) {
+      warnings.push(`${name} is ${format.mime}, which cannot be previewed; it is kept as it is`);
+    }
+    return { type: 'image', name, alt, metadata };
+  }
+
+  return { collect, images, warnings };
+}

@@ -1,0 +1,1 @@
+export { parsePptx, pptxParser } from './parse-pptx.ts';

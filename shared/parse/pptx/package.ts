@@ -1,0 +1,102 @@
+import { readZipEntry, type ZipEntry } from '../zip.ts';
+import { childrenNamed, parseXml, type XmlElement } from './xml.ts';
+
+/** One relationship of a part: its type (last segment of the type URI) and resolved target. */
+export interface Relationship {
+  /** `slide`, `image`, `chart`, `notesSlide`, ... */
+  type: string;
+  /** The target part's path in the archive, or the external address as written. */
+  target: string;
+  external: boolean;
+}
+
+/** Reads the parts of an Open Packaging Conventions archive (a .pptx) by name. */
+export interface OpcPackage {
+  has(part: string): boolean;
+  bytes(part: string): Uint8Array | undefined;
+  /** The part parsed as XML; undefined when it is absent. Throws with the part name when malformed. */
+  xml(part: string): XmlElement | undefined;
+  /** The part's relationships by id (an absent `.rels` part means none). */
+  relationships(part: string): Map<string, Relationship>;
+}
+
+function decodePercent(text: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text; // a stray "%" is part of the name
+  }
+}
+
+function folderOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return slash < 0 ? '' : part.slice(0, slash);
+}
+
+/**
+ * A relationship target as an archive path: absolute targets (`/ppt/charts/chart1.xml`, as some
+ * writers use) from the root, relative ones from the source part's folder, `..` folded.
+ */
+export function resolveTarget(source: string, target: string): string {
+  const base = target.startsWith('/') ? [] : folderOf(source).split('/');
+  const parts = base.filter((segment) => segment !== '');
+  for (const segment of decodePercent(target).replaceAll('\\', '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') parts.pop();
+    else parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+function relationshipsPart(part: string): string {
+  const folder = folderOf(part);
+  const name = part.slice(folder.length + (folder ? 1 : 0));
+  return `${folder ? `${folder}/` : ''}_rels/${name}.rels`;
+}
+
+/**
+ * Opens the parts of an archive whose directory has been read (and checked against the archive
+ * limits). Each part is inflated at most to the size the directory declares, so a lying entry fails
+ * instead of expanding; part names match case-insensitively, as OPC says they do.
+ */
+export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): OpcPackage {
+  const byName = new Map(entries.map((entry) => [entry.name.toLowerCase(), entry]));
+  const relationshipCache = new Map<string, Map<string, Relationship>>();
+  const decoder = new TextDecoder('utf-8');
+
+  const read = (part: string): Uint8Array | undefined => {
+    const entry = byName.get(part.toLowerCase());
+    return entry ? readZipEntry(bytes, entry, entry.uncompressedSize) : undefined;
+  };
+
+  const xml = (part: string): XmlElement | undefined => {
+    const data = read(part);
+    if (!data) return undefined;
+    try {
+      return parseXml(decoder.decode(data));
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new Error(`${part} is not well-formed XML (${detail})`, { cause: error });
+    }
+  };
+
+  const relationships = (part: string): Map<string, Relationship> => {
+    const cached = relationshipCache.get(part);
+    if (cached) return cached;
+    const found = new Map<string, Relationship>();
+    for (const rel of childrenNamed(xml(relationshipsPart(part)), 'Relationship')) {
+      const { Id: id, Type: type = '', Target: target = '', TargetMode: mode } = rel.attributes;
+      if (!id) continue;
+      const external = mode === 'External';
+      found.set(id, {
+        type: type.slice(type.lastIndexOf('/') + 1),
+        target: external ? target : resolveTarget(part, target),
+        external,
+      });
+    }
+    relationshipCache.set(part, found);
+    return found;
+  };
+
+  return { has: (part) => byName.has(part.toLowerCase()), bytes: read, xml, relationships };
+}

@@ -1,0 +1,112 @@
+import type { TreeNode } from '../types.ts';
+import { chartTitle } from './chart.ts';
+import type { PptxImages } from './images.ts';
+import type { OpcPackage, Relationship } from './package.ts';
+import { tableNode } from './table.ts';
+import { flatText, type TextLine, textLines } from './text-body.ts';
+import { child, childrenNamed, path, type XmlElement } from './xml.ts';
+
+/** What a shape tree holds, in reading order: text shapes (still to be titled and grouped) and leaves. */
+export type SlideItem =
+  | {
+      kind: 'text';
+      lines: TextLine[];
+      /** The placeholder type (`title`, `body`, `obj` for an untyped one), undefined for a text box. */
+      placeholder: string | undefined;
+    }
+  | { kind: 'leaf'; node: TreeNode };
+
+/** The part whose shapes are read, and where their images and charts come from. */
+export interface ShapeContext {
+  pkg: OpcPackage;
+  rels: Map<string, Relationship>;
+  images: PptxImages;
+  /** Metadata every leaf carries (`{ slide: n }`); each leaf gets its own copy. */
+  metadata: Record<string, unknown>;
+}
+
+/** Footers, dates and slide numbers repeat on every slide; the notes page's slide image is no text. */
+const SKIPPED_PLACEHOLDERS = new Set(['dt', 'ftr', 'sldNum', 'hdr', 'sldImg']);
+
+function textShape(shape: XmlElement, out: SlideItem[]): void {
+  const placeholder = path(shape, 'nvSpPr', 'nvPr', 'ph');
+  const type = placeholder ? (placeholder.attributes.type ?? 'obj') : undefined;
+  if (type && SKIPPED_PLACEHOLDERS.has(type)) return;
+  const lines = textLines(child(shape, 'txBody'));
+  if (lines.some((line) => line.text !== '')) out.push({ kind: 'text', lines, placeholder: type });
+}
+
+/** SmartArt keeps its text in the diagram's data part, one point (`dgm:pt`) per box. */
+function diagramText(ctx: ShapeContext, relIds: XmlElement): string {
+  const rel = ctx.rels.get(relIds.attributes['r:dm'] ?? '');
+  if (!rel || rel.external) return '';
+  return childrenNamed(path(ctx.pkg.xml(rel.target), 'ptLst'), 'pt')
+    .filter((point) => (point.attributes.type ?? 'node') === 'node')
+    .map((point) => flatText(child(point, 't')))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+function graphicFrame(frame: XmlElement, ctx: ShapeContext, out: SlideItem[]): void {
+  const data = path(frame, 'graphic', 'graphicData');
+  const table = child(data, 'tbl');
+  if (table) {
+    const node = tableNode(table, { ...ctx.metadata });
+    if (node) out.push({ kind: 'leaf', node });
+    return;
+  }
+  const chart = child(data, 'chart');
+  if (chart) {
+    const rel = ctx.rels.get(chart.attributes['r:id'] ?? '');
+    const title = rel && !rel.external ? chartTitle(ctx.pkg, rel.target) : undefined;
+    if (title) out.push({ kind: 'leaf', node: paragraph(title, { ...ctx.metadata, kind: 'chart' }) });
+    return;
+  }
+  const diagram = child(data, 'relIds');
+  if (diagram) {
+    const text = diagramText(ctx, diagram);
+    if (text) out.push({ kind: 'leaf', node: paragraph(text, { ...ctx.metadata, kind: 'diagram' }) });
+  }
+}
+
+function paragraph(text: string, metadata: Record<string, unknown>): TreeNode {
+  return { type: 'paragraph', text, metadata };
+}
+
+/**
+ * Reads a shape tree (`p:spTree`, or a group's `p:grpSp`) in document order, which is the order
+ * PowerPoint's reading order and screen readers follow: text shapes, tables, chart titles, SmartArt
+ * text and pictures; groups recursed; for markup-compatibility blocks the first choice that yields
+ * anything, else the fallback.
+ */
+export function readShapes(
+  tree: XmlElement | undefined,
+  ctx: ShapeContext,
+  out: SlideItem[] = [],
+): SlideItem[] {
+  for (const node of tree?.children ?? []) {
+    if (typeof node === 'string') continue;
+    switch (node.name) {
+      case 'sp':
+        textShape(node, out);
+        break;
+      case 'grpSp':
+        readShapes(node, ctx, out);
+        break;
+      case 'graphicFrame':
+        graphicFrame(node, ctx, out);
+        break;
+      case 'pic': {
+        const image = ctx.images.collect(node, ctx.rels, { ...ctx.metadata });
+        if (image) out.push({ kind: 'leaf', node: image });
+        break;
+      }
+      case 'AlternateContent': {
+        const chosen = readShapes(child(node, 'Choice'), ctx);
+        out.push(...(chosen.length ? chosen : readShapes(child(node, 'Fallback'), ctx)));
+        break;
+      }
+    }
+  }
+  return out;
+}
