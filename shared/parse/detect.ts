@@ -1,6 +1,7 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
+import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
@@ -37,7 +38,9 @@ function binaryError(filename: string, looksLike: string | undefined): Unsupport
   }
   const what = looksLike ? `binary data (looks like ${looksLike})` : 'binary data';
   const named = ext ? `is named ${ext} but contains` : 'contains';
-  return new UnsupportedDocumentError(`${filename} ${named} ${what}`);
+  const promised = typeNamedBy(filename);
+  const not = promised && promised !== 'text' ? `, not ${describeType(promised)}` : '';
+  return new UnsupportedDocumentError(`${filename} ${named} ${what}${not}`);
 }
 
 function ooxmlType(bytes: Uint8Array, filename: string): FileType {

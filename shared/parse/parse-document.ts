@@ -1,18 +1,34 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { withDeadline } from './deadline.ts';
+import { DEFAULT_PARSE_LIMITS } from './limits.ts';
+import { nameMismatch } from './name-mismatch.ts';
+import { checkOoxml } from './ooxml-guard.ts';
 import { parsers } from './registry.ts';
 import type { FileType, ParsedDocument, ParseInput } from './types.ts';
 
 /**
  * Parses a document of a detected type with the registered parser. Every failure comes out as an
- * `UnsupportedDocumentError` with a readable reason, so a broken file fails its own version only.
+ * `UnsupportedDocumentError` with a readable reason, so a broken file fails its own version only:
+ * Office archives are checked first (zip bombs, entry count, DTDs), the parse runs under
+ * `limits.parseTimeoutMs` (its parser gets `input.signal`), and a file whose name promises another
+ * type than its content parses as what it is, with a warning.
  *
  * @example await parseDocument({ bytes, filename: 'a.md', readRelative }, detectFileType(bytes, 'a.md'))
  */
 export async function parseDocument(input: ParseInput, type: FileType): Promise<ParsedDocument> {
   const parser = parsers[type];
   if (!parser) throw new UnsupportedDocumentError(`${type.toUpperCase()} documents are not supported yet`);
+  const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
   try {
-    return await parser.parse(input);
+    checkOoxml(input.bytes, input.filename, type, limits);
+    const parsed = await withDeadline(
+      input.filename,
+      limits.parseTimeoutMs,
+      (signal) => parser.parse({ ...input, signal }),
+      input.signal,
+    );
+    const mismatch = nameMismatch(input.filename, type);
+    return mismatch ? { ...parsed, warnings: [mismatch, ...parsed.warnings] } : parsed;
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
     throw new UnsupportedDocumentError(

@@ -1,0 +1,59 @@
+import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { checkArchiveLimits } from './archive-limits.ts';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.ts';
+import { sniffBinary } from './sniff.ts';
+import type { FileType } from './types.ts';
+import { entryXmlProlog } from './xml-doctype.ts';
+import { readZipDirectory } from './zip.ts';
+
+const KIND: Partial<Record<FileType, string>> = {
+  docx: 'Word document',
+  pptx: 'PowerPoint presentation',
+  xlsx: 'Excel workbook',
+};
+
+const XML_PART = /\.(xml|rels)$/i;
+
+/**
+ * Checks an Office (OOXML) archive before its parser opens it: entry count, uncompressed size and
+ * compression ratio within the limits (zip bombs), and no XML part with a document type declaration
+ * (entity expansion, "billion laughs": Office never writes a DTD, so none is expanded or even
+ * parsed). Other types pass through. Throws `UnsupportedDocumentError` naming the file and the part.
+ *
+ * @example checkOoxml(bytes, 'deck.pptx', 'pptx', input.limits)
+ */
+export function checkOoxml(
+  bytes: Uint8Array,
+  filename: string,
+  type: FileType,
+  limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+): void {
+  const kind = KIND[type];
+  // Not a ZIP: the format's own parser tells an encrypted, legacy or damaged file apart.
+  if (!kind || sniffBinary(bytes)?.kind !== 'zip') return;
+  const refuse = (reason: string, cause?: unknown) =>
+    new UnsupportedDocumentError(`${filename} is not a readable ${kind}: ${reason}`, { cause });
+  try {
+    checkArchiveLimits(bytes, filename, kind, limits);
+  } catch (error) {
+    if (error instanceof UnsupportedDocumentError && error.message.startsWith(filename)) throw error;
+    throw refuse(reasonOf(error), error);
+  }
+  for (const entry of readZipDirectory(bytes)) {
+    if (!XML_PART.test(entry.name) || entry.uncompressedSize === 0) continue;
+    let prolog: ReturnType<typeof entryXmlProlog>;
+    try {
+      prolog = entryXmlProlog(bytes, entry);
+    } catch (error) {
+      throw refuse(`${entry.name} could not be inflated (${reasonOf(error)})`, error);
+    }
+    if (prolog === 'doctype') {
+      throw refuse(
+        `${entry.name} declares a DTD (<!DOCTYPE>), which Office files never do; it is refused so that no XML entity is expanded`,
+      );
+    }
+    if (prolog === 'unfinished') {
+      throw refuse(`${entry.name} starts with an XML prolog longer than any Office file writes`);
+    }
+  }
+}
