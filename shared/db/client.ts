@@ -18,8 +18,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
-  /** `pglite` (embedded) or `postgres` (node-postgres on DATABASE_URL). */
-  driver: 'pglite' | 'postgres';
+  /** `pglite` (embedded), `postgres` (node-postgres on DATABASE_URL) or `data-api` (Aurora in Lambda). */
+  driver: 'pglite' | 'postgres' | 'data-api';
   close(): Promise<void>;
 }
 
@@ -42,11 +42,19 @@ export async function openPostgres(url: string): Promise<Database> {
   return { db, driver: 'postgres', close: () => pool.end() };
 }
 
-/** The database the configuration names: `database.url` if set, else PGlite under `<dataDir>/db`. */
+/**
+ * The database the configuration names: Aurora through the Data API if `database.dataApi` is set,
+ * else `database.url` (node-postgres), else PGlite under `<dataDir>/db`.
+ */
 export async function openDatabase(config: {
   dataDir: string;
-  database: { url?: string };
+  database: { url?: string; dataApi?: { resourceArn: string; secretArn: string; database: string } };
 }): Promise<Database> {
+  if (config.database.dataApi) {
+    // Loaded on demand: local processes never pay for the RDS Data API client.
+    const { openDataApi } = await import('./data-api.ts');
+    return openDataApi({ ...config.database.dataApi, migrationsFolder: MIGRATIONS_FOLDER });
+  }
   if (config.database.url) return openPostgres(config.database.url);
   return openPglite(resolve(config.dataDir, 'db'));
 }
