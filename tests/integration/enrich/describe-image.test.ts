@@ -1,0 +1,146 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, queryRows } from '#shared/db/index.ts';
+import type { OcrEngine } from '#shared/llm/types.ts';
+import { describeImage } from '#shared/pipeline/steps/describe-image.ts';
+import { parse } from '#shared/pipeline/steps/parse.ts';
+import { register } from '#shared/pipeline/steps/register.ts';
+import type { PipelineDeps } from '#shared/pipeline/types.ts';
+import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
+import { textPng } from '../../helpers/text-png.ts';
+import { testDeps, utf8 } from '../pipeline/fixtures.ts';
+
+const DOC = `# Quarterly review
+
+## Revenue
+
+The chart below shows revenue by region.
+
+![Revenue by region](chart.png)
+`;
+
+interface ImageState {
+  ocr_text: string | null;
+  description: string | null;
+  error: string | null;
+  content: string;
+  index_text: string;
+  metadata: Record<string, unknown>;
+  found: boolean;
+}
+
+/** An OCR engine that reads a fixed text, or fails. */
+function fakeOcr(text: string | Error): OcrEngine & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    name: 'fake-ocr',
+    calls,
+    async recognize(_image, mime) {
+      calls.push(mime);
+      if (text instanceof Error) throw text;
+      return { text };
+    },
+  };
+}
+
+describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
+  let database: Database;
+  let deps: PipelineDeps & { dispose(): Promise<void> };
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    deps = await testDeps(database.db);
+  });
+  afterAll(async () => {
+    await deps?.dispose();
+    await database?.close();
+  });
+
+  /** Registers and parses a fresh copy of DOC; returns the image's step input. */
+  async function parsedImage(): Promise<{ documentId: string; version: number; nodeId: string }> {
+    const dir = `docs-${Math.random().toString(36).slice(2)}`;
+    await deps.store.put(`${dir}/chart.png`, textPng('HELLO CLOUD'));
+    await deps.store.put(`${dir}/review.md`, utf8(DOC));
+    const ref = await register({ key: `${dir}/review.md` }, deps);
+    const { images } = await parse({ documentId: ref.documentId, version: ref.version }, deps);
+    const nodeId = images[0];
+    if (!nodeId) throw new Error('no image node');
+    return { documentId: ref.documentId, version: ref.version, nodeId };
+  }
+
+  async function state(nodeId: string, word = 'hello'): Promise<ImageState> {
+    const [row] = await queryRows<ImageState>(
+      database.db,
+      sql`SELECT i.ocr_text, i.description, i.error, n.content, n.index_text, n.metadata,
+            n.search_vector @@ ${word}::tsquery AS found
+          FROM images i JOIN nodes n ON n.id = i.node_id WHERE n.id = ${nodeId}::uuid`,
+    );
+    if (!row) throw new Error('no image row');
+    return row;
+  }
+
+  it('stores the OCR text on the images row and makes it searchable on the node', async () => {
+    const image = await parsedImage();
+    const ocr = fakeOcr('HELLO CLOUD');
+    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr } });
+    const row = await state(image.nodeId);
+    expect(ocr.calls).toEqual(['image/png']);
+    expect(row).toMatchObject({ ocr_text: 'HELLO CLOUD', description: null, error: null, found: true });
+    expect(row.content).toBe('Revenue by region\nHELLO CLOUD');
+    expect(row.index_text).toContain('Revenue by region\nHELLO CLOUD');
+  });
+
+  it('asks the chat model for a description with the image attached', async () => {
+    const image = await parsedImage();
+    const chat = scriptedChat(() => 'A bar chart of revenue per region; north leads.');
+    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr: fakeOcr('HELLO'), chat } });
+    const [call] = chat.calls;
+    expect(call?.request.role).toBe('describeImage');
+    const parts = call?.request.messages[0]?.content;
+    expect(Array.isArray(parts) && parts.some((p) => p.type === 'image' && p.mime === 'image/png')).toBe(
+      true,
+    );
+    expect(promptText(call?.request ?? { role: 'describeImage', messages: [] })).toContain(
+      'Revenue by region',
+    );
+    const row = await state(image.nodeId, 'north');
+    expect(row).toMatchObject({
+      description: 'A bar chart of revenue per region; north leads.',
+      found: true,
+    });
+    expect(row.metadata).toMatchObject({ imageRead: true, ocrText: 'HELLO' });
+  });
+
+  it('records a failed OCR on the image and still succeeds', async () => {
+    const image = await parsedImage();
+    const ocr = fakeOcr(new Error('engine crashed'));
+    await expect(describeImage(image, { ...deps, providers: { ...deps.providers, ocr } })).resolves.toEqual(
+      image,
+    );
+    const row = await state(image.nodeId);
+    expect(row.error).toMatch(/OCR \(fake-ocr\): engine crashed/);
+    expect(row.metadata.imageError).toBe(row.error);
+    expect(row.content).toBe('Revenue by region');
+  });
+
+  it('skips an EMF image with its reason, without reading it', async () => {
+    const image = await parsedImage();
+    await database.db.execute(
+      sql`UPDATE images SET mime = 'image/x-emf', filename = 'img_001.emf' WHERE node_id = ${image.nodeId}::uuid`,
+    );
+    const ocr = fakeOcr('never');
+    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr } });
+    expect(ocr.calls).toEqual([]);
+    expect((await state(image.nodeId)).error).toMatch(/EMF\/WMF/);
+  });
+
+  it('does not add the text twice when the step is retried', async () => {
+    const image = await parsedImage();
+    const ocr = fakeOcr('HELLO CLOUD');
+    const withOcr = { ...deps, providers: { ...deps.providers, ocr } };
+    await describeImage(image, withOcr);
+    await describeImage(image, withOcr);
+    expect(ocr.calls).toHaveLength(1);
+    expect((await state(image.nodeId)).content).toBe('Revenue by region\nHELLO CLOUD');
+  });
+});
