@@ -1,5 +1,6 @@
 import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
+import { pdfParser } from './pdf/index.ts';
 import { pptxParser } from './pptx/index.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
@@ -9,6 +10,7 @@ import { xlsxParser } from './xlsx/parse-xlsx.ts';
 export const parsers: Partial<Record<FileType, Parser>> = {
   docx: docxParser,
   md: markdownParser,
+  pdf: pdfParser,
   pptx: pptxParser,
   txt: textParser,
   xlsx: xlsxParser,

@@ -1,0 +1,1 @@
+export { parsePdf, pdfParser } from './parse-pdf.ts';

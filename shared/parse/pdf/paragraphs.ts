@@ -1,0 +1,97 @@
+import type { OrderedLine } from './columns.ts';
+import type { TextBlock } from './layout.ts';
+import { headingNumber } from './numbering.ts';
+import { isCjk, joinText } from './script.ts';
+
+const LIST_MARKER = /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s|[(（]\d{1,3}[)）])/i;
+
+interface Open {
+  block: TextBlock;
+  /** Left edge of the block's second line, and the right edge of its longest line. */
+  left: number;
+  right: number;
+  lastX: number;
+  lastRight: number;
+  lastY: number;
+  firstStartsList: boolean;
+}
+
+/** The usual distance between consecutive baselines of one size on the page, or undefined. */
+function usualLeading(lines: readonly OrderedLine[]): number | undefined {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const a = (lines[i - 1] as OrderedLine).line;
+    const b = (lines[i] as OrderedLine).line;
+    const gap = a.y - b.y;
+    if (Math.abs(a.size - b.size) < 0.6 && gap > a.size * 0.8 && gap < a.size * 3) gaps.push(gap / a.size);
+  }
+  if (gaps.length < 3) return undefined;
+  gaps.sort((x, y) => x - y);
+  return gaps[Math.floor(gaps.length / 2)];
+}
+
+function joinLines(text: string, next: string): string {
+  // A word hyphenated at the end of a line is joined again ("exam-" + "ple").
+  if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
+  if (isCjk(text.at(-1)) && isCjk(next[0])) return text + next;
+  return joinText(text, next, true);
+}
+
+/**
+ * Groups one page's lines (in reading order) into paragraph blocks. A new block starts at a column
+ * change, a change of font size or boldness, a vertical gap wider than the page's usual leading, a
+ * first-line indent, a line after one that stopped short of the block's right edge, a list marker or
+ * a heading number.
+ */
+export function groupParagraphs(lines: readonly OrderedLine[], page: number): TextBlock[] {
+  const leading = usualLeading(lines);
+  const blocks: TextBlock[] = [];
+  let open: Open | undefined;
+  for (const { line, column } of lines) {
+    const current = open;
+    const breaks =
+      !current ||
+      column !== current.block.column ||
+      line.y > current.lastY ||
+      Math.abs(line.size - current.block.size) > 0.6 ||
+      line.bold !== current.block.bold ||
+      current.lastY - line.y > line.size * (leading ? Math.max(leading * 1.3, 1) : 1.7) ||
+      (line.x > current.lastX + line.size * 0.8 && !(current.firstStartsList && current.block.lines === 1)) ||
+      (current.block.lines > 1 && line.x < current.left - line.size * 0.8) ||
+      current.lastRight < Math.max(current.right, line.right) - line.size * 4 ||
+      LIST_MARKER.test(line.text) ||
+      headingNumber(line.text)?.strong === true;
+    if (breaks || !current) {
+      const block: TextBlock = {
+        kind: 'text',
+        text: line.text,
+        page,
+        top: line.y + line.size,
+        x: line.x,
+        size: line.size,
+        bold: line.bold,
+        lines: 1,
+        column,
+      };
+      blocks.push(block);
+      open = {
+        block,
+        left: line.x,
+        right: line.right,
+        lastX: line.x,
+        lastRight: line.right,
+        lastY: line.y,
+        firstStartsList: LIST_MARKER.test(line.text),
+      };
+      continue;
+    }
+    current.block.text = joinLines(current.block.text, line.text);
+    if (current.block.lines === 1) current.left = line.x;
+    current.block.lines++;
+    current.right = Math.max(current.right, line.right);
+    current.lastX = line.x;
+    current.lastRight = line.right;
+    current.lastY = line.y;
+  }
+  return blocks;
+}

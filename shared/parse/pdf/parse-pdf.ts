@@ -1,0 +1,86 @@
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
+import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
+import { outlineItems } from './apply-outline.ts';
+import { buildPdfTree } from './build-tree.ts';
+import { readingOrder } from './columns.ts';
+import { type FlowEntry, placeImages } from './flow.ts';
+import { dropFurniture } from './furniture.ts';
+import { bodySize, inferHeadings } from './headings.ts';
+import { createPdfImages } from './images.ts';
+import type { TextBlock } from './layout.ts';
+import { readOutline } from './outline.ts';
+import { groupParagraphs } from './paragraphs.ts';
+import { pdfTitle } from './pdf-title.ts';
+import { loadPdfjs, openPdf } from './pdfjs.ts';
+import { type PageContent, readPage } from './read-page.ts';
+
+const INFO_FIELDS: Record<string, string> = {
+  Author: 'author',
+  Subject: 'subject',
+  Keywords: 'keywords',
+  Creator: 'creator',
+  Producer: 'producer',
+};
+
+function documentMetadata(info: unknown, pages: number): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { pages };
+  for (const [field, key] of Object.entries(INFO_FIELDS)) {
+    const value = (info as Record<string, unknown> | undefined)?.[field];
+    if (typeof value === 'string' && value.trim() !== '') metadata[key] = value.trim();
+  }
+  return metadata;
+}
+
+/**
+ * Parses a PDF into the document tree with pdf.js, offline. Text is read in reading order (lines,
+ * then paragraphs; two-column pages column by column), running headers, footers and page numbers are
+ * dropped, and headings come from the outline (bookmarks) when there is one, else from the layout
+ * (size, bold, numbering). Every leaf carries `{ page }`, every section `{ pageStart }`. Embedded
+ * raster images are extracted as PNG at their place. Password-protected, corrupt and truncated files,
+ * and files over `limits.maxPages`, fail with an `UnsupportedDocumentError`.
+ */
+export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
+  const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
+  const { OPS } = await loadPdfjs();
+  const doc = await openPdf(input.bytes, input.filename);
+  try {
+    if (doc.numPages > limits.maxPages) {
+      throw new UnsupportedDocumentError(
+        `${input.filename} has ${doc.numPages} pages, more than the ${limits.maxPages} allowed (limits.maxPages)`,
+      );
+    }
+    const images = createPdfImages();
+    const pages: PageContent[] = [];
+    for (let number = 1; number <= doc.numPages; number++) {
+      input.signal?.throwIfAborted();
+      pages.push(await readPage(doc, number, OPS, images, input.filename));
+    }
+    const { pages: kept, dropped } = dropFurniture(pages);
+    const blocks: TextBlock[][] = kept.map((lines, i) =>
+      groupParagraphs(readingOrder(lines, pages[i]?.box ?? []), i + 1),
+    );
+    const flow: FlowEntry[] = blocks.flatMap((page, i) => placeImages(page, pages[i]?.images ?? []));
+    const body = bodySize(blocks.flat());
+    const outline = await readOutline(doc);
+    const items = outline.length > 0 ? outlineItems(flow, outline, doc.numPages) : inferHeadings(flow, body);
+    const { info } = await doc.getMetadata().catch(() => ({ info: undefined }));
+    const warnings = images.warnings();
+    if (blocks.every((page) => page.length === 0)) {
+      warnings.push('the PDF has no text layer (a scan?): only its images can be read, through OCR');
+    }
+    if (dropped > 0) warnings.push(`${dropped} running header, footer or page-number line(s) left out`);
+    return {
+      title: pdfTitle(info, blocks[0] ?? [], body, input.filename),
+      metadata: documentMetadata(info, doc.numPages),
+      children: buildPdfTree(items),
+      images: images.images,
+      warnings,
+    };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The PDF parser of the registry. */
+export const pdfParser: Parser = { type: 'pdf', parse: parsePdf };

@@ -1,0 +1,33 @@
+import { titleFromFilename } from '../title.ts';
+import type { TextBlock } from './layout.ts';
+
+/** Producers put the source file's name in the Title field: "Microsoft Word - report.docx". */
+const PRODUCER_PREFIX = /^microsoft\s+(?:word|powerpoint|excel)\s+-\s+/i;
+const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|rtf|odt|txt|pdf)$/i;
+
+function infoTitle(info: unknown): string | undefined {
+  const title = (info as { Title?: unknown } | undefined)?.Title;
+  if (typeof title !== 'string') return undefined;
+  const cleaned = title.replace(PRODUCER_PREFIX, '').replace(FILE_EXTENSION, '').replace(/\s+/g, ' ').trim();
+  return cleaned === '' || /^untitled$/i.test(cleaned) ? undefined : cleaned;
+}
+
+/**
+ * The document title: the document information's Title, else the largest text on the first page
+ * (when it is larger than the body text), else the file name.
+ */
+export function pdfTitle(
+  info: unknown,
+  firstPage: readonly TextBlock[],
+  body: number,
+  filename: string,
+): string {
+  const fromInfo = infoTitle(info);
+  if (fromInfo) return fromInfo;
+  let largest: TextBlock | undefined;
+  for (const block of firstPage) {
+    if (block.size > body && block.size > (largest?.size ?? 0) && /\p{L}/u.test(block.text)) largest = block;
+  }
+  if (largest && largest.text.length <= 200) return largest.text;
+  return titleFromFilename(filename);
+}

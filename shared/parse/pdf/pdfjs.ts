@@ -1,0 +1,78 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+
+type Pdfjs = typeof import('pdfjs-dist');
+
+let loading: Promise<Pdfjs> | undefined;
+
+/** pdf.js is large: it is imported the first time a PDF is parsed, not when the registry loads. */
+export function loadPdfjs(): Promise<Pdfjs> {
+  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<Pdfjs>;
+  return loading;
+}
+
+/** The package's own folders (fonts, CMaps, wasm decoders), so nothing is ever fetched. */
+function packageFolders(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string } {
+  const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const folder = (name: string) => `${path.join(root, name)}${path.sep}`;
+  return {
+    standardFontDataUrl: folder('standard_fonts'),
+    cMapUrl: folder('cmaps'),
+    wasmUrl: folder('wasm'),
+    iccUrl: folder('iccs'),
+  };
+}
+
+function readableFailure(filename: string, error: unknown): UnsupportedDocumentError {
+  const name =
+    error instanceof Error || (typeof error === 'object' && error !== null) ? (error as Error).name : '';
+  if (name === 'PasswordException') {
+    return new UnsupportedDocumentError(
+      `${filename} is password-protected; remove the password and upload it again`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (name === 'InvalidPDFException') {
+    return new UnsupportedDocumentError(
+      `${filename} is not a readable PDF (corrupt or truncated): ${reasonOf(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return new UnsupportedDocumentError(`${filename} could not be opened as a PDF: ${reasonOf(error)}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Opens a PDF with pdf.js, offline: no eval, no system fonts, the package's standard fonts and CMaps
+ * from disk (so CJK text extracts), errors only. The bytes are copied: pdf.js takes ownership of its
+ * buffer. Password-protected and unreadable files fail with an `UnsupportedDocumentError`.
+ */
+export async function openPdf(bytes: Uint8Array, filename: string): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfjs();
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    ...packageFolders(),
+    cMapPacked: true,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    fontExtraProperties: true,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
+    stopAtErrors: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  try {
+    return await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw readableFailure(filename, error);
+  }
+}
