@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
@@ -12,9 +12,12 @@ export function derivedPrefix(documentId: string): string {
 }
 
 /**
- * Deletes a document: it leaves search at once (its nodes go, cascading to embeddings and images
- * rows), its version history is kept as `deleted`, its original object and derived blobs are
- * removed. A later upload of the same key starts a fresh history.
+ * Deletes a document, in one transaction: it leaves search at once (its nodes go, cascading to
+ * embeddings and image rows), it leaves its topics (links removed; a topic left with no document
+ * disappears), and its version history is kept as `deleted`. Then its original object and derived
+ * blobs are removed. A later upload of the same key starts a fresh history.
+ *
+ * @example await deleteDocument(db, store, id); // search and topics no longer see it
  */
 export async function deleteDocument(db: Db, store: BlobStore, id: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {
@@ -25,6 +28,20 @@ export async function deleteDocument(db: Db, store: BlobStore, id: string): Prom
       .returning({ key: documents.key });
     if (!doc) throw new NotFoundError(`No document with id ${id}`);
     await tx.delete(nodes).where(eq(nodes.documentId, id));
+    await tx.execute(sql`
+      WITH unlinked AS (
+        DELETE FROM document_topics WHERE document_id = ${id}::uuid RETURNING topic_id
+      )
+      DELETE FROM topics t WHERE t.id IN (SELECT topic_id FROM unlinked)
+        AND NOT EXISTS (
+          SELECT 1 FROM document_topics dt
+          WHERE dt.topic_id = t.id AND dt.document_id <> ${id}::uuid
+        )`);
+    // Versions still processing end here; their executions find the document gone at Activate.
+    await tx
+      .update(documentVersions)
+      .set({ status: 'failed', error: 'the document was deleted', updatedAt: new Date() })
+      .where(and(eq(documentVersions.documentId, id), eq(documentVersions.status, 'processing')));
     const versions = await tx
       .select({ objectKey: documentVersions.objectKey })
       .from(documentVersions)

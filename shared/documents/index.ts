@@ -1,9 +1,18 @@
 export { deleteDocument, derivedPrefix } from './delete.ts';
 export {
   type DocumentSummary,
+  type DocumentTopic,
   getDocument,
   type ListOptions,
   listDocuments,
+  listDocumentTopics,
   listVersions,
   type VersionSummary,
 } from './queries.ts';
+export {
+  type RemovalOutcome,
+  type RemovedObject,
+  removeObject,
+  removeVanishedObjects,
+} from './remove-object.ts';
+export { resolveDocument } from './resolve.ts';

@@ -1,10 +1,10 @@
-import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 
-const { documents, documentVersions } = schema;
+const { documents, documentVersions, documentTopics, topics } = schema;
 
 export interface DocumentSummary {
   id: string;
@@ -34,9 +34,16 @@ export interface VersionSummary {
 export interface ListOptions {
   limit: number;
   offset: number;
+  /** `deleted` lists deleted documents (kept with their history); any other lists live ones. */
   status?: DocumentStatus;
   /** Matches the key or filename, case-insensitively. */
   q?: string;
+  /** Alias of `q`, the seed's "name" filter. */
+  name?: string;
+  /** The detected file type (`md`, `docx`, `pdf`, ...). */
+  type?: string;
+  /** Only documents linked to this topic. */
+  topicId?: string;
 }
 
 const summaryColumns = {
@@ -56,11 +63,26 @@ export async function listDocuments(
   db: Db,
   options: ListOptions,
 ): Promise<{ items: DocumentSummary[]; total: number }> {
-  const conditions: SQL[] = [isNull(documents.deletedAt)];
-  if (options.status) conditions.push(eq(documents.status, options.status));
-  if (options.q) {
-    const pattern = `%${options.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const conditions: SQL[] = [
+    options.status === 'deleted' ? isNotNull(documents.deletedAt) : isNull(documents.deletedAt),
+  ];
+  if (options.status && options.status !== 'deleted') conditions.push(eq(documents.status, options.status));
+  for (const text of [options.q, options.name]) {
+    if (!text) continue;
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(or(ilike(documents.key, pattern), ilike(documents.filename, pattern)) as SQL);
+  }
+  if (options.type) conditions.push(eq(documents.fileType, options.type));
+  if (options.topicId) {
+    conditions.push(
+      inArray(
+        documents.id,
+        db
+          .select({ id: documentTopics.documentId })
+          .from(documentTopics)
+          .where(eq(documentTopics.topicId, options.topicId)),
+      ),
+    );
   }
   const where = and(...conditions);
   const items = await db
@@ -102,4 +124,20 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
     .from(documentVersions)
     .where(eq(documentVersions.documentId, documentId))
     .orderBy(desc(documentVersions.version));
+}
+
+export interface DocumentTopic {
+  id: string;
+  name: string;
+  confidence: number;
+}
+
+/** The topics a document is linked to, most confident first. */
+export async function listDocumentTopics(db: Db, documentId: string): Promise<DocumentTopic[]> {
+  return db
+    .select({ id: topics.id, name: topics.name, confidence: documentTopics.confidence })
+    .from(documentTopics)
+    .innerJoin(topics, eq(topics.id, documentTopics.topicId))
+    .where(eq(documentTopics.documentId, documentId))
+    .orderBy(desc(documentTopics.confidence), topics.name);
 }

@@ -6,6 +6,16 @@ export const pipelineInputSchema = z.object({
   key: z.string().min(1),
   documentId: z.uuid().optional(),
   force: z.boolean().optional(),
+  /**
+   * The order of the write this execution is for: S3's `detail.object.sequencer` (hex; compared after
+   * left-padding), or the upload's. An execution older than the latest version's creates nothing.
+   */
+  sequencer: z
+    .string()
+    .regex(/^[0-9a-fA-F]{1,32}$/, 'a hex string of at most 32 digits')
+    .optional(),
+  /** Resume this version, left `processing` by a process that stopped (local crash recovery). */
+  resumeVersion: z.number().int().positive().optional(),
 });
 export type PipelineInput = z.infer<typeof pipelineInputSchema>;
 
@@ -22,6 +32,8 @@ export type ImageRef = z.infer<typeof imageRefSchema>;
 
 export const registerOutputSchema = versionRefSchema.extend({
   outcome: z.enum(['created', 'unchanged', 'rejected']),
+  /** Set with `unchanged` when the event was older than the latest version's (nothing was read into a version). */
+  stale: z.boolean().optional(),
   /** Why a file was rejected (unsupported type, empty, not UTF-8, too large), or why its unchanged bytes failed before. */
   reason: z.string().optional(),
 });

@@ -1,9 +1,18 @@
-import { reasonOf } from '../errors.ts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { schema } from '../db/index.ts';
+import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
+import { NotFoundError, reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
 import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
+import type { PipelineInput } from './contract.ts';
 import { queueDocument } from './documents.ts';
+import { objectEventAction } from './object-events.ts';
+import { type RecoveryReport, recoverInterrupted, SHARED_DATABASE_STALE_MS } from './recovery.ts';
 import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
+import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
+
+const { documents } = schema;
 
 export type { PipelineEvent, PipelineOutcome } from './types.ts';
 
@@ -38,6 +47,24 @@ export interface IngestService {
     onOutcome?: (outcome: IngestOutcome) => void,
     onEvent?: (event: PipelineEvent) => void,
   ): Promise<IngestOutcome[]>;
+  /**
+   * Re-runs the pipeline on a live document's stored object (after a parser or model change): a new
+   * version only if the result differs from the current one (see Activate). Answers once queued;
+   * `done` settles with the outcome (`unchanged` when nothing differed).
+   */
+  reindex(documentId: string): Promise<{ submitted: SubmittedFile; done: Promise<IngestOutcome> }>;
+  /**
+   * Handles an S3 event as EventBridge delivers it (`Object Created` ingests with the event's
+   * sequencer, `Object Deleted` removes the document); the local bucket's removals come through
+   * `removeObject` instead. Resolves when handled.
+   */
+  handleObjectEvent(event: unknown): Promise<PipelineOutcome | RemovalOutcome>;
+  /**
+   * Crash recovery (see recovery.ts): resumes or fails what a stopped process left unfinished. Call
+   * once when the process opens the product, before new work. With a shared Postgres only work idle
+   * for 20 minutes counts as interrupted.
+   */
+  recover(): Promise<RecoveryReport>;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
 }
@@ -73,6 +100,31 @@ export function createIngestService(
     return promise;
   };
 
+  /** Runs one execution, tracked for `idle()`; never rejects. */
+  function execute(
+    input: PipelineInput & { documentId: string },
+    onOutcome?: (outcome: IngestOutcome) => void,
+    onEvent?: (event: PipelineEvent) => void,
+  ): Promise<IngestOutcome> {
+    const { key, documentId } = input;
+    const done = runner
+      .run(input, onEvent)
+      .catch((error): PipelineOutcome => {
+        console.error(`[ingest] ${key}: ${reasonOf(error)}`);
+        return { documentId, status: 'failed', error: reasonOf(error) };
+      })
+      .then((outcome): IngestOutcome => {
+        const result = { ...outcome, key, documentId: outcome.documentId ?? documentId };
+        try {
+          onOutcome?.(result);
+        } catch (error) {
+          console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
+        }
+        return result;
+      });
+    return track(done);
+  }
+
   async function start(
     files: IngestFile[],
     onOutcome?: (outcome: IngestOutcome) => void,
@@ -80,32 +132,20 @@ export function createIngestService(
   ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[]; indexed: Promise<void> }> {
     for (const file of files) assertSafeKey(file.key);
     const submitted: SubmittedFile[] = [];
+    const sequencers: string[] = [];
     for (const file of files) {
       await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
+      // Taken once the write is done: concurrent uploads of one key are ordered as their writes were.
+      sequencers.push(localSequencer());
       const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
       const doc = await queueDocument(deps.db, { key: file.key, filename });
       submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
     }
     const isBulk = submitted.length >= bulkMinFiles;
     if (isBulk) await bulk.begin(submitted.length);
-    const outcomes = submitted.map(({ key, documentId }) => {
-      const done = runner
-        .run({ key, documentId }, onEvent)
-        .catch((error): PipelineOutcome => {
-          console.error(`[ingest] ${key}: ${reasonOf(error)}`);
-          return { documentId, status: 'failed', error: reasonOf(error) };
-        })
-        .then((outcome): IngestOutcome => {
-          const result = { ...outcome, key, documentId: outcome.documentId ?? documentId };
-          try {
-            onOutcome?.(result);
-          } catch (error) {
-            console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
-          }
-          return result;
-        });
-      return track(done);
-    });
+    const outcomes = submitted.map(({ key, documentId }, i) =>
+      execute({ key, documentId, sequencer: sequencers[i] }, onOutcome, onEvent),
+    );
     const indexed = isBulk ? track(Promise.allSettled(outcomes).then(() => bulk.end())) : Promise.resolve();
     return { submitted, outcomes, indexed };
   }
@@ -120,6 +160,35 @@ export function createIngestService(
       // A bulk load is only done once its index is built: search right after must be fast.
       await indexed;
       return results;
+    },
+    async reindex(documentId) {
+      const live = and(eq(documents.id, documentId), isNull(documents.deletedAt));
+      const [doc] = await deps.db.select({ key: documents.key }).from(documents).where(live);
+      if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
+      if (!(await deps.store.head(doc.key))) {
+        throw new NotFoundError(`The stored object ${doc.key} of document ${documentId} is gone`);
+      }
+      await deps.db
+        .update(documents)
+        .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
+        .where(live);
+      const done = execute({ key: doc.key, documentId, force: true });
+      return { submitted: { key: doc.key, documentId, status: 'queued' }, done };
+    },
+    async handleObjectEvent(event) {
+      const action = objectEventAction(event);
+      if (action.kind === 'remove') return removeObject(deps.db, deps.store, action);
+      return runner.run(action.input);
+    },
+    async recover() {
+      const staleAfterMs = deps.config.database.url ? SHARED_DATABASE_STALE_MS : 0;
+      return recoverInterrupted(
+        deps,
+        (input) => {
+          void execute(input);
+        },
+        { staleAfterMs },
+      );
     },
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);

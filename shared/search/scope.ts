@@ -43,7 +43,9 @@ export function scopeCondition(filters: SearchFilters = {}): SQL {
     sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', ')})`),
     filters.version === undefined
       ? sql`n.version = d.current_version`
-      : sql`n.version = ${filters.version}::int`,
+      : // Only a version whose whole pipeline succeeded: never one in progress or failed.
+        sql`n.version = ${filters.version}::int AND EXISTS (SELECT 1 FROM document_versions dv
+          WHERE dv.document_id = n.document_id AND dv.version = n.version AND dv.status = 'ready')`,
   ];
   if (filters.documentIds) parts.push(sql`n.document_id = ANY(${pgArray(filters.documentIds)}::uuid[])`);
   if (filters.topicIds) {

@@ -1,23 +1,51 @@
 import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/index.ts';
+import { NotFoundError } from '../../errors.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import { settleDocumentStatus } from '../documents.ts';
 import type { PipelineDeps } from '../types.ts';
+import { discardVersion } from '../version-discard.ts';
+import { sameResultAsCurrent } from '../version-hash.ts';
+
+export type ActivateOutput = VersionRef & { outcome: 'ready' | 'unchanged' };
 
 /**
- * Activate, in one transaction: the version becomes `ready` (completion time and duration in its
- * stats) and the document's current version, unless a newer version is already current (executions
- * may finish out of order). Older versions stay queryable by number.
+ * Activate, in one transaction: the version becomes `ready` (completion time, duration and topic
+ * count in its stats) and the document's current version, unless a newer version is already current
+ * (executions may finish out of order). Older versions stay queryable by number.
+ *
+ * A reindex (same bytes as the current version, forced through) whose result equals the current
+ * version's (same tree, texts and summaries) is discarded instead: its rows and blobs go, the
+ * current version stays, and the outcome is `unchanged`. A document deleted while this version was
+ * being processed gets nothing: the version's rows and blobs go and the step fails.
  *
  * @example await activate({ documentId, version: 2 }, deps) // { documentId, version: 2, outcome: 'ready' }
  */
-export async function activate(raw: unknown, deps: PipelineDeps): Promise<VersionRef & { outcome: 'ready' }> {
+export async function activate(raw: unknown, deps: PipelineDeps): Promise<ActivateOutput> {
   const ref = parseStepInput(versionRefSchema, raw, 'Activate');
+  const [doc] = await queryRows<{ deleted: boolean; current: number | null }>(
+    deps.db,
+    sql`SELECT deleted_at IS NOT NULL AS deleted, current_version AS current FROM documents WHERE id = ${ref.documentId}::uuid`,
+  );
+  if (!doc || doc.deleted) {
+    await discardVersion(deps, ref, { keepRow: true });
+    throw new NotFoundError(`The document was deleted while version ${ref.version} was being processed`);
+  }
+  if (doc.current !== null && doc.current !== ref.version) {
+    const current = { documentId: ref.documentId, version: doc.current };
+    if (await sameResultAsCurrent(deps.db, ref, current)) {
+      await discardVersion(deps, ref);
+      await settleDocumentStatus(deps.db, ref.documentId);
+      return { ...current, outcome: 'unchanged' };
+    }
+  }
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`
       UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
         completed_at = now(), updated_at = now(),
-        stats = stats || jsonb_build_object('durationMs',
-          greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
+        stats = stats || jsonb_build_object(
+          'durationMs', greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint,
+          'topics', (SELECT count(*) FROM document_topics WHERE document_id = ${ref.documentId}::uuid))
       WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
     await tx.execute(sql`
       UPDATE documents SET current_version = ${ref.version}::int, updated_at = now()

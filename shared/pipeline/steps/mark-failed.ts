@@ -4,13 +4,14 @@ import { markFailedInputSchema, parseStepInput } from '../contract.ts';
 import { settleDocumentStatus } from '../documents.ts';
 import { failureReason } from '../failure-reason.ts';
 import type { PipelineDeps } from '../types.ts';
+import { discardVersion } from '../version-discard.ts';
 
 const { documents, documentVersions } = schema;
 
 /**
  * MarkFailed (every Catch leads here): the version becomes `failed` with a readable reason taken from
- * `$.error`; the document keeps its current version (`ready`, noting the failure) or, with none,
- * becomes `failed`. When Register failed before creating a version, the document itself records it.
+ * `$.error`, and the rows and blobs it wrote are removed; the document keeps its current version
+ * (`ready`, noting the failure) or, with none, becomes `failed`. When Register failed before creating a version, the document itself records it.
  *
  * @example await markFailed({ key, register, error: { Error: 'Error', Cause: 'boom' } }, deps) // { reason: 'boom' }
  */
@@ -26,6 +27,8 @@ export async function markFailed(raw: unknown, deps: PipelineDeps): Promise<{ re
       .set({ status: 'failed', error: reason, completedAt: now, updatedAt: now })
       .where(and(eq(documentVersions.documentId, documentId), eq(documentVersions.version, version)));
     await settleDocumentStatus(db, documentId);
+    // A failed version is never searched, not even by number: what it wrote goes.
+    await discardVersion(deps, { documentId, version }, { keepRow: true });
     return { reason };
   }
   const [doc] = await db

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
 import { detectFileType } from '../../parse/index.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
 import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
 import { findOrCreateDocument, settleDocumentStatus } from '../documents.ts';
+import { normalizeSequencer } from '../sequencer.ts';
 import type { PipelineDeps } from '../types.ts';
+import { getVersion, startStep } from '../versions.ts';
 
 const { documents, documentVersions } = schema;
 
@@ -18,7 +20,10 @@ const MAX_VERSION_ATTEMPTS = 5;
  * document. Same bytes as the latest version: `unchanged`, nothing written. Otherwise version n+1,
  * `processing` (`created`) or, for a file that cannot be ingested (too large, empty, binary, not
  * UTF-8), `failed` with the reason (`rejected`): each bad file gets its error on its own document.
- * Duplicate or concurrent registrations of the same bytes yield one version.
+ * Duplicate or concurrent registrations of the same bytes yield one version; an execution whose
+ * `sequencer` is older than the latest version's creates nothing (`unchanged`, `stale`), so a late
+ * S3 event never puts older content over newer. With `resumeVersion` (crash recovery) the existing
+ * `processing` version goes on.
  *
  * @example await register({ key: 'uploads/a.md' }, deps) // { documentId, version: 1, outcome: 'created' }
  */
@@ -26,6 +31,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
   const input: PipelineInput = parseStepInput(pipelineInputSchema, raw, 'Register');
   assertSafeKey(input.key);
   const { db, store, config } = deps;
+  if (input.resumeVersion !== undefined) return resume(input, deps);
   const filename = input.key.slice(input.key.lastIndexOf('/') + 1);
   // Checked first: an event for an object deleted since must not create a document.
   const head = await store.head(input.key);
@@ -50,6 +56,9 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     }
   }
 
+  const sequencer = input.sequencer === undefined ? undefined : normalizeSequencer(input.sequencer);
+  // A lost race for number n+1 (unique per document) re-reads the latest version: so the sequencer
+  // check and the insert act as one, even across connections.
   for (let attempt = 1; ; attempt++) {
     const [latest] = await db
       .select({
@@ -57,11 +66,18 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
         fileHash: documentVersions.fileHash,
         status: documentVersions.status,
         error: documentVersions.error,
+        sequencer: documentVersions.sequencer,
       })
       .from(documentVersions)
       .where(eq(documentVersions.documentId, doc.id))
       .orderBy(desc(documentVersions.version))
       .limit(1);
+    if (latest && sequencer && latest.sequencer && sequencer < latest.sequencer) {
+      // S3 delivers unordered: the write this event announces was overtaken by a newer one, whose
+      // own event brings (or brought) the newer content. Nothing older may become a new version.
+      await settleDocumentStatus(db, doc.id);
+      return { documentId: doc.id, version: latest.version, outcome: 'unchanged', stale: true };
+    }
     if (latest && hash !== '' && latest.fileHash === hash && !input.force) {
       await settleDocumentStatus(db, doc.id);
       // Resubmitting the bytes of a failed version does not hide its failure behind "unchanged".
@@ -84,6 +100,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
         fileSize: head.size,
         fileType,
         objectKey: input.key,
+        sequencer: sequencer ?? null,
         status: reason ? 'failed' : 'processing',
         step: 'register',
         error: reason ?? null,
@@ -106,6 +123,29 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
       .where(eq(documents.id, doc.id));
     return { documentId: doc.id, version, outcome: 'created' };
   }
+}
+
+/**
+ * Crash recovery: the version left `processing` goes on from Parse (every later step replaces what
+ * an interrupted attempt wrote). A version that settled meanwhile is reported `unchanged`.
+ */
+async function resume(input: PipelineInput, deps: PipelineDeps): Promise<RegisterOutput> {
+  const [doc] = await deps.db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(
+        input.documentId ? eq(documents.id, input.documentId) : eq(documents.key, input.key),
+        eq(documents.key, input.key),
+        isNull(documents.deletedAt),
+      ),
+    );
+  if (!doc) throw new NotFoundError(`No live document for key ${input.key} to resume`);
+  const ref = { documentId: doc.id, version: input.resumeVersion ?? 0 };
+  const version = await getVersion(deps.db, ref);
+  if (version.status !== 'processing') return { ...ref, outcome: 'unchanged' };
+  await startStep(deps.db, ref, 'register');
+  return { ...ref, outcome: 'created' };
 }
 
 /** `50.0 MB`, `12.5 KB`, `300 bytes`. */

@@ -47,12 +47,21 @@ describe('createPipelineRunner', () => {
     expect(await deps.db.select().from(documents).where(eq(documents.key, 'events/gone.md'))).toEqual([]);
   });
 
-  it('reprocesses the same bytes when forced', async () => {
+  it('reprocesses the same bytes when forced and keeps no new version when the result is the same', async () => {
     await deps.store.put('events/force.md', utf8('# Force\n\nSame bytes.\n'));
     const runner = createPipelineRunner(deps);
     const first = await runner.run({ key: 'events/force.md' });
-    const second = await runner.run({ key: 'events/force.md', force: true });
-    expect(second).toMatchObject({ status: 'ready', version: 2, documentId: first.documentId });
+    const steps: string[] = [];
+    const second = await runner.run({ key: 'events/force.md', force: true }, (e) => {
+      if (e.type === 'step-started') steps.push(e.step);
+    });
+    expect(steps).toContain('Parse');
+    expect(second).toMatchObject({ status: 'unchanged', version: 1, documentId: first.documentId });
+    const versions = await deps.db
+      .select({ version: documentVersions.version })
+      .from(documentVersions)
+      .where(eq(documentVersions.documentId, first.documentId ?? ''));
+    expect(versions).toEqual([{ version: 1 }]);
   });
 
   it('keeps the newer current version when an older version activates late', async () => {
