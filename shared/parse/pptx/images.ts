@@ -73,7 +73,13 @@ export function createPptxImages(read: (part: string) => Uint8Array | undefined)
     const extension = rel.target.slice(rel.target.lastIndexOf('.') + 1).toLowerCase();
     const format = formatOf(bytes, CONTENT_TYPES[extension]);
     const name = extractedImageName(images.length + 1, format.extension);
-    const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: rel.target };
+    // A copy: a stored entry is a view into the whole presentation, which need not outlive the parse.
+    const extracted: ExtractedImage = {
+      name,
+      bytes: new Uint8Array(bytes),
+      mime: format.mime,
+      source: rel.target,
+    };
     if (format.width !== undefined) extracted.width = format.width;
     if (format.height !== undefined) extracted.height = format.height;
     images.push(extracted);

@@ -44,3 +44,13 @@ export function rewritePptx(
 export function imageData(mime: string, bytes: Uint8Array): string {
   return `${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 }
+
+/** An EMF header record: type 1, size 108, then the " EMF" signature at byte 40. */
+export function emfHeader(): Uint8Array {
+  const bytes = new Uint8Array(108);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, 1, true);
+  view.setUint32(4, 108, true);
+  bytes.set([0x20, 0x45, 0x4d, 0x46], 40);
+  return bytes;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import type { ParseLimits } from '#shared/parse/limits.ts';
+import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
+import { parsePptx } from '#shared/parse/pptx/index.ts';
+import { zipBytes } from './fixtures.ts';
+import { pptxBytes, rewritePptx } from './pptx-fixtures.ts';
+
+async function reasonFor(bytes: Uint8Array, filename = 'deck.pptx', limits?: ParseLimits): Promise<string> {
+  const error = await parsePptx({ bytes, filename, ...(limits ? { limits } : {}) }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UnsupportedDocumentError);
+  return (error as Error).message;
+}
+
+/** An OLE compound file header followed by a directory entry name, as an encrypted OOXML file has. */
+function oleWith(streamName: string): Uint8Array {
+  const bytes = new Uint8Array(2048);
+  bytes.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  bytes.set(Buffer.from(streamName, 'utf16le'), 1024);
+  return bytes;
+}
+
+function slides(count: number): Promise<Uint8Array> {
+  return pptxBytes((deck) => {
+    for (let i = 1; i <= count; i++) deck.addSlide().addText(`Slide text ${i}`, { x: 1, y: 1, w: 4, h: 1 });
+  });
+}
+
+describe('parsePptx failures', () => {
+  it('says a truncated file is not a readable PowerPoint presentation', async () => {
+    const bytes = await slides(1);
+    expect(await reasonFor(bytes.subarray(0, Math.floor(bytes.length / 2)))).toMatch(
+      /^deck\.pptx is not a readable PowerPoint presentation: the ZIP archive is damaged/,
+    );
+  });
+
+  it('says a ZIP archive without a presentation part is not a presentation', async () => {
+    const bytes = zipBytes([{ name: '[Content_Types].xml', data: '<Types/>' }]);
+    expect(await reasonFor(bytes)).toBe(
+      'deck.pptx is not a readable PowerPoint presentation: the archive has no presentation part (ppt/presentation.xml)',
+    );
+  });
+
+  it('says an encrypted presentation is password-protected', async () => {
+    expect(await reasonFor(oleWith('EncryptedPackage'))).toBe(
+      'deck.pptx is password-protected (an encrypted PowerPoint presentation); save it without a password',
+    );
+  });
+
+  it('says a legacy .ppt file must be saved as .pptx', async () => {
+    expect(await reasonFor(oleWith('PowerPoint Document'), 'old.pptx')).toBe(
+      'old.pptx is not a readable PowerPoint presentation: it is a legacy .ppt (OLE) file; save it as .pptx',
+    );
+  });
+
+  it('says what a file of another kind is', async () => {
+    expect(await reasonFor(new TextEncoder().encode('%PDF-1.7\n'))).toBe(
+      'deck.pptx is not a readable PowerPoint presentation: it is a PDF document',
+    );
+  });
+
+  it('refuses a zip bomb from its directory, before inflating it', async () => {
+    const bomb = zipBytes([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'ppt/presentation.xml', data: new Uint8Array(8 * 1024 * 1024), deflate: true },
+    ]);
+    expect(await reasonFor(bomb)).toMatch(
+      /^deck\.pptx is not a readable PowerPoint presentation: ppt\/presentation\.xml expands \d+ times/,
+    );
+  });
+
+  it('refuses a presentation with more slides than limits.maxSlides', async () => {
+    const limits = { ...DEFAULT_PARSE_LIMITS, maxSlides: 2 };
+    expect(await reasonFor(await slides(3), 'deck.pptx', limits)).toBe(
+      'deck.pptx is not a readable PowerPoint presentation: it has 3 slides (at most 2 are read; limits.maxSlides)',
+    );
+  });
+
+  it('never expands entities declared in a DTD (billion laughs) and names the part', async () => {
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE p:sld [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>';
+    const bytes = rewritePptx(await slides(1), (name, xml) =>
+      name === 'ppt/slides/slide1.xml'
+        ? xml.replace(/^<\?xml[^>]*\?>/, laughs).replace('Slide text 1', '&lol2;')
+        : undefined,
+    );
+    expect(await reasonFor(bytes)).toMatch(
+      /^deck\.pptx is not a readable PowerPoint presentation: ppt\/slides\/slide1\.xml is not well-formed XML \(.*undefined entity/,
+    );
+  });
+
+  it('says which part is not well-formed XML', async () => {
+    const bytes = rewritePptx(await slides(1), (name, xml) =>
+      name === 'ppt/slides/slide1.xml' ? xml.replace('</p:sld>', '') : undefined,
+    );
+    expect(await reasonFor(bytes)).toMatch(
+      /^deck\.pptx is not a readable PowerPoint presentation: ppt\/slides\/slide1\.xml is not well-formed XML/,
+    );
+  });
+});
