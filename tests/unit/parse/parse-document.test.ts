@@ -26,7 +26,7 @@ describe('parseDocument', () => {
     delete parsers.pdf;
     try {
       await expect(parseDocument({ bytes: utf8('x'), filename: 'a.pdf' }, 'pdf')).rejects.toThrow(
-        new UnsupportedDocumentError('PDF documents are not supported yet'),
+        new UnsupportedDocumentError('a.pdf: PDF documents are not supported yet'),
       );
     } finally {
       if (saved) parsers.pdf = saved;
