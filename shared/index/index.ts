@@ -1,5 +1,5 @@
 export { embedVersion } from './embed-version.ts';
-export { flattenTree, PATH_SEPARATOR } from './flatten.ts';
+export { flattenTree, indexTextOf, PATH_SEPARATOR } from './flatten.ts';
 export { type IndexResult, type IndexStats, indexParsedDocument } from './index-document.ts';
 export type { NodeRow } from './node-row.ts';
 export { hasCjk, isStopword, segment } from './segment.ts';

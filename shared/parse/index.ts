@@ -3,7 +3,7 @@ export { type ImageInfo, readImageInfo } from './image-info.ts';
 export { type ImagePath, resolveImagePath } from './image-path.ts';
 export { DEFAULT_PARSE_LIMITS, type ParseLimits, parseLimitsOf } from './limits.ts';
 export { markdownParser, parseMarkdown } from './markdown.ts';
-export { type NormalizeLimits, normalizeTree } from './normalize.ts';
+export { type NormalizeOptions, normalizeOptionsOf, normalizeTree } from './normalize.ts';
 export { parseDocument } from './parse-document.ts';
 export { parsers } from './registry.ts';
 export { renderMarkdown } from './render-markdown.ts';

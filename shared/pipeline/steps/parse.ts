@@ -3,6 +3,7 @@ import { schema } from '../../db/index.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
+  normalizeOptionsOf,
   normalizeTree,
   parseDocument,
   parseLimitsOf,
@@ -49,7 +50,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<{ images:
     },
     type,
   );
-  const tree = normalizeTree(parsed, config.limits);
+  const tree = await normalizeTree(parsed, deps.providers, normalizeOptionsOf(config));
 
   const prefix = versionPrefix(ref);
   for (const image of tree.images)

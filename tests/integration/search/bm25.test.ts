@@ -60,18 +60,18 @@ interface Leaf {
   tokens: string[];
 }
 
-/** Leaves of a tree with their ancestor section titles. */
+/** Leaves of a tree with the document title and their ancestor section titles. */
 function leaves(tree: ParsedDocument): { path: string[]; content: string }[] {
   const out: { path: string[]; content: string }[] = [];
   const walk = (node: TreeNode, path: string[]) => {
     if (node.type === 'section') for (const child of node.children) walk(child, [...path, node.title]);
     else out.push({ path, content: node.type === 'image' ? node.alt : node.text });
   };
-  for (const child of tree.children) walk(child, []);
+  for (const child of tree.children) walk(child, [tree.title]);
   return out;
 }
 
-/** The scope's leaves, tokenized independently: section path then content, as the index weights them. */
+/** The scope's leaves, tokenized independently: title and section path then content, as the index weights them. */
 function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters): Leaf[] {
   const out: Leaf[] = [];
   for (const spec of CORPUS) {

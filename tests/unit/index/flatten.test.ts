@@ -66,20 +66,38 @@ describe('flattenTree', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
   });
 
-  it('indexes a leaf as its section path and content', () => {
+  it('indexes a leaf as its document title, section path and content', () => {
     const rows = flattenTree(planDocument(), ref);
     const leaf = byContent(rows, CONTAINER_PARAGRAPH);
-    expect(leaf.indexText).toBe(`第3章 基础设施 > 3.2 云平台建设 > 3.2.1 容器化改造\n${CONTAINER_PARAGRAPH}`);
+    expect(leaf.indexText).toBe(
+      `2024年度技术规划 > 第3章 基础设施 > 3.2 云平台建设 > 3.2.1 容器化改造\n${CONTAINER_PARAGRAPH}`,
+    );
     expect(leaf.searchVector).toMatch(/'基础设施':\d+A/);
+    expect(leaf.searchVector).toMatch(/'规划':\d+A/);
     expect(leaf.searchVector).toMatch(/'kubernetes':\d+B/);
     expect(leaf.tokenCount).toBeGreaterThan(10);
   });
 
-  it('indexes a paragraph outside any section by its content alone', () => {
+  it('indexes a paragraph outside any section by the document title and its content', () => {
     const rows = flattenTree(planDocument(), ref);
     const intro = rows[1];
-    expect(intro?.indexText).toBe('This plan covers infrastructure and budget for 2024.');
-    expect(intro?.searchVector).not.toMatch(/\d+A/);
+    expect(intro?.indexText).toBe('2024年度技术规划\nThis plan covers infrastructure and budget for 2024.');
+    expect(intro?.searchVector).toMatch(/'规划':\d+A/);
+    expect(intro?.searchVector).toMatch(/'infrastructure':\d+B/);
+  });
+
+  it('indexes a leaf by its content alone when the document has no title', () => {
+    const rows = flattenTree(
+      {
+        title: '',
+        metadata: {},
+        children: [{ type: 'paragraph', text: 'Alone.' }],
+        images: [],
+        warnings: [],
+      },
+      ref,
+    );
+    expect(rows[1]?.indexText).toBe('Alone.');
   });
 
   it('indexes sections and the document by title with weight A', () => {
@@ -101,7 +119,9 @@ describe('flattenTree', () => {
       content: '容器平台架构图',
       metadata: { name: 'arch.png', mime: 'image/png', width: 640, height: 480 },
     });
-    expect(image?.indexText).toBe('第3章 基础设施 > 3.2 云平台建设 > 3.2.1 容器化改造\n容器平台架构图');
+    expect(image?.indexText).toBe(
+      '2024年度技术规划 > 第3章 基础设施 > 3.2 云平台建设 > 3.2.1 容器化改造\n容器平台架构图',
+    );
   });
 
   it('keeps paragraph metadata such as code blocks', () => {

@@ -1,0 +1,91 @@
+import { hasCjk, isStopword } from '#shared/index/segment.ts';
+import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
+
+/** Title lengths: about what a person writes as a heading. */
+export interface TitleLength {
+  maxCjkChars: number;
+  maxLatinWords: number;
+}
+
+/** A section heading. */
+export const SECTION_TITLE: TitleLength = { maxCjkChars: 20, maxLatinWords: 8 };
+/** The suffix after an author's numbering ("一、 项目背景"): seed 000 §5.1.3 asks 5-15 characters. */
+export const TITLE_SUFFIX: TitleLength = { maxCjkChars: 15, maxLatinWords: 5 };
+
+/** A clause shorter than this is too little to name a section ("However,"). */
+const MIN_CJK_CLAUSE = 4;
+const MIN_LATIN_CLAUSE_WORDS = 3;
+/** The representative sentence is chosen from this much text: a section's start says what it is about. */
+const MAX_INPUT_CHARS = 6_000;
+
+const CLAUSE_MARK = /[，,、：:；;—–]/u;
+const TRAILING = /[\s。！？!?；;.,，：:、…—–\-"'“”‘’()（）[\]【】]+$/u;
+const LEADING = /^[\s\-*•·>#"'“‘(（[【]+/u;
+
+/**
+ * An offline title for a run of text: its most representative sentence (the extractive summary's
+ * choice), shortened to a heading: its first clause, at most ~20 characters of Chinese or ~8 words
+ * of English (`length`), without trailing punctuation or function words. Deterministic; empty
+ * string when the texts hold no sentence.
+ *
+ * @example extractiveTitle(['Kubernetes runs every service. Costs fell.']) // 'Kubernetes runs every service'
+ */
+export function extractiveTitle(texts: readonly string[], length: TitleLength = SECTION_TITLE): string {
+  const input: string[] = [];
+  let total = 0;
+  for (const text of texts) {
+    if (total >= MAX_INPUT_CHARS) break;
+    const piece = text.slice(0, MAX_INPUT_CHARS - total);
+    input.push(piece);
+    total += piece.length;
+  }
+  const sentence = extractiveSummary({ texts: input, maxSentences: 1, maxChars: 1_000 });
+  return shortenToTitle(sentence, length);
+}
+
+/**
+ * A sentence shortened to a heading (see `extractiveTitle`).
+ *
+ * @example shortenToTitle('本项目旨在建设统一的数据平台，整合各业务系统的数据。') // '本项目旨在建设统一的数据平台'
+ */
+export function shortenToTitle(sentence: string, length: TitleLength = SECTION_TITLE): string {
+  const text = sentence.replace(/\s+/g, ' ').replace(LEADING, '').replace(TRAILING, '');
+  return hasCjk(text) ? shortenCjk(text, length.maxCjkChars) : shortenLatin(text, length.maxLatinWords);
+}
+
+function shortenCjk(text: string, max: number): string {
+  const chars = [...text];
+  // The first clause, when it is long enough to say something.
+  const clauseEnd = chars.findIndex((ch, i) => i >= MIN_CJK_CLAUSE && CLAUSE_MARK.test(ch));
+  const clause = clauseEnd > 0 ? chars.slice(0, clauseEnd).join('') : text;
+  return clean(cutAtWord(clause, max));
+}
+
+const words = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** At most `max` characters, ending at a word boundary (ICU's dictionary segmentation) when one is near. */
+function cutAtWord(text: string, max: number): string {
+  if ([...text].length <= max) return text;
+  let out = '';
+  for (const { segment } of words.segment(text)) {
+    if ([...out].length + [...segment].length > max) break;
+    out += segment;
+  }
+  return [...out].length >= max / 2 ? out : [...text].slice(0, max).join('');
+}
+
+function shortenLatin(text: string, max: number): string {
+  // The first clause, when it is a reasonable heading on its own.
+  const clause = text.split(CLAUSE_MARK)[0]?.trim() ?? '';
+  const words = clause.split(' ').length >= MIN_LATIN_CLAUSE_WORDS ? clause.split(' ') : text.split(' ');
+  if (words.length <= max) return clean(words.join(' '));
+  const kept = words.slice(0, max);
+  while (kept.length > 1 && isStopword((kept[kept.length - 1] ?? '').toLowerCase().replace(TRAILING, ''))) {
+    kept.pop();
+  }
+  return clean(kept.join(' '));
+}
+
+function clean(text: string): string {
+  return text.replace(TRAILING, '');
+}
