@@ -141,6 +141,8 @@ export const topics = pgTable('topics', {
   name: text('name').notNull(),
   description: text('description'),
   embedding: vector('embedding'),
+  /** The embedder of `embedding`: topics are compared only with vectors of the same model. */
+  embeddingModel: text('embedding_model'),
   createdAt: createdAt(),
 });
 
