@@ -75,7 +75,10 @@ export function outlineItems(
     let before = Math.max(from, Math.min(cursor, to));
     if (entry.y !== undefined) {
       const y = entry.y;
-      while (before < to && (flow[before]?.top ?? 0) > y + 2) before++;
+      // A destination points at about the top of its heading; a block starting more than a line above it comes first.
+      const above = (entry: FlowEntry | undefined) =>
+        entry !== undefined && entry.top > y + (entry.kind === 'text' ? entry.size : 2);
+      while (before < to && above(flow[before])) before++;
     }
     const list = inserted.get(before) ?? [];
     list.push({

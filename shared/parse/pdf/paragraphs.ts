@@ -16,8 +16,11 @@ interface Open {
   firstStartsList: boolean;
 }
 
-/** The usual distance between consecutive baselines of one size on the page, or undefined. */
-function usualLeading(lines: readonly OrderedLine[]): number | undefined {
+/** Baselines further apart than this many font sizes separate paragraphs, when the page does not say. */
+const DEFAULT_BREAK = 1.7;
+
+/** The distance between baselines (in font sizes) beyond which a new paragraph starts on this page. */
+function usualLeading(lines: readonly OrderedLine[]): number {
   const gaps: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     const a = (lines[i - 1] as OrderedLine).line;
@@ -25,9 +28,12 @@ function usualLeading(lines: readonly OrderedLine[]): number | undefined {
     const gap = a.y - b.y;
     if (Math.abs(a.size - b.size) < 0.6 && gap > a.size * 0.8 && gap < a.size * 3) gaps.push(gap / a.size);
   }
-  if (gaps.length < 3) return undefined;
+  if (gaps.length < 3) return DEFAULT_BREAK;
   gaps.sort((x, y) => x - y);
-  return gaps[Math.floor(gaps.length / 2)];
+  // The lower quartile is the line spacing even where most gaps are between one-line paragraphs;
+  // the bounds keep both single- and double-spaced text working.
+  const quartile = gaps[Math.floor(gaps.length / 4)] ?? DEFAULT_BREAK;
+  return Math.max(1.5, Math.min(quartile * 1.3, 2.2));
 }
 
 function joinLines(text: string, next: string): string {
@@ -55,7 +61,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
       line.y > current.lastY ||
       Math.abs(line.size - current.block.size) > 0.6 ||
       line.bold !== current.block.bold ||
-      current.lastY - line.y > line.size * (leading ? Math.max(leading * 1.3, 1) : 1.7) ||
+      current.lastY - line.y > line.size * leading ||
       (line.x > current.lastX + line.size * 0.8 && !(current.firstStartsList && current.block.lines === 1)) ||
       (current.block.lines > 1 && line.x < current.left - line.size * 0.8) ||
       current.lastRight < Math.max(current.right, line.right) - line.size * 4 ||
@@ -66,7 +72,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
         kind: 'text',
         text: line.text,
         page,
-        top: line.y + line.size,
+        top: line.y + line.size * 0.8,
         x: line.x,
         size: line.size,
         bold: line.bold,

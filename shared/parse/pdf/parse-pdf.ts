@@ -32,6 +32,12 @@ function documentMetadata(info: unknown, pages: number): Record<string, unknown>
   return metadata;
 }
 
+/** A complete PDF ends with `%%EOF` (trailing whitespace or junk aside); a cut one usually does not. */
+function endsWithEofMarker(bytes: Uint8Array): boolean {
+  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 1024))).toString('latin1');
+  return tail.includes('%%EOF');
+}
+
 /**
  * Parses a PDF into the document tree with pdf.js, offline. Text is read in reading order (lines,
  * then paragraphs; two-column pages column by column), running headers, footers and page numbers are
@@ -69,9 +75,14 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
     if (blocks.every((page) => page.length === 0)) {
       warnings.push('the PDF has no text layer (a scan?): only its images can be read, through OCR');
     }
+    if (!endsWithEofMarker(input.bytes)) {
+      warnings.push(
+        'the file has no end-of-file marker (truncated?): pdf.js rebuilt what it could, some text may be missing',
+      );
+    }
     if (dropped > 0) warnings.push(`${dropped} running header, footer or page-number line(s) left out`);
     return {
-      title: pdfTitle(info, blocks[0] ?? [], body, input.filename),
+      title: pdfTitle(info, blocks.flat(), body, input.filename),
       metadata: documentMetadata(info, doc.numPages),
       children: buildPdfTree(items),
       images: images.images,

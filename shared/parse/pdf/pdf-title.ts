@@ -14,20 +14,25 @@ function infoTitle(info: unknown): string | undefined {
 
 /**
  * The document title: the document information's Title, else the largest text on the first page
- * (when it is larger than the body text), else the file name.
+ * (when it is larger than the body text and no other block of the document has its size: a chapter
+ * heading style that recurs is not a title), else the file name.
+ *
+ * @param blocks the document's text blocks in reading order
  */
 export function pdfTitle(
   info: unknown,
-  firstPage: readonly TextBlock[],
+  blocks: readonly TextBlock[],
   body: number,
   filename: string,
 ): string {
   const fromInfo = infoTitle(info);
   if (fromInfo) return fromInfo;
   let largest: TextBlock | undefined;
-  for (const block of firstPage) {
+  for (const block of blocks) {
+    if (block.page !== 1) break;
     if (block.size > body && block.size > (largest?.size ?? 0) && /\p{L}/u.test(block.text)) largest = block;
   }
-  if (largest && largest.text.length <= 200) return largest.text;
+  const unique = blocks.every((block) => block === largest || block.size !== largest?.size);
+  if (largest && unique && largest.text.length <= 200) return largest.text;
   return titleFromFilename(filename);
 }

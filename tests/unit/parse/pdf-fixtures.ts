@@ -45,6 +45,16 @@ export function stamp(doc: Pdf, text: string, x: number, y: number): void {
   doc.font('Helvetica').fontSize(11);
 }
 
+/** An outline item (the types of pdfkit lag behind its `addItem` options). */
+export interface Bookmark {
+  addItem(title: string, options?: { fit?: boolean; top?: number }): Bookmark;
+}
+
+/** Adds a bookmark under `parent` (`doc.outline` or another bookmark) pointing at `top` on the current page. */
+export function bookmark(parent: unknown, title: string, top: number): Bookmark {
+  return (parent as Bookmark).addItem(title, { fit: false, top });
+}
+
 /**
  * A PDF written by hand from its objects' bodies (object n is `objects[n - 1]`, the catalog first),
  * with a correct cross-reference table.

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { parsePdf } from '#shared/parse/pdf/index.ts';
+import { body, heading, outline, pdfBytes, stamp } from './pdf-fixtures.ts';
+
+const LEFT = [
+  'The left column opens the story with the harbour at dawn and the boats going out to sea.',
+  'It goes on with the market, where fish and bread are sold until the bells ring at noon.',
+].join(' ');
+const RIGHT = [
+  'The right column tells of the evening, when the boats come home and the lamps are lit.',
+  'It closes with the tavern, where the sailors sing until the harbour master sends them home.',
+].join(' ');
+
+describe('parsePdf layout', () => {
+  it('reads a two-column page column by column instead of line by line', async () => {
+    const bytes = await pdfBytes((doc) => {
+      doc.font('Helvetica-Bold').fontSize(16).text('Harbour Life', 72, 72);
+      doc.font('Helvetica').fontSize(11);
+      doc.text(LEFT, 72, 110, { width: 210 });
+      doc.text(RIGHT, 320, 110, { width: 210 });
+    });
+    const parsed = await parsePdf({ bytes, filename: 'h.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      'paragraph:Harbour Life',
+      `paragraph:${LEFT}`,
+      `paragraph:${RIGHT}`,
+    ]);
+  });
+
+  it('drops running headers, footers and bare page numbers', async () => {
+    const bytes = await pdfBytes((doc) => {
+      for (let page = 1; page <= 3; page++) {
+        if (page > 1) doc.addPage();
+        stamp(doc, 'ACME Corp - Internal', 72, 30);
+        stamp(doc, `Page ${page} of 3`, 280, 760);
+        doc.x = 72;
+        doc.y = 72;
+        heading(doc, `Part ${page} Overview`, 16);
+        body(doc, `Findings of part ${page} are summarised here for the board.`);
+      }
+    });
+    const parsed = await parsePdf({ bytes, filename: 'r.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      ['Part 1 Overview', ['paragraph:Findings of part 1 are summarised here for the board.']],
+      ['Part 2 Overview', ['paragraph:Findings of part 2 are summarised here for the board.']],
+      ['Part 3 Overview', ['paragraph:Findings of part 3 are summarised here for the board.']],
+    ]);
+    expect(parsed.warnings).toContain('6 running header, footer or page-number line(s) left out');
+  });
+
+  it('keeps a line that only looks like a header when it is in the body of the page', async () => {
+    const bytes = await pdfBytes((doc) => {
+      body(doc, '2024');
+      body(doc, 'The year above is part of the text.');
+    });
+    const parsed = await parsePdf({ bytes, filename: 'y.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      'paragraph:2024',
+      'paragraph:The year above is part of the text.',
+    ]);
+  });
+});
