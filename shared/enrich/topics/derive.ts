@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { reasonOf } from '#shared/errors.ts';
+import { keywordFrequencies, keywordTopics } from '#shared/llm/offline/topics.ts';
+import type { Providers } from '#shared/llm/types.ts';
+import { corpusFrequencies } from './corpus-frequency.ts';
+import { type DocumentText, loadDocumentText } from './document-text.ts';
+import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
+import { linkDocumentTopics, type TopicLink } from './link.ts';
+import { refreshTopicVectors } from './topic-vectors.ts';
+
+export interface TopicSettings {
+  minPerDocument: number;
+  maxPerDocument: number;
+  mergeThreshold: number;
+  /** Topic names embedded per call when re-embedding for a new model. */
+  batchSize: number;
+}
+
+export interface DerivedTopics {
+  links: TopicLink[];
+  modelCalls: number;
+  /** Why the model's topics were replaced by keywords, when they were. */
+  fallback?: string;
+  /** True when a newer version is already current: its topics stand, nothing was changed. */
+  superseded?: boolean;
+}
+
+/** Keyword candidates looked up in the corpus: the most frequent ones in the document. */
+const KEYWORD_CANDIDATES = 40;
+
+/**
+ * Derives one version's topics and links its document to them, replacing the document's old links
+ * (seed 000 §5.3): a chat model names `minPerDocument`..`maxPerDocument` topics from the summary and
+ * outline; offline (or when the model fails) they are the document's TF-IDF keywords against the
+ * corpus. Topics then merge with existing ones by name or embedding similarity.
+ *
+ * @example const { links } = await deriveDocumentTopics(db, providers, { documentId, version }, settings);
+ */
+export async function deriveDocumentTopics(
+  db: Db,
+  providers: Providers,
+  ref: { documentId: string; version: number },
+  settings: TopicSettings,
+): Promise<DerivedTopics> {
+  const [doc] = await queryRows<{ current_version: number | null }>(
+    db,
+    sql`SELECT current_version FROM documents WHERE id = ${ref.documentId}::uuid`,
+  );
+  if ((doc?.current_version ?? 0) > ref.version) return { links: [], modelCalls: 0, superseded: true };
+  const text = await loadDocumentText(db, ref);
+  const max = Math.max(settings.maxPerDocument, 1);
+  const min = Math.min(settings.minPerDocument, max);
+  let candidates: TopicCandidate[] = [];
+  let modelCalls = 0;
+  let fallback: string | undefined;
+  if (providers.chat) {
+    try {
+      modelCalls += 1;
+      candidates = await extractTopicsWithModel(providers.chat, text, { min, max });
+    } catch (error) {
+      fallback = `the model's topics failed (${reasonOf(error)}); keywords used instead`;
+    }
+  }
+  if (!providers.chat || fallback) candidates = await keywordCandidates(db, ref.documentId, text, max);
+  await refreshTopicVectors(db, providers.embedder, settings.batchSize);
+  const links = await linkDocumentTopics(
+    db,
+    providers.embedder,
+    ref.documentId,
+    candidates,
+    settings.mergeThreshold,
+  );
+  return { links, modelCalls, ...(fallback ? { fallback } : {}) };
+}
+
+async function keywordCandidates(
+  db: Db,
+  documentId: string,
+  text: DocumentText,
+  max: number,
+): Promise<TopicCandidate[]> {
+  const tokens = [...keywordFrequencies(text.weighted)]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, KEYWORD_CANDIDATES)
+    .map(([token]) => token);
+  const { corpusSize, frequency } = await corpusFrequencies(db, documentId, tokens);
+  const allowed = new Set(tokens);
+  return keywordTopics(text.weighted, {
+    max,
+    corpusSize,
+    documentFrequency: (token) => (allowed.has(token) ? (frequency.get(token) ?? 0) : corpusSize),
+  });
+}

@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { NotFoundError } from '#shared/errors.ts';
+import type { WeightedText } from '#shared/llm/offline/topics.ts';
+
+/** What topics are drawn from: the document's title and summary, its sections, and its text. */
+export interface DocumentText {
+  title: string;
+  summary: string | null;
+  sections: { title: string; summary: string | null }[];
+  /** Every text with its weight: titles count more than body text (for keyword extraction). */
+  weighted: WeightedText[];
+}
+
+const WEIGHTS = { documentTitle: 3, sectionTitle: 2, summary: 1, body: 1 };
+
+/** Reads one version's texts for topic extraction (code blocks left out: identifiers are not topics). */
+export async function loadDocumentText(
+  db: Db,
+  ref: { documentId: string; version: number },
+): Promise<DocumentText> {
+  const rows = await queryRows<{
+    node_type: string;
+    title: string | null;
+    content: string | null;
+    summary: string | null;
+    kind: string | null;
+  }>(
+    db,
+    sql`SELECT node_type, title, content, summary, metadata->>'kind' AS kind FROM nodes
+        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int ORDER BY ordinal`,
+  );
+  const root = rows.find((row) => row.node_type === 'document');
+  if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
+  const weighted: WeightedText[] = [];
+  const push = (text: string | null, weight: number) => {
+    if (text?.trim()) weighted.push({ text, weight });
+  };
+  const sections: DocumentText['sections'] = [];
+  for (const row of rows) {
+    if (row.node_type === 'document') {
+      push(row.title, WEIGHTS.documentTitle);
+      push(row.summary, WEIGHTS.summary);
+    } else if (row.node_type === 'section') {
+      sections.push({ title: row.title ?? '', summary: row.summary });
+      push(row.title, WEIGHTS.sectionTitle);
+      push(row.summary, WEIGHTS.summary);
+    } else if (row.kind !== 'code') push(row.content, WEIGHTS.body);
+  }
+  return { title: root.title ?? '', summary: root.summary, sections, weighted };
+}

@@ -1,0 +1,5 @@
+export { type DerivedTopics, deriveDocumentTopics, type TopicSettings } from './derive.ts';
+export type { TopicCandidate } from './extract.ts';
+export { identifyQuestionTopics, type QuestionTopic } from './identify.ts';
+export type { TopicLink } from './link.ts';
+export { mergeTopics } from './merge.ts';

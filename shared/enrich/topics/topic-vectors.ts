@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { vectorLiteral } from '#shared/db/vector-literal.ts';
+import type { Embedder } from '#shared/llm/types.ts';
+
+/** A vector with a direction (the hashing embedder maps text without letters to zero). */
+export function hasDirection(vector: readonly number[] | undefined): vector is number[] {
+  return !!vector?.some((x) => x !== 0);
+}
+
+/**
+ * Re-embeds, in batches, the names of the topics whose vector is missing or from another embedder,
+ * so topics are only ever compared with vectors of the current model and dimensions.
+ */
+export async function refreshTopicVectors(db: Db, embedder: Embedder, batchSize: number): Promise<number> {
+  const stale = await queryRows<{ id: string; name: string }>(
+    db,
+    sql`SELECT id, name FROM topics
+        WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM ${embedder.model}
+          OR vector_dims(embedding) <> ${embedder.dimensions}::int
+        ORDER BY created_at, id`,
+  );
+  const step = Math.max(1, batchSize);
+  for (let start = 0; start < stale.length; start += step) {
+    const batch = stale.slice(start, start + step);
+    const vectors = await embedder.embed(batch.map((t) => t.name));
+    for (const [i, topic] of batch.entries()) {
+      const vector = vectors[i];
+      await db.execute(sql`
+        UPDATE topics SET embedding = ${hasDirection(vector) ? vectorLiteral(vector) : null}::vector,
+          embedding_model = ${embedder.model}
+        WHERE id = ${topic.id}::uuid`);
+    }
+  }
+  return stale.length;
+}
+
+/** The existing topic most similar to a vector (same model and dimensions), with its cosine similarity. */
+export async function nearestTopic(
+  db: Db,
+  embedder: Pick<Embedder, 'model' | 'dimensions'>,
+  vector: number[],
+): Promise<{ id: string; name: string; score: number } | undefined> {
+  const dims = sql.raw(String(embedder.dimensions));
+  const literal = vectorLiteral(vector);
+  const [row] = await queryRows<{ id: string; name: string; score: number }>(
+    db,
+    sql`SELECT id, name, 1 - (embedding::vector(${dims}) <=> ${literal}::vector(${dims})) AS score
+        FROM topics
+        WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int
+        ORDER BY embedding::vector(${dims}) <=> ${literal}::vector(${dims}), id
+        LIMIT 1`,
+  );
+  return row ? { ...row, score: Number(row.score) } : undefined;
+}

@@ -1,0 +1,240 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Database, type Db, queryRows } from '#shared/db/index.ts';
+import {
+  deriveDocumentTopics,
+  identifyQuestionTopics,
+  mergeTopics,
+  type TopicSettings,
+} from '#shared/enrich/topics/index.ts';
+import { NotFoundError } from '#shared/errors.ts';
+import { indexParsedDocument } from '#shared/index/index-document.ts';
+import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
+import type { Embedder, Providers } from '#shared/llm/types.ts';
+import type { TreeNode } from '#shared/parse/types.ts';
+import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
+import { insertDocument } from '../index/insert-document.ts';
+
+const SETTINGS: TopicSettings = { minPerDocument: 3, maxPerDocument: 5, mergeThreshold: 0.85, batchSize: 16 };
+const offline: Providers = { embedder: new HashingEmbedder({ dimensions: 64 }), label: 'offline' };
+
+const KUBERNETES: [string, string][] = [
+  ['Kubernetes cluster', 'The Kubernetes cluster runs every service. Kubernetes upgrades happen monthly.'],
+  ['Cluster budget', 'The cluster budget grows by ten percent. Budget reviews are quarterly.'],
+  ['Monitoring', 'Prometheus monitors the cluster. Alerts page the on-call engineer.'],
+];
+
+/** Fixed name vectors: 'moving to the cloud' is 0.95 similar to 'cloud migration', 'cloud costs' 0.7. */
+function tableEmbedder(): Embedder {
+  const table: Record<string, number[]> = {
+    'cloud migration': [1, 0, 0],
+    'moving to the cloud': [0.95, 0.3122, 0],
+    'cloud costs': [0.7, 0.7141, 0],
+  };
+  return {
+    model: 'table-v1',
+    dimensions: 3,
+    async embed(texts) {
+      return texts.map((t) => table[t.toLowerCase()] ?? [0, 0, 1]);
+    },
+  };
+}
+
+function scriptedTopics(...names: string[]) {
+  return scriptedChat(() => ({
+    topics: names.map((name, i) => ({ name, description: `About ${name}.`, relevance: 1 - i * 0.1 })),
+  }));
+}
+
+describe.each(DRIVERS)('topics (%s)', (driver) => {
+  let database: Database;
+  let db: Db;
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await db.execute(sql`DELETE FROM topics`);
+  });
+
+  /** A live document (version 1 current) with the given sections. */
+  async function document(title: string, sections: [string, string][]): Promise<string> {
+    const documentId = await insertDocument(db, `${title}-${Math.random()}.md`);
+    const children: TreeNode[] = sections.map(([t, text]) => ({
+      type: 'section',
+      title: t,
+      children: [{ type: 'paragraph', text }],
+    }));
+    await indexParsedDocument(db, {
+      documentId,
+      version: 1,
+      parsed: { title, metadata: {}, images: [], warnings: [], children },
+    });
+    await db.execute(
+      sql`UPDATE documents SET current_version = 1, status = 'ready' WHERE id = ${documentId}::uuid`,
+    );
+    return documentId;
+  }
+
+  async function linked(documentId: string) {
+    return queryRows<{ name: string; confidence: number; embedding_model: string }>(
+      db,
+      sql`SELECT t.name, dt.confidence, t.embedding_model FROM document_topics dt JOIN topics t ON t.id = dt.topic_id
+          WHERE dt.document_id = ${documentId}::uuid ORDER BY dt.confidence DESC, t.name`,
+    );
+  }
+
+  it('links a document offline to 3-5 keyword topics with confidences', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    const result = await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    expect(result.modelCalls).toBe(0);
+    const rows = await linked(documentId);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.length).toBeLessThanOrEqual(5);
+    // Both words weigh 7 (titles 3 and 2, body 1 each): equal best confidence.
+    expect(rows.slice(0, 2)).toEqual([
+      { name: 'cluster', confidence: 1, embedding_model: offline.embedder.model },
+      { name: 'kubernetes', confidence: 1, embedding_model: offline.embedder.model },
+    ]);
+  });
+
+  it('puts a second document into the existing topic of the same name', async () => {
+    const first = await document('Kubernetes operations', KUBERNETES);
+    await deriveDocumentTopics(db, offline, { documentId: first, version: 1 }, SETTINGS);
+    const second = await document('Kubernetes security', [
+      ['Kubernetes access', 'Kubernetes roles limit access. Kubernetes audit logs are kept.'],
+      ['Secrets', 'Secrets are encrypted. Secrets rotate monthly.'],
+    ]);
+    await deriveDocumentTopics(db, offline, { documentId: second, version: 1 }, SETTINGS);
+    const [topic] = await queryRows<{ documents: number }>(
+      db,
+      sql`SELECT count(*)::int AS documents FROM document_topics dt JOIN topics t ON t.id = dt.topic_id
+          WHERE t.name = 'kubernetes'`,
+    );
+    expect(topic?.documents).toBe(2);
+    expect((await linked(second)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('asks the model for topics once and merges a name at 0.85 similarity or above', async () => {
+    const providers = (chat: ReturnType<typeof scriptedTopics>): Providers => ({
+      ...offline,
+      embedder: tableEmbedder(),
+      chat,
+    });
+    const a = await document('Cloud plan', KUBERNETES);
+    await deriveDocumentTopics(
+      db,
+      providers(scriptedTopics('Cloud migration')),
+      { documentId: a, version: 1 },
+      SETTINGS,
+    );
+    const b = await document('Cloud move', KUBERNETES);
+    const chat = scriptedTopics('Moving to the cloud', 'Cloud costs');
+    const result = await deriveDocumentTopics(db, providers(chat), { documentId: b, version: 1 }, SETTINGS);
+    expect(result.modelCalls).toBe(1);
+    expect(chat.calls).toHaveLength(1);
+    expect(chat.calls[0]?.kind).toBe('structured');
+    expect(promptText(chat.calls[0]?.request ?? { role: 'summarize', messages: [] })).toContain(
+      'Cluster budget',
+    );
+    expect((await linked(b)).map((r) => r.name)).toEqual(['Cloud migration', 'Cloud costs']);
+    expect(result.links.map((l) => l.created)).toEqual([false, true]);
+    expect((await linked(b))[1]?.confidence).toBeCloseTo(0.9);
+  });
+
+  it('falls back to keywords when the model fails', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    const chat = scriptedChat(() => {
+      throw new Error('model unavailable');
+    });
+    const result = await deriveDocumentTopics(db, { ...offline, chat }, { documentId, version: 1 }, SETTINGS);
+    expect(result.fallback).toMatch(/model unavailable/);
+    expect((await linked(documentId)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('replaces the links of the previous version and drops topics left without documents', async () => {
+    const documentId = await document('Cloud plan', KUBERNETES);
+    const withChat = (chat: ReturnType<typeof scriptedTopics>) => ({
+      ...offline,
+      embedder: tableEmbedder(),
+      chat,
+    });
+    await deriveDocumentTopics(
+      db,
+      withChat(scriptedTopics('Cloud costs')),
+      { documentId, version: 1 },
+      SETTINGS,
+    );
+    await indexParsedDocument(db, {
+      documentId,
+      version: 2,
+      parsed: { title: 'Cloud plan', metadata: {}, images: [], warnings: [], children: [] },
+    });
+    await deriveDocumentTopics(
+      db,
+      withChat(scriptedTopics('Cloud migration')),
+      { documentId, version: 2 },
+      SETTINGS,
+    );
+    expect((await linked(documentId)).map((r) => r.name)).toEqual(['Cloud migration']);
+    const names = await queryRows<{ name: string }>(db, sql`SELECT name FROM topics`);
+    expect(names.map((n) => n.name)).toEqual(['Cloud migration']);
+  });
+
+  it('leaves the topics alone when a newer version is already current', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    await db.execute(sql`UPDATE documents SET current_version = 2 WHERE id = ${documentId}::uuid`);
+    const result = await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    expect(result.superseded).toBe(true);
+    expect(await linked(documentId)).toEqual([]);
+  });
+
+  it('merges source topics into a target, keeping each document once', async () => {
+    const a = await document('Kubernetes operations', KUBERNETES);
+    const b = await document('Kubernetes again', KUBERNETES);
+    const providers = (...names: string[]) => ({ ...offline, chat: scriptedTopics(...names) });
+    await deriveDocumentTopics(
+      db,
+      providers('Containers', 'Clusters'),
+      { documentId: a, version: 1 },
+      SETTINGS,
+    );
+    await deriveDocumentTopics(
+      db,
+      providers('Clusters', 'Orchestration'),
+      { documentId: b, version: 1 },
+      SETTINGS,
+    );
+    const ids = new Map(
+      (await queryRows<{ id: string; name: string }>(db, sql`SELECT id, name FROM topics`)).map((t) => [
+        t.name,
+        t.id,
+      ]),
+    );
+    const target = ids.get('Clusters') ?? '';
+    const result = await mergeTopics(db, {
+      sourceIds: [ids.get('Containers') ?? '', ids.get('Orchestration') ?? ''],
+      targetId: target,
+    });
+    expect(result).toEqual({ topicId: target, documents: 2 });
+    expect((await linked(a)).map((r) => r.name)).toEqual(['Clusters']);
+    expect((await queryRows(db, sql`SELECT id FROM topics`)).length).toBe(1);
+    await expect(
+      mergeTopics(db, { sourceIds: [ids.get('Containers') ?? ''], targetId: target }),
+    ).rejects.toThrow(NotFoundError);
+  });
+
+  it('identifies the topics a question is about, best first', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    const topics = await identifyQuestionTopics(db, offline, 'How is the Kubernetes cluster upgraded?');
+    expect(topics[0]?.name).toMatch(/kubernetes|cluster/);
+    expect(topics[0]?.documents).toBe(1);
+    expect(topics.length).toBeLessThanOrEqual(3);
+    expect(await identifyQuestionTopics(db, offline, '???')).toEqual([]);
+  });
+});
