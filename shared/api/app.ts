@@ -8,6 +8,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { qaRoutes } from './routes/qa.ts';
 import { searchRoutes } from './routes/search.ts';
+import { topicRoutes } from './routes/topics.ts';
 
 const PLAIN_PAGE = fileURLToPath(new URL('../../web/plain/index.html', import.meta.url));
 
@@ -36,6 +37,7 @@ export function createApp(rt: Runtime): Hono {
   );
   app.route('/api', metaRoutes(rt));
   app.route('/api/documents', documentRoutes(rt));
+  app.route('/api/topics', topicRoutes(rt));
   app.route('/api/search', searchRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
   const page = existsSync(PLAIN_PAGE) ? readFileSync(PLAIN_PAGE, 'utf8') : '<h1>DropQA</h1>';

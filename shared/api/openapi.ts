@@ -1,25 +1,71 @@
 import { z } from 'zod';
 import { askRequestSchema } from '../qa/request.ts';
+import { searchQuery } from './routes/search.ts';
+import {
+  documentListQuery,
+  structureQuery,
+  topicListQuery,
+  topicMergeBody,
+  uploadUrlBody,
+} from './schemas/documents.ts';
 
-const json = (schema: z.ZodType) => ({
-  'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) },
+type Schema = Record<string, unknown>;
+
+const jsonSchema = (schema: z.ZodType): Schema => z.toJSONSchema(schema, { io: 'input' }) as Schema;
+const json = (schema: z.ZodType) => ({ 'application/json': { schema: jsonSchema(schema) } });
+
+/** Query parameters generated from the zod schema the route validates with. */
+function queryParameters(schema: z.ZodObject): Schema[] {
+  const object = jsonSchema(schema) as { properties?: Record<string, Schema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: object.required?.includes(name) === true && property.default === undefined,
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+const ERROR = {
+  description: 'An error: { "error": { "code": "...", "message": "..." } }',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          error: {
+            type: 'object',
+            properties: { code: { type: 'string' }, message: { type: 'string' } },
+            required: ['code', 'message'],
+          },
+        },
+      },
+    },
+  },
+};
+const responses = (description: string, status = 200) => ({
+  [status]: { description },
+  400: ERROR,
+  404: ERROR,
+  500: ERROR,
 });
-const ok = (description: string) => ({ 200: { description } });
 const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }];
 
-/** The OpenAPI 3.1 description served at `/api/openapi.json`. */
+/** The OpenAPI 3.1 description served at `/api/openapi.json`, generated from the routes' schemas. */
 export function openApiDocument(): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
       title: 'DropQA API',
       version: '0.1.0',
-      description: 'Errors are JSON: { "error": { "code": "...", "message": "..." } }.',
+      description:
+        'Errors are JSON: { "error": { "code": "...", "message": "..." } }. Lists answer { items, total, limit, offset }.',
     },
     paths: {
       '/api/documents/upload': {
         post: {
-          summary: 'Upload one or more documents (multipart field "files")',
+          summary:
+            'Upload one or more documents (multipart field "files"); each is ingested in the background',
           requestBody: {
             content: {
               'multipart/form-data': {
@@ -30,54 +76,98 @@ export function openApiDocument(): Record<string, unknown> {
               },
             },
           },
-          responses: ok('The documents created or updated, each with id and status'),
+          responses: {
+            ...responses('{ success, documents: [{ id, key, filename, status: "queued" }] }'),
+            413: ERROR,
+          },
+        },
+      },
+      '/api/documents/upload-url': {
+        post: {
+          summary: 'A presigned direct-upload URL (S3 bucket); ingestion starts on the bucket event',
+          requestBody: { content: json(uploadUrlBody) },
+          responses: {
+            ...responses('{ supported: true, key, url, method, headers, fields, expiresAt }'),
+            501: {
+              description: '{ supported: false, error } when the bucket (a local folder) cannot presign',
+            },
+          },
         },
       },
       '/api/documents': {
         get: {
-          summary: 'List documents',
-          parameters: ['limit', 'offset', 'status', 'q'].map((name) => ({
-            name,
-            in: 'query',
-            schema: { type: 'string' },
-          })),
-          responses: ok('{ items, total }'),
+          summary:
+            'List documents with their status (queued, processing + step, ready, failed + reason, deleted)',
+          parameters: queryParameters(documentListQuery),
+          responses: responses('{ items: Document[], total, limit, offset }'),
         },
       },
       '/api/documents/{id}': {
-        get: { summary: 'Document detail with versions', parameters: idParam, responses: ok('The document') },
-        delete: { summary: 'Delete a document', parameters: idParam, responses: ok('Deleted') },
+        get: {
+          summary: 'Document detail with versions and topics',
+          parameters: idParam,
+          responses: responses('The document'),
+        },
+        delete: {
+          summary: 'Delete a document: out of search and topics at once, blobs removed',
+          parameters: idParam,
+          responses: responses('{ success, id }'),
+        },
       },
       '/api/documents/{id}/versions': {
         get: {
           summary: 'Versions with status, hash, size, dates and stats',
           parameters: idParam,
-          responses: ok('{ versions }'),
+          responses: responses('{ versions }'),
+        },
+      },
+      '/api/documents/{id}/reindex': {
+        post: {
+          summary: 'Re-run the pipeline on the stored object; a new version only if the result differs',
+          parameters: idParam,
+          responses: responses('{ success, id, key, status: "queued" }', 202),
         },
       },
       '/api/documents/{id}/structure': {
         get: {
           summary: 'The section tree of a version (default: current)',
+          parameters: [...idParam, ...queryParameters(structureQuery)],
+          responses: responses('The tree'),
+        },
+      },
+      '/api/topics': {
+        get: {
+          summary: 'List topics with their document counts',
+          parameters: queryParameters(topicListQuery),
+          responses: responses('{ items: [{ id, name, description, documentCount }], total, limit, offset }'),
+        },
+      },
+      '/api/topics/{id}': {
+        get: {
+          summary: 'Topic detail with its documents',
           parameters: idParam,
-          responses: ok('The tree'),
+          responses: responses('{ id, name, description, documentCount, documents }'),
+        },
+      },
+      '/api/topics/{id}/documents': {
+        get: {
+          summary: "A topic's documents",
+          parameters: [...idParam, ...queryParameters(topicListQuery.omit({ q: true }))],
+          responses: responses('{ items: Document[], total, limit, offset }'),
+        },
+      },
+      '/api/topics/merge': {
+        post: {
+          summary: 'Merge topics: the sources are folded into the target',
+          requestBody: { content: json(topicMergeBody) },
+          responses: responses('The target topic'),
         },
       },
       '/api/search': {
         get: {
           summary: 'Search paragraphs',
-          parameters: [
-            { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
-            { name: 'kind', in: 'query', schema: { enum: ['keyword', 'fulltext', 'semantic', 'hybrid'] } },
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
-            { name: 'version', in: 'query', schema: { type: 'integer' } },
-            {
-              name: 'document_ids',
-              in: 'query',
-              schema: { type: 'string', description: 'comma-separated uuids' },
-            },
-            { name: 'mode', in: 'query', schema: { enum: ['exact', 'regex', 'fuzzy'] } },
-          ],
-          responses: ok('{ query, kind, took_ms, results: SearchHit[] }'),
+          parameters: queryParameters(searchQuery),
+          responses: responses('{ query, kind, took_ms, results: SearchHit[] }'),
         },
       },
       '/api/qa/ask': {
@@ -85,16 +175,17 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Ask a question; the answer streams as Server-Sent Events (see docs/events.md)',
           requestBody: { content: json(askRequestSchema) },
           responses: {
-            200: {
-              description:
-                'text/event-stream of meta, progress, trace, delta, references, usage, done, error',
-            },
+            ...responses('text/event-stream of meta, progress, trace, delta, references, usage, done, error'),
           },
         },
       },
-      '/api/qa/history': { get: { summary: 'Past questions and answers', responses: ok('{ items }') } },
-      '/api/status': { get: { summary: 'Providers in force and document counts', responses: ok('Status') } },
-      '/api/health': { get: { summary: 'Liveness', responses: ok('{ ok: true }') } },
+      '/api/qa/history': {
+        get: { summary: 'Past questions and answers', responses: responses('{ items }') },
+      },
+      '/api/status': {
+        get: { summary: 'Providers in force and document counts', responses: responses('Status') },
+      },
+      '/api/health': { get: { summary: 'Liveness', responses: responses('{ ok: true }') } },
     },
   };
 }

@@ -1,19 +1,17 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { deleteDocument, getDocument, listDocuments, listVersions } from '../../documents/index.ts';
+import {
+  deleteDocument,
+  getDocument,
+  listDocuments,
+  listDocumentTopics,
+  listVersions,
+} from '../../documents/index.ts';
 import { ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { getDocumentStructure } from '../../search/index.ts';
+import { documentListQuery, idParam, structureQuery, uploadUrlBody } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
-
-const idParam = z.object({ id: z.uuid() });
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  status: z.enum(['queued', 'processing', 'ready', 'failed']).optional(),
-  q: z.string().max(500).optional(),
-});
-const structureQuery = z.object({ version: z.coerce.number().int().positive().optional() });
+import { presignUpload } from './presign.ts';
 
 /**
  * The key an uploaded file is stored under: `uploads/` + its name. A relative path in the name (the
@@ -35,7 +33,7 @@ export function uploadKey(name: string): string {
   return `uploads/${segments.join('/')}`;
 }
 
-/** Upload, list, detail, versions, structure and delete. */
+/** Upload (direct or by presigned URL), list, detail, versions, reindex, structure and delete. */
 export function documentRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
@@ -63,15 +61,30 @@ export function documentRoutes(rt: Runtime): Hono {
     });
   });
 
+  app.post('/upload-url', async (c) => {
+    const body = parseInput(uploadUrlBody, await c.req.json().catch(() => undefined), 'body');
+    const key = uploadKey(body.filename);
+    const result = await presignUpload(rt, { ...body, key });
+    return c.json(result, result.supported ? 200 : 501);
+  });
+
   app.get('/', async (c) => {
-    const query = parseInput(listQuery, c.req.query(), 'query');
-    return c.json(await listDocuments(rt.db, query));
+    const query = parseInput(documentListQuery, c.req.query(), 'query');
+    const { items, total } = await listDocuments(rt.db, { ...query, topicId: query.topic });
+    return c.json({ items, total, limit: query.limit, offset: query.offset });
   });
 
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const document = await getDocument(rt.db, id);
-    return c.json({ ...document, versions: await listVersions(rt.db, id) });
+    const [versions, topics] = await Promise.all([listVersions(rt.db, id), listDocumentTopics(rt.db, id)]);
+    return c.json({ ...document, versions, topics });
+  });
+
+  app.post('/:id/reindex', async (c) => {
+    const { id } = parseInput(idParam, c.req.param(), 'path');
+    const { submitted } = await rt.ingest.reindex(id);
+    return c.json({ success: true, id, key: submitted.key, status: submitted.status }, 202);
   });
 
   app.get('/:id/versions', async (c) => {

@@ -9,7 +9,8 @@ const uuidList = z
   .transform((s) => s.split(',').filter(Boolean))
   .pipe(z.array(z.uuid()));
 
-const searchQuery = z.object({
+/** `GET /api/search` query (also what the OpenAPI description is generated from). */
+export const searchQuery = z.object({
   q: z.string().trim().min(1).max(1000),
   kind: z.enum(['keyword', 'fulltext', 'semantic', 'hybrid']).default('hybrid'),
   limit: z.coerce.number().int().min(1).max(100).default(10),

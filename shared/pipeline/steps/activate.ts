@@ -10,8 +10,8 @@ import { sameResultAsCurrent } from '../version-hash.ts';
 export type ActivateOutput = VersionRef & { outcome: 'ready' | 'unchanged' };
 
 /**
- * Activate, in one transaction: the version becomes `ready` (completion time, duration and topic
- * count in its stats) and the document's current version, unless a newer version is already current
+ * Activate, in one transaction: the version becomes `ready` (completion time and duration in its
+ * stats) and the document's current version, unless a newer version is already current
  * (executions may finish out of order). Older versions stay queryable by number.
  *
  * A reindex (same bytes as the current version, forced through) whose result equals the current
@@ -43,9 +43,8 @@ export async function activate(raw: unknown, deps: PipelineDeps): Promise<Activa
     await tx.execute(sql`
       UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
         completed_at = now(), updated_at = now(),
-        stats = stats || jsonb_build_object(
-          'durationMs', greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint,
-          'topics', (SELECT count(*) FROM document_topics WHERE document_id = ${ref.documentId}::uuid))
+        stats = stats || jsonb_build_object('durationMs',
+          greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
       WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
     await tx.execute(sql`
       UPDATE documents SET current_version = ${ref.version}::int, updated_at = now()

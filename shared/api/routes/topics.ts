@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { listDocuments } from '../../documents/index.ts';
+import { getTopic, listTopics } from '../../documents/topics.ts';
+import type { Runtime } from '../../runtime/runtime.ts';
+import { idParam, topicListQuery } from '../schemas/documents.ts';
+import { parseInput } from '../validate.ts';
+
+/** The documents of a topic shown with its detail. */
+const DETAIL_DOCUMENTS = 50;
+
+/** Topics: list, detail with documents, a topic's documents (paginated). */
+export function topicRoutes(rt: Runtime): Hono {
+  const app = new Hono();
+
+  app.get('/', async (c) => {
+    const query = parseInput(topicListQuery, c.req.query(), 'query');
+    const { items, total } = await listTopics(rt.db, query);
+    return c.json({ items, total, limit: query.limit, offset: query.offset });
+  });
+
+  app.get('/:id', async (c) => {
+    const { id } = parseInput(idParam, c.req.param(), 'path');
+    const topic = await getTopic(rt.db, id);
+    const { items } = await listDocuments(rt.db, { topicId: id, limit: DETAIL_DOCUMENTS, offset: 0 });
+    return c.json({ ...topic, documents: items });
+  });
+
+  app.get('/:id/documents', async (c) => {
+    const { id } = parseInput(idParam, c.req.param(), 'path');
+    const query = parseInput(topicListQuery.omit({ q: true }), c.req.query(), 'query');
+    await getTopic(rt.db, id);
+    const { items, total } = await listDocuments(rt.db, { ...query, topicId: id });
+    return c.json({ items, total, limit: query.limit, offset: query.offset });
+  });
+
+  return app;
+}

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../db/index.ts';
+import { NotFoundError } from '../errors.ts';
+
+export interface TopicSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Live documents linked to the topic. */
+  documentCount: number;
+}
+
+/** Topics with their live document counts, most documents first, with the total for pagination. */
+export async function listTopics(
+  db: Db,
+  options: { limit: number; offset: number; q?: string },
+): Promise<{ items: TopicSummary[]; total: number }> {
+  const pattern = options.q ? `%${options.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
+  const items = await queryRows<TopicSummary>(
+    db,
+    sql`SELECT t.id, t.name, t.description, count(d.id)::int AS "documentCount"
+        FROM topics t
+        LEFT JOIN document_topics dt ON dt.topic_id = t.id
+        LEFT JOIN documents d ON d.id = dt.document_id AND d.deleted_at IS NULL
+        WHERE t.name ILIKE ${pattern}
+        GROUP BY t.id ORDER BY "documentCount" DESC, t.name
+        LIMIT ${options.limit}::int OFFSET ${options.offset}::int`,
+  );
+  const [total] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM topics WHERE name ILIKE ${pattern}`,
+  );
+  return { items, total: Number(total?.n ?? 0) };
+}
+
+/** One topic with its live document count; throws NotFoundError. */
+export async function getTopic(db: Db, id: string): Promise<TopicSummary> {
+  const [row] = await queryRows<TopicSummary>(
+    db,
+    sql`SELECT t.id, t.name, t.description, count(d.id)::int AS "documentCount"
+        FROM topics t
+        LEFT JOIN document_topics dt ON dt.topic_id = t.id
+        LEFT JOIN documents d ON d.id = dt.document_id AND d.deleted_at IS NULL
+        WHERE t.id = ${id}::uuid GROUP BY t.id`,
+  );
+  if (!row) throw new NotFoundError(`No topic with id ${id}`);
+  return row;
+}
