@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { parseTimeoutError } from '#shared/parse/deadline.ts';
 import type { ParseLimits } from '#shared/parse/limits.ts';
 import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
 import { zipBytes } from './fixtures.ts';
 import { pptxBytes, rewritePptx } from './pptx-fixtures.ts';
 
-async function reasonFor(bytes: Uint8Array, filename = 'deck.pptx', limits?: ParseLimits): Promise<string> {
-  const error = await parsePptx({ bytes, filename, ...(limits ? { limits } : {}) }).then(
+async function reasonFor(
+  bytes: Uint8Array,
+  filename = 'deck.pptx',
+  limits?: ParseLimits,
+  signal?: AbortSignal,
+): Promise<string> {
+  const error = await parsePptx({
+    bytes,
+    filename,
+    ...(limits ? { limits } : {}),
+    ...(signal ? { signal } : {}),
+  }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -99,5 +110,33 @@ describe('parsePptx failures', () => {
     expect(await reasonFor(bytes)).toMatch(
       /^deck\.pptx is not a readable PowerPoint presentation: ppt\/slides\/slide1\.xml is not well-formed XML/,
     );
+  });
+
+  it('fails with the deadline’s reason when the parse time limit has passed', async () => {
+    const controller = new AbortController();
+    controller.abort(parseTimeoutError('deck.pptx', 5));
+    const error = await parsePptx({
+      bytes: await slides(1),
+      filename: 'deck.pptx',
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+
+    expect((error as Error).message).toBe('deck.pptx took longer than 5 ms to parse (limits.parseTimeoutMs)');
+  });
+
+  it('checks the time limit before each slide, so a long deck stops where the time ran out', async () => {
+    let checks = 0;
+    const signal = {
+      aborted: false,
+      throwIfAborted() {
+        checks++;
+        if (checks === 2) throw parseTimeoutError('deck.pptx', 5);
+      },
+    } as unknown as AbortSignal;
+
+    expect(await reasonFor(await slides(3), 'deck.pptx', undefined, signal)).toBe(
+      'deck.pptx took longer than 5 ms to parse (limits.parseTimeoutMs)',
+    );
+    expect(checks).toBe(2);
   });
 });

@@ -1,0 +1,58 @@
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
+import type { ParseInput, SectionNode } from '../types.ts';
+import type { PptxImages } from './images.ts';
+import type { OpcPackage } from './package.ts';
+import { listSlides } from './presentation.ts';
+import { readSlide } from './slide.ts';
+
+/** How long slides are read before the event loop gets a turn. */
+const YIELD_EVERY_MS = 20;
+
+/** The slides' sections in presentation order, and what was skipped. */
+export interface SlideSections {
+  sections: SectionNode[];
+  /** The first slide's own title (not the "Slide 1" stand-in), if it has one. */
+  firstTitle: string | undefined;
+  warnings: string[];
+}
+
+/**
+ * Reads every slide of the presentation into its section, refusing more than `limits.maxSlides`
+ * slides and stopping between slides once `input.signal` aborts. A slide whose part is missing is
+ * skipped with a warning. Throws plain errors with a readable message for a broken package.
+ */
+export async function readSlides(
+  pkg: OpcPackage,
+  input: Pick<ParseInput, 'limits' | 'signal'>,
+  images: PptxImages,
+): Promise<SlideSections> {
+  const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
+  const list = listSlides(pkg);
+  if (!list) throw new Error('the archive has no presentation part (ppt/presentation.xml)');
+  if (list.slides.length > limits.maxSlides) {
+    throw new Error(
+      `it has ${list.slides.length} slides (at most ${limits.maxSlides} are read; limits.maxSlides)`,
+    );
+  }
+  const sections: SectionNode[] = [];
+  const warnings: string[] = [];
+  let firstTitle: string | undefined;
+  let lastYield = performance.now();
+  for (const [index, slide] of list.slides.entries()) {
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      // Reading slides is synchronous: without a turn of the event loop the deadline's timer could
+      // not fire (nor could anything else in the process run) until the whole deck was read.
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+    input.signal?.throwIfAborted();
+    if (slide.missing) {
+      warnings.push(`slide ${index + 1} was skipped: its part ${slide.part} is missing`);
+      continue;
+    }
+    const section = readSlide(pkg, slide.part, index + 1, images);
+    if (index === 0 && section.title !== `Slide ${index + 1}`) firstTitle = section.title;
+    sections.push(section);
+  }
+  return { sections, firstTitle, warnings };
+}
