@@ -5,6 +5,8 @@ import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
 
 const KIND = 'PowerPoint presentation';
+/** The stream a legacy .ppt keeps its slides in, as its OLE directory names it (UTF-16). */
+const POWERPOINT_STREAM = Buffer.from('PowerPoint Document', 'utf16le');
 
 /** `deck.pptx is not a readable PowerPoint presentation: <reason>`. */
 export function unreadablePresentation(
@@ -32,7 +34,11 @@ export function openPresentationArchive(
         `${filename} is password-protected (an encrypted ${KIND}); save it without a password`,
       );
     }
-    throw unreadablePresentation(filename, 'it is a legacy .ppt (OLE) file; save it as .pptx');
+    const ppt = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(POWERPOINT_STREAM);
+    throw unreadablePresentation(
+      filename,
+      `it is a legacy ${ppt ? '.ppt' : 'Office'} (OLE) file; save it as .pptx`,
+    );
   }
   if (sniffed?.kind !== 'zip')
     throw unreadablePresentation(filename, `it is ${sniffed?.label ?? 'not a ZIP archive'}`);

@@ -20,14 +20,16 @@ function presentationPart(pkg: OpcPackage): string | undefined {
 
 /**
  * Lists a presentation's slides in presentation order (`p:sldIdLst` through the presentation's
- * relationships). Returns undefined when the archive has no presentation part.
+ * relationships). Returns undefined when the archive has no presentation part (a `p:presentation`).
  */
 export function listSlides(pkg: OpcPackage): SlideList | undefined {
   const part = presentationPart(pkg);
-  if (!part) return undefined;
+  const root = part ? pkg.xml(part) : undefined;
+  // The package's main part may be a Word or Excel one (a mislabeled file): that is no presentation.
+  if (!part || root?.name !== 'presentation') return undefined;
   const rels = pkg.relationships(part);
   const slides: SlideList['slides'] = [];
-  for (const id of childrenNamed(path(pkg.xml(part), 'sldIdLst'), 'sldId')) {
+  for (const id of childrenNamed(path(root, 'sldIdLst'), 'sldId')) {
     const rel = rels.get(id.attributes['r:id'] ?? '');
     if (!rel || rel.external) {
       slides.push({ part: id.attributes['r:id'] ?? '?', missing: true });

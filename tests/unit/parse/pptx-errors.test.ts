@@ -1,9 +1,11 @@
+import { Document, Paragraph } from 'docx';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { parseTimeoutError } from '#shared/parse/deadline.ts';
 import type { ParseLimits } from '#shared/parse/limits.ts';
 import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
+import { docxBytes } from './docx-fixtures.ts';
 import { zipBytes } from './fixtures.ts';
 import { pptxBytes, rewritePptx } from './pptx-fixtures.ts';
 
@@ -64,6 +66,19 @@ describe('parsePptx failures', () => {
   it('says a legacy .ppt file must be saved as .pptx', async () => {
     expect(await reasonFor(oleWith('PowerPoint Document'), 'old.pptx')).toBe(
       'old.pptx is not a readable PowerPoint presentation: it is a legacy .ppt (OLE) file; save it as .pptx',
+    );
+  });
+
+  it('says a Word document is no presentation, even though it is an Office archive', async () => {
+    const bytes = await docxBytes(new Document({ sections: [{ children: [new Paragraph('Hello.')] }] }));
+    expect(await reasonFor(bytes, 'report.pptx')).toBe(
+      'report.pptx is not a readable PowerPoint presentation: the archive has no presentation part (ppt/presentation.xml)',
+    );
+  });
+
+  it('says a legacy OLE file that is no .ppt is a legacy Office file', async () => {
+    expect(await reasonFor(oleWith('Workbook'), 'sheet.pptx')).toBe(
+      'sheet.pptx is not a readable PowerPoint presentation: it is a legacy Office (OLE) file; save it as .pptx',
     );
   });
 
