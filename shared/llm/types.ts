@@ -1,11 +1,35 @@
 import type { ZodType } from 'zod';
 import type { Role } from '../config/index.ts';
+import type { UsageLedger } from './usage.ts';
 
-export type ContentPart = { type: 'text'; text: string } | { type: 'image'; bytes: Uint8Array; mime: string };
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; bytes: Uint8Array; mime: string }
+  /** A tool call the model made (in an assistant message, replayed to continue a tool loop). */
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  /** The answer to a tool call (in the next user message). */
+  | { type: 'tool_result'; toolUseId: string; content: string; isError?: boolean };
 
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: string | ContentPart[];
+}
+
+/** A tool the model may call natively (Bedrock toolConfig, OpenAI `tools`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON schema of the tool's input (an object schema), e.g. from `z.toJSONSchema`. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** `auto`: the model decides; `any`: it must call some tool; `{ name }`: it must call that tool. */
+export type ToolChoice = 'auto' | 'any' | { name: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
 }
 
 export interface ChatRequest {
@@ -13,6 +37,9 @@ export interface ChatRequest {
   role: Role;
   system?: string;
   messages: ChatMessage[];
+  /** Native tool calling (via `complete`): the calls come back in `ChatResult.toolCalls`. */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 export interface TokenUsage {
@@ -20,10 +47,15 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
+export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'other';
+
 export interface ChatResult {
   text: string;
   model: string;
   usage: TokenUsage;
+  /** The tools the model called, in order (empty or absent when it answered in text). */
+  toolCalls?: ToolCall[];
+  stopReason?: StopReason;
 }
 
 export type ChatStreamEvent =
@@ -42,12 +74,20 @@ export interface ChatModel {
   ): Promise<{ value: T; usage: TokenUsage; model: string }>;
 }
 
+export interface EmbedOptions {
+  /**
+   * What the texts are for: models with asymmetric embeddings (Cohere's input_type) embed queries
+   * and documents differently. Default `document`.
+   */
+  purpose?: 'document' | 'query';
+}
+
 export interface Embedder {
   /** Stored with each vector; vectors of different models are never compared. */
   readonly model: string;
   readonly dimensions: number;
   /** One unit-length vector per text, in order; batches internally. */
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
 }
 
 export interface OcrEngine {
@@ -62,4 +102,6 @@ export interface Providers {
   ocr?: OcrEngine;
   /** Human-readable description for `meta` events and the dashboard, e.g. "offline (extractive)". */
   label: string;
+  /** Token usage of the model calls made through these providers, per role (absent for hand-made ones). */
+  usage?: UsageLedger;
 }

@@ -1,0 +1,76 @@
+import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import { ConfigError, ProviderError } from '#shared/errors.ts';
+import { isBlank, unitLength } from '../embedding/vectors.ts';
+import type { ResilientCaller } from '../resilience/caller.ts';
+import type { Embedder } from '../types.ts';
+import type { UsageLedger } from '../usage.ts';
+
+export const TITAN_V2_MODEL = 'amazon.titan-embed-text-v2:0';
+export const TITAN_V2_DIMENSIONS = [256, 512, 1024] as const;
+/** Titan v2 takes up to 50,000 characters (and 8,192 tokens) per text. */
+const MAX_CHARS = 50_000;
+
+export interface TitanEmbedderOptions {
+  client: BedrockRuntimeClient;
+  model?: string;
+  dimensions: number;
+  caller: ResilientCaller;
+  ledger?: UsageLedger;
+}
+
+/**
+ * Titan Text Embeddings v2 through InvokeModel: one text per call (the API has no batch form), the
+ * calls of one `embed` run concurrently within the caller's limit; vectors normalized by the model.
+ */
+export class TitanEmbedder implements Embedder {
+  readonly model: string;
+  readonly dimensions: number;
+
+  constructor(private readonly options: TitanEmbedderOptions) {
+    if (!(TITAN_V2_DIMENSIONS as readonly number[]).includes(options.dimensions)) {
+      throw new ConfigError(
+        `providers.embedder.dimensions must be 256, 512 or 1024 for Titan Text Embeddings v2 (got ${options.dimensions})`,
+      );
+    }
+    this.model = options.model ?? TITAN_V2_MODEL;
+    this.dimensions = options.dimensions;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    return Promise.all(texts.map((text) => this.embedOne(text)));
+  }
+
+  private async embedOne(text: string): Promise<number[]> {
+    if (isBlank(text)) return new Array<number>(this.dimensions).fill(0);
+    const { client, caller, ledger } = this.options;
+    const body = JSON.stringify({
+      inputText: text.slice(0, MAX_CHARS),
+      dimensions: this.dimensions,
+      normalize: true,
+    });
+    const context = { model: this.model, role: 'embed' as const };
+    const output = await caller.call(context, (signal) =>
+      client.send(
+        new InvokeModelCommand({
+          modelId: this.model,
+          contentType: 'application/json',
+          accept: 'application/json',
+          body,
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    const parsed = JSON.parse(output.body.transformToString()) as {
+      embedding?: unknown;
+      inputTextTokenCount?: number;
+    };
+    const vector = parsed.embedding;
+    if (!Array.isArray(vector) || vector.length !== this.dimensions) {
+      throw new ProviderError(
+        `bedrock model ${this.model} (role embed) returned ${Array.isArray(vector) ? `${vector.length} dimensions` : 'no embedding'}, expected ${this.dimensions}`,
+      );
+    }
+    ledger?.record('embed', { inputTokens: parsed.inputTextTokenCount ?? 0, outputTokens: 0 });
+    return unitLength(vector as number[]);
+  }
+}

@@ -1,0 +1,2 @@
+export { BatchingEmbedder, type BatchingOptions, type BatchingStats } from './batching-embedder.ts';
+export { chunks, isBlank, unitLength } from './vectors.ts';

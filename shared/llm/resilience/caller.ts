@@ -1,0 +1,137 @@
+import { ProviderError } from '#shared/errors.ts';
+import type { UsageKey } from '../usage.ts';
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.ts';
+import { describeError, isRetryable } from './classify.ts';
+import { createLimiter, type Limiter } from './limiter.ts';
+
+export interface ResilienceOptions {
+  /** `bedrock`, `openai`: named in every error. */
+  provider: string;
+  /** Per attempt; for streams, the longest wait for the next event. */
+  timeoutMs: number;
+  /** Further attempts after the first, on transient failures only. */
+  maxRetries: number;
+  /** Calls in flight at once through this caller (the provider instance's global limit). */
+  maxConcurrency: number;
+  backoff?: BackoffOptions;
+}
+
+/** What a call is for: named in errors. */
+export interface CallContext {
+  model: string;
+  role: UsageKey;
+}
+
+/** An attempt that took longer than the configured timeout. */
+export class CallTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = 'CallTimeoutError';
+  }
+}
+
+/**
+ * Every model call of one provider instance goes through one caller: a global concurrency limit,
+ * a timeout per attempt, retries with full-jitter exponential backoff on transient failures, and
+ * a `ProviderError` naming the provider, model and role when it gives up.
+ *
+ * @example
+ * const caller = new ResilientCaller({ provider: 'bedrock', timeoutMs: 60_000, maxRetries: 3, maxConcurrency: 4 });
+ * const out = await caller.call({ model, role: 'summarize' }, (signal) => client.send(cmd, { abortSignal: signal }));
+ */
+export class ResilientCaller {
+  readonly limiter: Limiter;
+  private readonly backoff: BackoffOptions;
+
+  constructor(private readonly options: ResilienceOptions) {
+    this.limiter = createLimiter(options.maxConcurrency);
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  /** Runs `attempt` (given an abort signal for its timeout) under the limit, retrying transient failures. */
+  async call<T>(context: CallContext, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.limiter.run(async () => {
+      for (let retries = 0; ; retries++) {
+        try {
+          return await withTimeout(this.options.timeoutMs, attempt);
+        } catch (error) {
+          if (!(await this.shouldRetry(error, retries))) throw this.failure(context, error, retries);
+        }
+      }
+    });
+  }
+
+  /**
+   * Streams the events `open` yields, holding one slot for the whole stream. A failure before the
+   * first event is retried like a call; once events have been passed on, it is final (they cannot
+   * be taken back). The timeout applies to each wait for the next event.
+   */
+  async *stream<T>(context: CallContext, open: (signal: AbortSignal) => AsyncIterable<T>): AsyncGenerator<T> {
+    const release = await this.limiter.acquire();
+    try {
+      for (let retries = 0; ; retries++) {
+        let started = false;
+        const controller = new AbortController();
+        try {
+          const iterator = open(controller.signal)[Symbol.asyncIterator]();
+          try {
+            for (;;) {
+              const next = await raceTimeout(this.options.timeoutMs, iterator.next(), controller);
+              if (next.done) return;
+              started = true;
+              yield next.value;
+            }
+          } finally {
+            // Not awaited: after a timeout the generator may still be parked in the abandoned next().
+            iterator.return?.()?.catch(() => undefined);
+          }
+        } catch (error) {
+          if (started || !(await this.shouldRetry(error, retries)))
+            throw this.failure(context, error, retries);
+        }
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Wraps an error of this provider the way `call` does (for failures outside a call, e.g. bad output). */
+  failure(context: CallContext, error: unknown, retries: number): ProviderError {
+    if (error instanceof ProviderError) return error;
+    const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+    return new ProviderError(
+      `${this.options.provider} model ${context.model} (role ${context.role}) failed${after}: ${describeError(error)}`,
+      { cause: error },
+    );
+  }
+
+  private async shouldRetry(error: unknown, retries: number): Promise<boolean> {
+    if (retries >= this.options.maxRetries || !isRetryable(error)) return false;
+    await sleep(backoffDelay(retries, this.backoff));
+    return true;
+  }
+}
+
+async function withTimeout<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  return raceTimeout(ms, attempt(controller.signal), controller);
+}
+
+/** Rejects with CallTimeoutError (and aborts the request) when `promise` takes longer than `ms`. */
+async function raceTimeout<T>(ms: number, promise: Promise<T>, controller: AbortController): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  // The losing promise may still reject later (the aborted request); that is not an unhandled error.
+  promise.catch(() => undefined);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new CallTimeoutError(ms);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,86 @@
+/** Token counts a fake reports for a reply. */
+export interface FakeUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * One scripted answer of a fake model server. Every reply may wait `delayMs` first (to test
+ * timeouts and concurrency).
+ */
+export type FakeReply = { delayMs?: number } & (
+  | { text: string; chunks?: string[]; usage?: FakeUsage; stopReason?: 'end' | 'max_tokens' }
+  | { toolCalls: Array<{ name: string; input: unknown; id?: string }>; usage?: FakeUsage }
+  /** An HTTP error: `type` is the AWS error name (ThrottlingException) or the OpenAI error type. */
+  | { error: { status: number; type: string; message?: string } }
+  /** The connection is dropped without an answer (ECONNRESET at the client). */
+  | { reset: true }
+  /** An embeddings answer that overrides the fake's deterministic vectors. */
+  | { vectors: number[][]; usage?: FakeUsage }
+);
+
+export type FakeOperation = 'chat' | 'embed';
+
+/** A request as the fake received it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** `converse`, `converse-stream`, `invoke` (Bedrock); `chat`, `chat-stream`, `embeddings` (OpenAI). */
+  operation: string;
+  model: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body. */
+  // biome-ignore lint/suspicious/noExplicitAny: wire JSON of two protocols that tests dig into by path
+  body: any;
+  receivedAt: number;
+}
+
+/** Per-operation queues of scripted replies; an empty queue means the fake's default answer. */
+export class ReplyScript {
+  private readonly queues: Record<FakeOperation, FakeReply[]> = { chat: [], embed: [] };
+
+  push(operation: FakeOperation, replies: FakeReply[]): void {
+    this.queues[operation].push(...replies);
+  }
+
+  next(operation: FakeOperation): FakeReply | undefined {
+    return this.queues[operation].shift();
+  }
+
+  clear(): void {
+    this.queues.chat.length = 0;
+    this.queues.embed.length = 0;
+  }
+}
+
+/** A deterministic unit vector for a text, so equal texts embed equally across calls. */
+export function fakeVector(text: string, dimensions: number): number[] {
+  let seed = 2166136261;
+  for (const ch of text) seed = Math.imul(seed ^ (ch.codePointAt(0) ?? 0), 16777619) >>> 0;
+  const out: number[] = [];
+  for (let i = 0; i < dimensions; i++) {
+    seed = Math.imul(seed ^ (seed >>> 15), 2246822507) >>> 0;
+    seed = Math.imul(seed ^ (seed >>> 13), 3266489909) >>> 0;
+    out.push((seed / 0xffffffff) * 2 - 1);
+  }
+  const norm = Math.sqrt(out.reduce((s, x) => s + x * x, 0)) || 1;
+  return out.map((x) => x / norm);
+}
+
+/** Splits a text into about three chunks, for streamed replies without explicit chunks. */
+export function defaultChunks(text: string): string[] {
+  const size = Math.max(1, Math.ceil(text.length / 3));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** A reply that answers (not an error, not a dropped connection); undefined: the fake's default. */
+export type OkReply =
+  | Extract<FakeReply, { text: string } | { toolCalls: unknown } | { vectors: unknown }>
+  | undefined;
+
+/** The reply when it answers, undefined for the default answer. */
+export function answering(reply: FakeReply | undefined): OkReply {
+  return reply && !('error' in reply) && !('reset' in reply) ? (reply as OkReply) : undefined;
+}
