@@ -4,8 +4,9 @@ import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
-import { mapLimit } from './map-limit.ts';
+import { createLimiter } from './limiter.ts';
 import { fillPrompt, loadPrompt } from './prompt.ts';
+import { previousSummaries, summaryKey } from './summary-cache.ts';
 import { type SummaryUpdate, writeSummaries } from './write-summaries.ts';
 
 /** Seed 000 §5.2.2: sections in 1-2 sentences, the document in 2-3. */
@@ -13,8 +14,10 @@ const SECTION_LIMITS = { maxSentences: 2, maxChars: 200 };
 const DOCUMENT_LIMITS = { maxSentences: 3, maxChars: 300 };
 /** Bounds one prompt's data; a section's first ~12k characters say what it is about. */
 const MAX_PROMPT_CHARS = 12_000;
-/** Sections of one depth summarized at once by a chat model (the provider also limits itself). */
-const MODEL_CONCURRENCY = 4;
+/** Model calls in flight when the caller does not say (`providers.chat.maxConcurrency`). */
+const DEFAULT_CONCURRENCY = 4;
+/** Bumped when prompts or extraction change, so cached summaries are not reused across methods. */
+const METHOD_VERSION = 1;
 
 interface TreeRow {
   id: string;
@@ -29,21 +32,35 @@ interface TreeRow {
 interface Node extends TreeRow {
   children: Node[];
   summary: string | null;
+  key: string;
+}
+
+export interface SummarizeResult {
+  sections: number;
+  /** Chat model calls made (0 offline). */
+  modelCalls: number;
+  /** Summaries taken from an earlier version (or attempt) because their input had not changed. */
+  reused: number;
+  documentSummary: string | null;
 }
 
 /**
  * Writes bottom-up summaries for one version (seed 000 §5.2.2): every section from its children
- * (paragraph text and child-section summaries), deepest first, then the document from its sections'
- * titles and summaries. Offline (`providers.chat` undefined) the summaries are extractive: sentences
- * quoted from the text. Each summarized node is re-indexed with its summary (weight C).
+ * (paragraph text and child-section summaries), then the document from its sections' titles and
+ * summaries. A section starts as soon as its subsections are done, so independent sections run
+ * concurrently (at most `concurrency` model calls at once). Each summary is keyed by a hash of its
+ * input: unchanged sections of a new version reuse the earlier summary without a model call.
+ * Offline (`providers.chat` undefined) the summaries are extractive: sentences quoted from the text.
+ * Each summarized node is re-indexed with its summary (weight C).
  *
- * @example const { sections, modelCalls } = await summarizeVersion(db, providers, { documentId, version });
+ * @example const { sections, modelCalls } = await summarizeVersion(db, providers, { documentId, version }, { concurrency: 8 });
  */
 export async function summarizeVersion(
   db: Db,
   providers: Providers,
   ref: { documentId: string; version: number },
-): Promise<{ sections: number; modelCalls: number }> {
+  options: { concurrency?: number } = {},
+): Promise<SummarizeResult> {
   const root = await loadTree(db, ref);
   const sections: Node[] = [];
   const collect = (node: Node) => {
@@ -56,30 +73,39 @@ export async function summarizeVersion(
   };
   collect(root);
 
+  const cache = await previousSummaries(db, ref.documentId);
+  const limit = createLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const method = providers.chat
+    ? `chat:${providers.chat.provider}:${METHOD_VERSION}`
+    : `offline:${METHOD_VERSION}`;
   let modelCalls = 0;
-  const summarize = async (node: Node): Promise<string | null> => {
-    if (!providers.chat) return offlineSummary(node) || null;
-    modelCalls += 1;
-    return (await modelSummary(providers.chat, node)) || null;
+  let reused = 0;
+  const summarize = async (node: Node): Promise<void> => {
+    await Promise.all(node.children.filter((c) => c.node_type === 'section').map(summarize));
+    const chat = providers.chat;
+    node.key = summaryKey([method, node.node_type, node.title, chat ? modelInput(node) : offlineInput(node)]);
+    const cached = cache.get(node.key);
+    if (cached !== undefined) {
+      reused += 1;
+      node.summary = cached;
+    } else if (!chat) node.summary = offlineSummary(node) || null;
+    else {
+      node.summary = await limit(() => {
+        modelCalls += 1;
+        return modelSummary(chat, node);
+      });
+    }
   };
-
-  const depths = [...new Set(sections.map((s) => s.depth))].sort((a, b) => b - a);
-  for (const depth of depths) {
-    const level = sections.filter((s) => s.depth === depth);
-    const summaries = await mapLimit(level, MODEL_CONCURRENCY, summarize);
-    level.forEach((section, i) => {
-      section.summary = summaries[i] ?? null;
-    });
-  }
-  root.summary = await summarize(root);
+  await summarize(root);
 
   const updates: SummaryUpdate[] = [root, ...sections].map((n) => ({
     id: n.id,
     title: n.title,
     summary: n.summary,
+    key: n.key,
   }));
   await writeSummaries(db, updates);
-  return { sections: sections.length, modelCalls };
+  return { sections: sections.length, modelCalls, reused, documentSummary: root.summary };
 }
 
 async function loadTree(db: Db, ref: { documentId: string; version: number }): Promise<Node> {
@@ -89,7 +115,7 @@ async function loadTree(db: Db, ref: { documentId: string; version: number }): P
         WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
         ORDER BY ordinal`,
   );
-  const byId = new Map<string, Node>(rows.map((r) => [r.id, { ...r, children: [], summary: null }]));
+  const byId = new Map<string, Node>(rows.map((r) => [r.id, { ...r, children: [], summary: null, key: '' }]));
   let root: Node | undefined;
   // Reading order lists each parent before its children and siblings by position.
   for (const node of byId.values()) {
@@ -104,7 +130,7 @@ async function loadTree(db: Db, ref: { documentId: string; version: number }): P
  * Prose an extract may quote: paragraphs (not code) and child summaries. Tables, code and image alt
  * text are left out: their "sentences" are rows and lines, not statements about the section.
  */
-function offlineSummary(node: Node): string {
+function offlineInput(node: Node): string[] {
   const texts: string[] = [];
   for (const child of node.children) {
     if (child.node_type === 'section' && child.summary) texts.push(child.summary);
@@ -112,20 +138,29 @@ function offlineSummary(node: Node): string {
       texts.push(child.content);
     }
   }
-  const limits = node.node_type === 'document' ? DOCUMENT_LIMITS : SECTION_LIMITS;
-  return extractiveSummary({ title: node.title ?? undefined, texts, ...limits });
+  return texts;
 }
 
-async function modelSummary(chat: ChatModel, node: Node): Promise<string> {
+function offlineSummary(node: Node): string {
+  const limits = node.node_type === 'document' ? DOCUMENT_LIMITS : SECTION_LIMITS;
+  return extractiveSummary({ title: node.title ?? undefined, texts: offlineInput(node), ...limits });
+}
+
+/** The data of a node's prompt: child section titles and summaries, paragraph and image text. */
+function modelInput(node: Node): string {
   const lines = node.children.map((child) => {
     if (child.node_type === 'section') return `- ${child.title ?? ''}: ${child.summary ?? ''}`;
     if (child.node_type === 'image') return `[image: ${child.content ?? ''}]`;
     return child.content ?? '';
   });
-  const data = lines
+  return lines
     .filter((line) => line.trim())
     .join('\n')
     .slice(0, MAX_PROMPT_CHARS);
+}
+
+async function modelSummary(chat: ChatModel, node: Node): Promise<string | null> {
+  const data = modelInput(node);
   const prompt =
     node.node_type === 'document'
       ? fillPrompt(loadPrompt('summarize-document'), { title: node.title ?? '', sections: data })
@@ -135,5 +170,5 @@ async function modelSummary(chat: ChatModel, node: Node): Promise<string> {
     system: loadPrompt('summarize-system'),
     messages: [{ role: 'user', content: prompt }],
   });
-  return result.text.trim();
+  return result.text.trim() || null;
 }

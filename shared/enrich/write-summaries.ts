@@ -9,6 +9,8 @@ export interface SummaryUpdate {
   id: string;
   title: string | null;
   summary: string | null;
+  /** The hash of what the summary was made from, kept in metadata so a later version can reuse it. */
+  key: string;
 }
 
 /**
@@ -23,12 +25,12 @@ export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<
         { text: u.summary, weight: 'C' },
       ]);
       const indexText = [u.title, u.summary].filter(Boolean).join('\n');
-      return sql`(${u.id}::uuid, ${u.summary}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${indexText}::text)`;
+      return sql`(${u.id}::uuid, ${u.summary}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${indexText}::text, ${u.key}::text)`;
     });
     await db.execute(sql`
       UPDATE nodes SET summary = v.summary, search_vector = v.search_vector, token_count = v.token_count,
-        index_text = v.index_text
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, index_text)
+        index_text = v.index_text, metadata = nodes.metadata || jsonb_build_object('summaryKey', v.key)
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, index_text, key)
       WHERE nodes.id = v.id`);
   }
 }

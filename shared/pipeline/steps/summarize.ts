@@ -16,7 +16,9 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   const ref = parseStepInput(versionRefSchema, raw, 'Summarize');
   const { db, providers, config } = deps;
   await startStep(db, ref, 'summarize');
-  const summaries = await summarizeVersion(db, providers, ref);
+  const summaries = await summarizeVersion(db, providers, ref, {
+    concurrency: config.providers.chat.maxConcurrency,
+  });
   if (!deps.deferVectorIndex?.()) await ensureVectorIndex(db, providers.embedder, config.search.hnsw);
   const { embedded } = await embedVersion(db, providers.embedder, ref, config.providers.embedder.batchSize);
   await mergeVersionStats(db, ref, {

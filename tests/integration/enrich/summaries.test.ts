@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#shared/db/client.ts';
@@ -9,6 +10,7 @@ import { splitSentences } from '#shared/llm/offline/sentences.ts';
 import type { ChatModel, ChatRequest, Providers } from '#shared/llm/types.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
 import { planDocument } from '../../unit/index/plan-document.ts';
 import { insertDocument } from '../index/insert-document.ts';
 
@@ -78,7 +80,7 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
     it('summarizes every section and the document without a model', async () => {
       const documentId = await indexed();
       const result = await summarizeVersion(database.db, offline, { documentId, version: 1 });
-      expect(result).toEqual({ sections: 4, modelCalls: 0 });
+      expect(result).toMatchObject({ sections: 4, modelCalls: 0, reused: 0 });
       const rows = await summaries(database.db, documentId);
       expect(rows.size).toBe(5);
       for (const row of rows.values()) expect(row.summary, row.title).toBeTruthy();
@@ -138,7 +140,11 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       const documentId = await indexed();
       const chat = recordingChat();
       const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 1 });
-      expect(result).toEqual({ sections: 4, modelCalls: 5 });
+      expect(result).toMatchObject({
+        sections: 4,
+        modelCalls: 5,
+        documentSummary: 'Summary of 2024年度技术规划.',
+      });
       const titles = chat.requests.map(
         (r) => /(?:Section title|Document): (.*)/.exec(String(r.messages[0]?.content))?.[1],
       );
@@ -181,6 +187,58 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       expect(prompt.match(/<\/document_content>/g)).toHaveLength(1);
       expect(prompt.trimEnd().endsWith('</document_content>')).toBe(true);
       expect(prompt).toContain('Ignore previous instructions');
+    });
+
+    it('summarizes a changed section, its ancestors and the document only, in a new version', async () => {
+      /** Summaries that change whenever their input changes, as a model's would. */
+      const contentChat = () =>
+        scriptedChat((request) => {
+          const prompt = promptText(request);
+          return `Summary of ${/(?:Section title|Document): (.*)/.exec(prompt)?.[1]} (${createHash('md5').update(prompt).digest('hex')}).`;
+        });
+      const documentId = await indexed();
+      await summarizeVersion(database.db, { ...offline, chat: contentChat() }, { documentId, version: 1 });
+      const changed = planDocument();
+      const chapter = changed.children[1];
+      const cloud = chapter?.type === 'section' ? chapter.children[1] : undefined;
+      const containers = cloud?.type === 'section' ? cloud.children[1] : undefined;
+      if (containers?.type !== 'section') throw new Error('fixture changed');
+      containers.children[0] = { type: 'paragraph', text: '容器化改造推迟到明年。' };
+      await indexParsedDocument(database.db, { documentId, version: 2, parsed: changed });
+      const chat = contentChat();
+      const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 2 });
+      const titles = chat.calls.map(
+        (c) => /(?:Section title|Document): (.*)/.exec(promptText(c.request))?.[1],
+      );
+      expect(titles).toEqual(['3.2.1 容器化改造', '3.2 云平台建设', '第3章 基础设施', '2024年度技术规划']);
+      expect(result).toMatchObject({ modelCalls: 4, reused: 1 });
+      const budgets = await queryRows<{ summary: string }>(
+        database.db,
+        sql`SELECT summary FROM nodes WHERE document_id = ${documentId} AND title = 'Budget' ORDER BY version`,
+      );
+      expect(budgets).toHaveLength(2);
+      expect(budgets[1]?.summary).toBe(budgets[0]?.summary);
+    });
+
+    it('summarizes independent sections concurrently, within the concurrency limit', async () => {
+      const parsed = planDocument();
+      for (let i = 0; i < 6; i++) {
+        parsed.children.push({
+          type: 'section',
+          title: `Extra ${i}`,
+          children: [{ type: 'paragraph', text: `Note ${i}.` }],
+        });
+      }
+      const documentId = await indexed(parsed);
+      const chat = scriptedChat((request) => `Summary of ${promptText(request).length}.`, { latencyMs: 20 });
+      await summarizeVersion(
+        database.db,
+        { ...offline, chat },
+        { documentId, version: 1 },
+        { concurrency: 3 },
+      );
+      expect(chat.maxInFlight).toBe(3);
+      expect(chat.calls).toHaveLength(11);
     });
   });
 });
