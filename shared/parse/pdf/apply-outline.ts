@@ -57,7 +57,7 @@ export function outlineItems(
   const find = (from: number, to: number, title: string): number => {
     for (let i = from; i < to; i++) {
       const entry = flow[i];
-      if (entry?.kind === 'text' && !matched.has(i) && matches(entry.text, title)) return i;
+      if (entry?.kind === 'text' && !entry.rows && !matched.has(i) && matches(entry.text, title)) return i;
     }
     return -1;
   };
@@ -97,6 +97,7 @@ export function outlineItems(
     if (!entry) continue;
     const level = matched.get(i);
     if (entry.kind === 'image') items.push({ type: 'image', name: entry.name, page: entry.page });
+    else if (entry.rows) items.push({ type: 'table', rows: entry.rows, page: entry.page });
     else if (level !== undefined) items.push({ type: 'heading', title: entry.text, level, page: entry.page });
     else items.push({ type: 'paragraph', text: entry.text, page: entry.page });
   }

@@ -1,9 +1,11 @@
+import { pipeTable } from '../docx/table.ts';
 import type { SectionNode, TreeNode } from '../types.ts';
 import type { PdfItem } from './layout.ts';
 
 /**
  * Nests the items into sections: a heading opens a section under the nearest open section of a
- * lower level; paragraphs and images go into the innermost open section. Leaves carry
+ * lower level; paragraphs, tables (rows padded to the widest, a pipe-table text) and images go into
+ * the innermost open section. Leaves carry
  * `{ page }`, sections `{ pageStart }`.
  */
 export function buildPdfTree(items: readonly PdfItem[]): TreeNode[] {
@@ -21,6 +23,10 @@ export function buildPdfTree(items: readonly PdfItem[]): TreeNode[] {
       };
       target().push(section);
       open.push({ level: item.level, section });
+    } else if (item.type === 'table') {
+      const width = Math.max(...item.rows.map((row) => row.length));
+      const rows = item.rows.map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
+      target().push({ type: 'table', text: pipeTable(rows), rows, metadata: { page: item.page } });
     } else if (item.type === 'image') {
       target().push({ type: 'image', name: item.name, alt: '', metadata: { page: item.page } });
     } else {

@@ -26,7 +26,8 @@ const SENTENCE_END = /[.,;:，。；：、]$/;
 
 function headingOf(block: TextBlock, body: number): Heading | undefined {
   const text = block.text;
-  if (text.length > 200 || block.lines > 3 || TOC_ENTRY.test(text) || !/\p{L}/u.test(text)) return undefined;
+  if (block.rows || text.length > 200 || block.lines > 3 || TOC_ENTRY.test(text) || !/\p{L}/u.test(text))
+    return undefined;
   const number = headingNumber(text);
   if (SENTENCE_END.test(text) && !(number && text.length <= 80)) return undefined;
   const larger = block.size >= body * 1.15 && block.size - body >= 1;
@@ -83,6 +84,7 @@ export function inferHeadings(flow: readonly FlowEntry[], body: number): PdfItem
   }
   return flow.map((entry): PdfItem => {
     if (entry.kind === 'image') return { type: 'image', name: entry.name, page: entry.page };
+    if (entry.rows) return { type: 'table', rows: entry.rows, page: entry.page };
     if (entry === title) return { type: 'paragraph', text: entry.text, page: entry.page, title: true };
     const heading = headings.get(entry);
     if (!heading) return { type: 'paragraph', text: entry.text, page: entry.page };

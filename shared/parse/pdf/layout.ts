@@ -24,6 +24,8 @@ export interface Line {
   size: number;
   /** Nearly all of the line's characters are in bold fonts. */
   bold: boolean;
+  /** Lines split from one baseline at wide gaps share this number (the cells of a table row). */
+  row: number;
 }
 
 /** A paragraph-like block of consecutive lines of one page, in reading order. */
@@ -39,10 +41,13 @@ export interface TextBlock {
   lines: number;
   /** Which side of a two-column page it is on (0 for single-column text and spanning lines). */
   column: number;
+  /** The cells of each row when the block is a table. */
+  rows?: string[][];
 }
 
 /** What the tree is built from, in reading order: headings, paragraphs and images with their pages. */
 export type PdfItem =
   | { type: 'heading'; title: string; level: number; page: number }
   | { type: 'paragraph'; text: string; page: number; title?: boolean }
+  | { type: 'table'; rows: string[][]; page: number }
   | { type: 'image'; name: string; page: number };

@@ -8,7 +8,7 @@ const COLUMN_GAP = 1.6;
 /** A gap wider than this many font sizes between two runs is a word break. */
 const WORD_GAP = 0.15;
 
-function lineOf(runs: TextRun[], fonts: PageFonts): Line | undefined {
+function lineOf(runs: TextRun[], fonts: PageFonts, row: number): Line | undefined {
   let text = '';
   let previous: TextRun | undefined;
   const sizeChars = new Map<number, number>();
@@ -41,10 +41,12 @@ function lineOf(runs: TextRun[], fonts: PageFonts): Line | undefined {
     y,
     size,
     bold: chars > 0 && boldChars >= chars * 0.9,
+    row,
   };
 }
 
-const MARKER = /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]|\(?[a-z]{1,3}[.)]|\(?\d{1,3}(?:\.\d{1,3})*[.)]?)$/i;
+const MARKER =
+  /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]|\(?[a-z]{1,3}[.)]|\(?\d{1,3}(?:\.\d{1,3})*[.)]|\d{1,3}(?:\.\d{1,3})+)$/i;
 
 /** A list marker or heading number set apart from its text by a tab stays on the text's line. */
 function isMarker(runs: TextRun[]): boolean {
@@ -55,7 +57,7 @@ function isMarker(runs: TextRun[]): boolean {
   return text.length <= 8 && MARKER.test(text);
 }
 
-function splitAtGaps(runs: TextRun[], fonts: PageFonts, into: Line[]): void {
+function splitAtGaps(runs: TextRun[], fonts: PageFonts, into: Line[], row: number): void {
   runs.sort((a, b) => a.x - b.x);
   let start = 0;
   let right = -Infinity;
@@ -63,13 +65,13 @@ function splitAtGaps(runs: TextRun[], fonts: PageFonts, into: Line[]): void {
     const run = runs[i] as TextRun;
     const gap = run.x - right > COLUMN_GAP * run.size;
     if (i > start && run.text.trim() !== '' && gap && !isMarker(runs.slice(start, i))) {
-      const line = lineOf(runs.slice(start, i), fonts);
+      const line = lineOf(runs.slice(start, i), fonts, row);
       if (line) into.push(line);
       start = i;
     }
     if (run.text.trim() !== '') right = Math.max(right, run.x + run.width);
   }
-  const line = lineOf(runs.slice(start), fonts);
+  const line = lineOf(runs.slice(start), fonts, row);
   if (line) into.push(line);
 }
 
@@ -82,11 +84,12 @@ export function groupLines(runs: readonly TextRun[], fonts: PageFonts): Line[] {
   const sorted = [...runs].sort((a, b) => b.y - a.y || a.x - b.x);
   const lines: Line[] = [];
   let cluster: TextRun[] = [];
+  let rows = 0;
   let top = 0;
   let size = 0;
   for (const run of sorted) {
     if (cluster.length > 0 && top - run.y > SAME_LINE * Math.max(size, run.size)) {
-      splitAtGaps(cluster, fonts, lines);
+      splitAtGaps(cluster, fonts, lines, rows++);
       cluster = [];
     }
     if (cluster.length === 0) {
@@ -96,6 +99,6 @@ export function groupLines(runs: readonly TextRun[], fonts: PageFonts): Line[] {
     cluster.push(run);
     if (run.text.trim() !== '') size = Math.max(size, run.size);
   }
-  if (cluster.length > 0) splitAtGaps(cluster, fonts, lines);
+  if (cluster.length > 0) splitAtGaps(cluster, fonts, lines, rows++);
   return lines;
 }

@@ -1,6 +1,7 @@
 import type { OrderedLine } from './columns.ts';
 import type { TextBlock } from './layout.ts';
 import { headingNumber } from './numbering.ts';
+import { mergeRows } from './rows.ts';
 import { isCjk, joinText } from './script.ts';
 
 const LIST_MARKER = /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s|[(（]\d{1,3}[)）])/i;
@@ -47,15 +48,31 @@ function joinLines(text: string, next: string): string {
  * Groups one page's lines (in reading order) into paragraph blocks. A new block starts at a column
  * change, a change of font size or boldness, a vertical gap wider than the page's usual leading, a
  * first-line indent, a line after one that stopped short of the block's right edge, a list marker or
- * a heading number.
+ * a heading number. Consecutive lines split at wide gaps (rows of cells) form a table block.
  */
 export function groupParagraphs(lines: readonly OrderedLine[], page: number): TextBlock[] {
   const leading = usualLeading(lines);
   const blocks: TextBlock[] = [];
   let open: Open | undefined;
-  for (const { line, column } of lines) {
+  for (const { line, column, cells } of mergeRows(lines)) {
     const current = open;
+    const table = current?.block.rows;
+    if (
+      cells &&
+      table &&
+      current &&
+      column === current.block.column &&
+      current.lastY - line.y < line.size * 3
+    ) {
+      table.push(cells);
+      current.block.text += `\n${line.text}`;
+      current.block.lines++;
+      current.lastY = line.y;
+      continue;
+    }
     const breaks =
+      cells !== undefined ||
+      table !== undefined ||
       !current ||
       column !== current.block.column ||
       line.y > current.lastY ||
@@ -78,6 +95,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
         bold: line.bold,
         lines: 1,
         column,
+        ...(cells ? { rows: [cells] } : {}),
       };
       blocks.push(block);
       open = {
@@ -98,6 +116,10 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
     current.lastX = line.x;
     current.lastRight = line.right;
     current.lastY = line.y;
+  }
+  for (const block of blocks) {
+    // One row alone is a line with a wide gap in it (a label and its value), not a table.
+    if (block.rows?.length === 1) delete block.rows;
   }
   return blocks;
 }

@@ -27,6 +27,34 @@ describe('parsePdf layout', () => {
     ]);
   });
 
+  it('keeps rows of cells separated by wide gaps as a table', async () => {
+    const rows = [
+      ['Region', 'Q1', 'Q2'],
+      ['North', '10', '12'],
+      ['South', '11', '13'],
+    ];
+    const bytes = await pdfBytes((doc) => {
+      body(doc, 'Sales by region:');
+      rows.forEach((row, i) => {
+        row.forEach((cell, j) => {
+          doc.text(cell, 72 + j * 160, 120 + i * 18, { lineBreak: false });
+        });
+      });
+      doc.text('Both regions grew.', 72, 200);
+    });
+    const parsed = await parsePdf({ bytes, filename: 't.pdf' });
+    expect(parsed.children).toEqual([
+      { type: 'paragraph', text: 'Sales by region:', metadata: { page: 1 } },
+      {
+        type: 'table',
+        text: '| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South | 11 | 13 |',
+        rows,
+        metadata: { page: 1 },
+      },
+      { type: 'paragraph', text: 'Both regions grew.', metadata: { page: 1 } },
+    ]);
+  });
+
   it('drops running headers, footers and bare page numbers', async () => {
     const bytes = await pdfBytes((doc) => {
       for (let page = 1; page <= 3; page++) {
