@@ -40,10 +40,14 @@ export interface ProviderOptions {
  */
 export function createProviders(config: Config, options: ProviderOptions = {}): Providers {
   const { chat: chatConfig, embedder: embedConfig } = config.providers;
-  if (chatConfig.kind === 'offline' && embedConfig.kind === 'offline') {
-    return { embedder: new HashingEmbedder({ dimensions: embedConfig.dimensions }), label: OFFLINE_LABEL };
-  }
   const ledger = options.ledger ?? new UsageLedger();
+  if (chatConfig.kind === 'offline' && embedConfig.kind === 'offline') {
+    return {
+      embedder: new HashingEmbedder({ dimensions: embedConfig.dimensions }),
+      label: OFFLINE_LABEL,
+      usage: ledger,
+    };
+  }
   const chat = createChat(config, options, ledger);
   const inner = createEmbedder(config, options, ledger);
   const embedder =
