@@ -1,6 +1,7 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { readCoreProperties } from '../core-properties.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
+import { isEncryptedOoxml } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
@@ -24,7 +25,9 @@ function workbookEntries(input: ParseInput): ZipEntry[] {
   const { bytes, filename } = input;
   if (startsWith(bytes, OLE_MAGIC)) {
     throw new UnsupportedDocumentError(
-      `${filename} is a password-protected workbook or a legacy .xls file; save it as .xlsx without a password`,
+      isEncryptedOoxml(bytes)
+        ? `${filename} is password-protected (an encrypted Excel workbook); save it without a password`
+        : `${filename} is a legacy .xls (OLE) workbook; save it as .xlsx`,
     );
   }
   if (!startsWith(bytes, ZIP_MAGIC)) {

@@ -175,10 +175,14 @@ describe('parseXlsx', () => {
   });
 
   it('refuses an encrypted or legacy (OLE) workbook with a reason', async () => {
-    const ole = new Uint8Array(512);
+    const ole = new Uint8Array(2048);
     ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    await expect(parseXlsx({ bytes: ole, filename: 'old.xlsx' })).rejects.toThrow(
+      'old.xlsx is a legacy .xls (OLE) workbook; save it as .xlsx',
+    );
+    ole.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
     await expect(parseXlsx({ bytes: ole, filename: 'secret.xlsx' })).rejects.toThrow(
-      /secret\.xlsx is a password-protected workbook or a legacy \.xls file/,
+      'secret.xlsx is password-protected (an encrypted Excel workbook); save it without a password',
     );
   });
 
