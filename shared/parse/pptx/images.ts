@@ -26,6 +26,11 @@ export interface PptxImages {
   readonly warnings: string[];
 }
 
+function sizeText(bytes: number): string {
+  const kb = bytes / 1024;
+  return kb < 1024 ? `${Math.round(kb)} KB` : `${Math.round(kb / 1024)} MB`;
+}
+
 function altText(picture: XmlElement): string {
   const properties = path(picture, 'nvPicPr', 'cNvPr')?.attributes;
   return (properties?.descr ?? properties?.title ?? '').replace(/\s+/g, ' ').trim();
@@ -35,11 +40,35 @@ function altText(picture: XmlElement): string {
  * Creates the image collector of one presentation: images named `img_001.png`, `img_002.emf`, ... in
  * the order they appear; formats a browser cannot show (EMF, WMF, TIFF) kept with a warning, as the
  * DOCX parser does. Linked pictures (`r:link`, or a relationship to an external target) are never
- * read: they leave a warning and no node.
+ * read: they leave a warning and no node. A media part shown on many slides is read once and its
+ * bytes shared; once the extracted images add up to `maxTotalBytes`, further ones are skipped with a
+ * warning (a small picture repeated on thousands of slides would otherwise be written thousands of
+ * times).
  */
-export function createPptxImages(read: (part: string) => Uint8Array | undefined): PptxImages {
+export function createPptxImages(
+  read: (part: string) => Uint8Array | undefined,
+  maxTotalBytes: number,
+): PptxImages {
   const images: ExtractedImage[] = [];
   const warnings: string[] = [];
+  const media = new Map<string, Uint8Array | string>();
+  let totalBytes = 0;
+
+  /** The bytes of a media part, or why there are none. */
+  function mediaBytes(part: string): Uint8Array | string {
+    const cached = media.get(part);
+    if (cached !== undefined) return cached;
+    let result: Uint8Array | string;
+    try {
+      const bytes = read(part);
+      // A copy: a stored entry is a view into the whole presentation, which need not outlive the parse.
+      result = !bytes ? `${part} is missing` : bytes.length === 0 ? 'it is empty' : new Uint8Array(bytes);
+    } catch (error) {
+      result = reasonOf(error);
+    }
+    media.set(part, result);
+    return result;
+  }
 
   function collect(
     picture: XmlElement,
@@ -48,38 +77,33 @@ export function createPptxImages(read: (part: string) => Uint8Array | undefined)
   ): ImageNode | undefined {
     const alt = altText(picture);
     const where = typeof metadata.slide === 'number' ? ` on slide ${metadata.slide}` : '';
-    const label = `${alt ? `image "${alt.slice(0, 60)}"` : 'an image'}${where}`;
+    const skip = (reason: string) => {
+      warnings.push(`${alt ? `image "${alt.slice(0, 60)}"` : 'an image'}${where} skipped: ${reason}`);
+      return undefined;
+    };
     const blip = child(child(picture, 'blipFill'), 'blip');
     const embed = blip?.attributes['r:embed'];
     const rel = embed ? rels.get(embed) : undefined;
     if (!rel || rel.external) {
       const linked = rel?.external || blip?.attributes['r:link'] !== undefined;
-      warnings.push(
-        `${label} skipped: ${linked ? 'it is linked, not embedded, and linked images are never read' : 'it has no embedded picture'}`,
+      return skip(
+        linked
+          ? 'it is linked, not embedded, and linked images are never read'
+          : 'it has no embedded picture',
       );
-      return undefined;
     }
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = read(rel.target);
-    } catch (error) {
-      warnings.push(`${label} skipped: ${reasonOf(error)}`);
-      return undefined;
+    const bytes = mediaBytes(rel.target);
+    if (typeof bytes === 'string') return skip(bytes);
+    if (totalBytes + bytes.length > maxTotalBytes) {
+      return skip(
+        `the presentation's images exceed ${sizeText(maxTotalBytes)} (limits.maxUncompressedBytes)`,
+      );
     }
-    if (!bytes?.length) {
-      warnings.push(`${label} skipped: ${bytes ? 'it is empty' : `${rel.target} is missing`}`);
-      return undefined;
-    }
+    totalBytes += bytes.length;
     const extension = rel.target.slice(rel.target.lastIndexOf('.') + 1).toLowerCase();
     const format = formatOf(bytes, CONTENT_TYPES[extension]);
     const name = extractedImageName(images.length + 1, format.extension);
-    // A copy: a stored entry is a view into the whole presentation, which need not outlive the parse.
-    const extracted: ExtractedImage = {
-      name,
-      bytes: new Uint8Array(bytes),
-      mime: format.mime,
-      source: rel.target,
-    };
+    const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: rel.target };
     if (format.width !== undefined) extracted.width = format.width;
     if (format.height !== undefined) extracted.height = format.height;
     images.push(extracted);

@@ -28,6 +28,13 @@ function decodePercent(text: string): string {
   }
 }
 
+/** XML parts are UTF-8 or, as OPC allows, UTF-16 with a byte-order mark. */
+function decodeXml(data: Uint8Array): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
+  return new TextDecoder('utf-8').decode(data);
+}
+
 function folderOf(part: string): string {
   const slash = part.lastIndexOf('/');
   return slash < 0 ? '' : part.slice(0, slash);
@@ -62,7 +69,6 @@ function relationshipsPart(part: string): string {
 export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): OpcPackage {
   const byName = new Map(entries.map((entry) => [entry.name.toLowerCase(), entry]));
   const relationshipCache = new Map<string, Map<string, Relationship>>();
-  const decoder = new TextDecoder('utf-8');
 
   const read = (part: string): Uint8Array | undefined => {
     const entry = byName.get(part.toLowerCase());
@@ -73,7 +79,7 @@ export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): Op
     const data = read(part);
     if (!data) return undefined;
     try {
-      return parseXml(decoder.decode(data));
+      return parseXml(decodeXml(data));
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw new Error(`${part} is not well-formed XML (${detail})`, { cause: error });

@@ -1,5 +1,6 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { readCoreProperties } from '../core-properties.ts';
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
 import { openPresentationArchive, unreadablePresentation } from './container.ts';
@@ -25,9 +26,10 @@ const TEMPLATE_TITLE =
  */
 export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
   const { bytes, filename } = input;
-  const entries = openPresentationArchive(bytes, filename, input.limits);
+  const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
+  const entries = openPresentationArchive(bytes, filename, limits);
   const pkg = openPackage(bytes, entries);
-  const images = createPptxImages(pkg.bytes);
+  const images = createPptxImages(pkg.bytes, limits.maxUncompressedBytes);
   let slides: SlideSections;
   try {
     slides = await readSlides(pkg, input, images);

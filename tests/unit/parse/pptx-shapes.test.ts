@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
+import { readZipDirectory, readZipEntry } from '#shared/parse/zip.ts';
+import { pngBytes, zipBytes } from './fixtures.ts';
 import { emfHeader, pptxBytes, rewritePptx } from './pptx-fixtures.ts';
 
 /** Hand-written shape trees put into a generated one-slide deck, for what pptxgenjs cannot write. */
@@ -35,15 +38,15 @@ function relationship(id: string, type: string, target: string, external = false
 const TITLE = '<p:ph type="title"/>';
 
 /** A one-slide deck whose shape tree is `shapes`, with extra slide relationships and parts. */
-async function slideWith(
+async function slideBytes(
   shapes: string,
   relationships = '',
   parts: { name: string; data: string | Uint8Array }[] = [],
-): Promise<ParsedDocument> {
+): Promise<Uint8Array> {
   const base = await pptxBytes((deck) => {
     deck.addSlide().addText('Placeholder text', { x: 1, y: 1, w: 4, h: 1 });
   });
-  const bytes = rewritePptx(
+  return rewritePptx(
     base,
     (name, xml) => {
       if (name === SLIDE) return xml.replace(/(<\/p:grpSpPr>).*(<\/p:spTree>)/s, `$1${shapes}$2`);
@@ -52,7 +55,25 @@ async function slideWith(
     },
     parts,
   );
-  return parsePptx({ bytes, filename: 'deck.pptx' });
+}
+
+async function slideWith(...args: Parameters<typeof slideBytes>): Promise<ParsedDocument> {
+  return parsePptx({ bytes: await slideBytes(...args), filename: 'deck.pptx' });
+}
+
+/** The archive with one part re-encoded as UTF-16LE with a byte-order mark. */
+function rewriteUtf16(bytes: Uint8Array, part: string): Uint8Array {
+  const entries = readZipDirectory(bytes).map((entry) => {
+    const data = new Uint8Array(readZipEntry(bytes, entry, 1 << 24));
+    if (entry.name !== part) return { name: entry.name, data, deflate: true };
+    const xml = new TextDecoder().decode(data).replace('encoding="UTF-8"', 'encoding="UTF-16"');
+    return {
+      name: entry.name,
+      data: new Uint8Array([0xff, 0xfe, ...Buffer.from(xml, 'utf16le')]),
+      deflate: true,
+    };
+  });
+  return zipBytes(entries);
 }
 
 function slideOf(document: ParsedDocument): { title: string; children: TreeNode[] } {
@@ -227,5 +248,35 @@ describe('parsePptx shapes', () => {
         metadata: { slide: 1 },
       },
     ]);
+  });
+
+  it('reads a picture shown several times once, and stops extracting when the images reach the size limit', async () => {
+    const picture = new Uint8Array(64 * 1024);
+    picture.set(pngBytes(8, 8));
+    const bytes = await slideBytes(
+      [
+        pic('<a:blip r:embed="rId70"/>', 'Logo'),
+        pic('<a:blip r:embed="rId70"/>', 'Logo'),
+        pic('<a:blip r:embed="rId70"/>', 'Logo'),
+      ].join(''),
+      relationship('rId70', 'image', '../media/logo.png'),
+      [{ name: 'ppt/media/logo.png', data: picture }],
+    );
+    const archiveBytes = readZipDirectory(bytes).reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+    // The archive is within the limit; three copies of the picture are not.
+    const limits = { ...DEFAULT_PARSE_LIMITS, maxUncompressedBytes: archiveBytes + picture.length };
+    const document = await parsePptx({ bytes, filename: 'deck.pptx', limits });
+
+    expect(document.images.map((image) => image.name)).toEqual(['img_001.png', 'img_002.png']);
+    expect(document.images[0]?.bytes).toBe(document.images[1]?.bytes);
+    expect(document.warnings).toEqual([
+      `image "Logo" on slide 1 skipped: the presentation's images exceed ${Math.round(limits.maxUncompressedBytes / 1024)} KB (limits.maxUncompressedBytes)`,
+    ]);
+  });
+
+  it('reads a slide part written in UTF-16, as the packaging conventions allow', async () => {
+    const utf16 = rewriteUtf16(await slideBytes(sp(p('Überblick 概要'), TITLE)), SLIDE);
+
+    expect(slideOf(await parsePptx({ bytes: utf16, filename: 'deck.pptx' })).title).toBe('Überblick 概要');
   });
 });
