@@ -1,4 +1,13 @@
 import type { Config } from '../config/index.ts';
+import {
+  type DocumentSummary,
+  deleteDocument,
+  type ListOptions,
+  listDocuments,
+  listVersions,
+  resolveDocument,
+  type VersionSummary,
+} from '../documents/index.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import { ask } from '../qa/ask.ts';
 import type { QaEvent } from '../qa/events.ts';
@@ -19,6 +28,14 @@ export interface Backend {
   ): Promise<IngestOutcome[]>;
   ask(request: AskRequest): AsyncIterable<QaEvent>;
   search(request: SearchRequest): Promise<SearchHit[]>;
+  /** Documents with their status, filtered and paged as `GET /api/documents`. */
+  documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }>;
+  /** A document (by id or key) with its versions, newest first. */
+  versions(keyOrId: string): Promise<{ document: DocumentSummary; versions: VersionSummary[] }>;
+  /** Deletes a document (by id or key); returns what it was. */
+  remove(keyOrId: string): Promise<DocumentSummary>;
+  /** Reindexes a document (by id or key) and waits for the outcome. */
+  reindex(keyOrId: string): Promise<IngestOutcome>;
   close(): Promise<void>;
 }
 
@@ -26,10 +43,22 @@ export interface Backend {
  * The running server if one uses this data folder (PGlite is single-process, so the CLI must not
  * open the database beside it), else the product in-process.
  */
-export async function openBackend(config: Config): Promise<Backend> {
+export async function openBackend(config: Config, options: { recover?: boolean } = {}): Promise<Backend> {
   const lock = readServerLock(config.dataDir);
   if (lock) return new HttpBackend(lock.url);
   const rt = await openRuntime(config);
+  // Commands that wait for the pipeline also finish what a stopped process left (crash recovery);
+  // a quick question must not wait for that.
+  if (options.recover) {
+    const report = await rt.ingest.recover();
+    const count = report.resumed.length + report.requeued.length;
+    if (count > 0) process.stderr.write(`resuming ${count} interrupted ingestion(s)\n`);
+    for (const failed of report.failed) {
+      process.stderr.write(
+        `interrupted version ${failed.version} of ${failed.documentId} failed: ${failed.reason}\n`,
+      );
+    }
+  }
   return {
     description: `in-process (data: ${config.dataDir})`,
     async ingest(documents, assets, onOutcome) {
@@ -39,6 +68,20 @@ export async function openBackend(config: Config): Promise<Backend> {
     },
     ask: (request) => ask(rt.qa, request),
     search: (request) => search(rt.qa, request),
+    documents: (options) => listDocuments(rt.db, options),
+    async versions(keyOrId) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      return { document, versions: await listVersions(rt.db, document.id) };
+    },
+    async remove(keyOrId) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      await deleteDocument(rt.db, rt.store, document.id);
+      return document;
+    },
+    async reindex(keyOrId) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      return (await rt.ingest.reindex(document.id)).done;
+    },
     close: () => rt.close(),
   };
 }

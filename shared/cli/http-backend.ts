@@ -1,3 +1,5 @@
+import type { DocumentSummary, ListOptions, VersionSummary } from '../documents/index.ts';
+import { NotFoundError } from '../errors.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
@@ -65,7 +67,55 @@ export class HttpBackend implements Backend {
     return (await this.json<{ results: SearchHit[] }>(`/api/search?${params}`)).results;
   }
 
+  async documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }> {
+    const params = new URLSearchParams({ limit: String(options.limit), offset: String(options.offset) });
+    for (const name of ['status', 'name', 'type'] as const) {
+      const value = options[name];
+      if (value) params.set(name, value);
+    }
+    if (options.topicId) params.set('topic', options.topicId);
+    return this.json(`/api/documents?${params}`);
+  }
+
+  async versions(keyOrId: string): Promise<{ document: DocumentSummary; versions: VersionSummary[] }> {
+    const document = await this.resolve(keyOrId);
+    const { versions } = await this.json<{ versions: VersionSummary[] }>(
+      `/api/documents/${document.id}/versions`,
+    );
+    return { document, versions };
+  }
+
+  async remove(keyOrId: string): Promise<DocumentSummary> {
+    const document = await this.resolve(keyOrId);
+    await this.json(`/api/documents/${document.id}`, { method: 'DELETE' });
+    return document;
+  }
+
+  async reindex(keyOrId: string): Promise<IngestOutcome> {
+    const document = await this.resolve(keyOrId);
+    // The document is `queued` once this answers, so the wait below cannot see the old state.
+    await this.json(`/api/documents/${document.id}/reindex`, { method: 'POST' });
+    const outcome = await this.waitForDocument(document.id, document.key);
+    // The server reports the document, not the execution: the same current version means no new one.
+    if (outcome.status === 'ready' && outcome.version === document.currentVersion) {
+      return { ...outcome, status: 'unchanged' };
+    }
+    return outcome;
+  }
+
   async close(): Promise<void> {}
+
+  /** The live document named by id, key, or key under `uploads/`. */
+  private async resolve(keyOrId: string): Promise<DocumentSummary> {
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(keyOrId)) {
+      return this.json<DocumentSummary>(`/api/documents/${keyOrId}`);
+    }
+    const keys = [keyOrId, `uploads/${keyOrId.replace(/^\.?\/+/, '')}`];
+    const { items } = await this.documents({ name: keyOrId, limit: 200, offset: 0 });
+    const found = keys.map((key) => items.find((d) => d.key === key)).find(Boolean);
+    if (!found) throw new NotFoundError(`No document with id or key ${keyOrId}`);
+    return found;
+  }
 
   private async waitForDocument(id: string, key: string): Promise<IngestOutcome> {
     for (;;) {

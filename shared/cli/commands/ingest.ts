@@ -3,7 +3,10 @@ import { openBackend } from '../backend.ts';
 import { collectInputs } from '../files.ts';
 import { ProgressBar } from '../progress.ts';
 
-/** `dropqa ingest <files or folders> [--json]`: exit code 1 when any file failed. */
+/**
+ * `dropqa ingest <files or folders> [--json]`: ends with a scanned / indexed / unchanged / failed
+ * summary; exit code 1 when any file failed.
+ */
 export async function ingestCommand(
   config: Config,
   paths: string[],
@@ -11,7 +14,7 @@ export async function ingestCommand(
 ): Promise<number> {
   if (paths.length === 0) throw new Error('usage: dropqa ingest <files or folders> [--json]');
   const inputs = collectInputs(paths);
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, { recover: true });
   const progress = options.json ? undefined : new ProgressBar(inputs.documents.length);
   try {
     const outcomes = await backend.ingest(inputs.documents, inputs.assets, (o) => {
@@ -32,9 +35,10 @@ export async function ingestCommand(
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (!options.json) {
       const count = (status: string) => outcomes.filter((o) => o.status === status).length;
+      const scanned = outcomes.length + inputs.skipped.length;
       process.stdout.write(
-        `${outcomes.length} file(s): ${count('ready')} ready, ${count('unchanged')} unchanged, ${failed.length} failed` +
-          (inputs.skipped.length ? `; ${inputs.skipped.length} skipped (not a document type)` : '') +
+        `${scanned} scanned: ${count('ready')} indexed, ${count('unchanged')} unchanged, ${failed.length} failed` +
+          (inputs.skipped.length ? `, ${inputs.skipped.length} skipped (not a document type)` : '') +
           '\n',
       );
       for (const f of failed) process.stdout.write(`  failed  ${f.key}: ${f.error}\n`);

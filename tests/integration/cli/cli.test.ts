@@ -54,7 +54,7 @@ describe('dropqa CLI', () => {
 
   it('reports unchanged files on a second ingest and summarises failures in words', async () => {
     const { stdout } = await dropqa('ingest', 'docs');
-    expect(stdout).toMatch(/3 file\(s\): 0 ready, 2 unchanged, 1 failed/);
+    expect(stdout).toMatch(/3 scanned: 0 indexed, 2 unchanged, 1 failed/);
     expect(stdout).toMatch(/failed {2}uploads\/broken\.md: /);
   });
 

@@ -1,0 +1,46 @@
+import type { Config } from '../../config/index.ts';
+import type { DocumentStatus } from '../../db/schema.ts';
+import type { DocumentSummary } from '../../documents/index.ts';
+import { openBackend } from '../backend.ts';
+import { formatStatus } from '../format.ts';
+
+const PAGE = 200;
+const STATUSES: DocumentStatus[] = ['queued', 'processing', 'ready', 'failed', 'deleted'];
+
+/**
+ * `dropqa status [--status S] [--json]`: every document with its status (queued, processing with
+ * the step, ready, failed with the reason), then the count per status.
+ */
+export async function statusCommand(
+  config: Config,
+  options: { status?: string; json: boolean },
+): Promise<number> {
+  const status = options.status as DocumentStatus | undefined;
+  if (status !== undefined && !STATUSES.includes(status)) {
+    throw new Error(`--status must be one of ${STATUSES.join(', ')}`);
+  }
+  const backend = await openBackend(config);
+  try {
+    const documents: DocumentSummary[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await backend.documents({ limit: PAGE, offset, status });
+      documents.push(...page.items);
+      if (page.items.length < PAGE || documents.length >= page.total) break;
+    }
+    if (options.json) {
+      for (const doc of documents) process.stdout.write(`${JSON.stringify(doc)}\n`);
+      return 0;
+    }
+    const counts = new Map<string, number>();
+    for (const doc of documents) {
+      counts.set(doc.status, (counts.get(doc.status) ?? 0) + 1);
+      const version = doc.currentVersion === null ? '  -' : `v${doc.currentVersion}`.padStart(3);
+      process.stdout.write(`${version}  ${doc.key}  ${formatStatus(doc)}\n`);
+    }
+    const summary = [...counts].map(([name, n]) => `${n} ${name}`).join(', ');
+    process.stdout.write(`${documents.length} document(s)${summary ? `: ${summary}` : ''}\n`);
+    return 0;
+  } finally {
+    await backend.close();
+  }
+}

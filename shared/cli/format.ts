@@ -1,0 +1,42 @@
+import type { DocumentSummary, VersionSummary } from '../documents/index.ts';
+
+/** `12.5 KB`, `300 B`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** `2026-11-22 07:12` in UTC; dates arrive as strings over HTTP. */
+export function formatDate(date: Date | string | null): string {
+  if (!date) return '-';
+  return new Date(date).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** A document's status as people read it: `processing (parse)`, `failed: <reason>`. */
+export function formatStatus(doc: Pick<DocumentSummary, 'status' | 'statusDetail'>): string {
+  if (!doc.statusDetail) return doc.status;
+  if (doc.status === 'processing' || doc.status === 'queued') return `${doc.status} (${doc.statusDetail})`;
+  return `${doc.status}: ${doc.statusDetail}`;
+}
+
+/** The ingestion stats of a version, in the order a reader wants them. */
+export function formatStats(stats: VersionSummary['stats']): string {
+  const parts: string[] = [];
+  const add = (label: string, value: number | undefined) => {
+    if (value !== undefined) parts.push(`${value} ${label}`);
+  };
+  add('sections', stats.sections);
+  add('paragraphs', stats.paragraphs);
+  add('images', stats.images);
+  add('tables', stats.tables);
+  add('topics', stats.topics);
+  const calls = (stats.modelCalls ?? 0) + (stats.topicModelCalls ?? 0) + (stats.imageModelCalls ?? 0);
+  if (calls > 0 || stats.modelCalls !== undefined) parts.push(`${calls} model calls`);
+  const tokens = Object.entries(stats)
+    .filter(([name]) => /tokens/i.test(name))
+    .reduce((sum, [, value]) => sum + value, 0);
+  if (tokens > 0) parts.push(`${tokens} tokens`);
+  if (stats.durationMs !== undefined) parts.push(`${(stats.durationMs / 1000).toFixed(1)} s`);
+  return parts.join(', ');
+}
