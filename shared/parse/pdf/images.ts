@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { extractedImageName } from '../image-info.ts';
 import type { ExtractedImage } from '../types.ts';
+import type { JpegStreams } from './jpeg-streams.ts';
 import type { PaintedImage } from './page-objects.ts';
 import { encodePng, PIXEL_KIND } from './png.ts';
 
@@ -16,7 +17,7 @@ export interface PlacedImage {
   x: number;
 }
 
-/** Collects a document's images in reading order and names them `img_001.png`, `img_002.png`, ... */
+/** Collects a document's images in reading order and names them `img_001.png`, `img_002.jpg`, ... */
 export interface PdfImages {
   add(page: number, image: PaintedImage): PlacedImage | undefined;
   readonly images: ExtractedImage[];
@@ -30,11 +31,12 @@ function bytesPerRow(width: number, kind: number): number {
 }
 
 /**
- * Creates the image collector of one PDF. Images are encoded as PNG from the pixels pdf.js decoded.
- * Tiny images are skipped, and an image repeated on later pages (a logo in the header) is kept once;
+ * Creates the image collector of one PDF. A JPEG stored whole in the file is kept as it is (found by
+ * its pixel size among `jpegs`); other images are encoded as PNG from the pixels pdf.js decoded. Tiny
+ * images are skipped, and an image repeated on later pages (a logo in the header) is kept once;
  * each skip is counted in the warnings.
  */
-export function createPdfImages(): PdfImages {
+export function createPdfImages(jpegs: JpegStreams = new Map()): PdfImages {
   const images: ExtractedImage[] = [];
   const seen = new Map<string, number>();
   let tiny = 0;
@@ -64,11 +66,14 @@ export function createPdfImages(): PdfImages {
       return undefined;
     }
     seen.set(key, page);
-    const name = extractedImageName(images.length + 1, 'png');
+    const originals = jpegs.get(`${pixels.width}x${pixels.height}`);
+    // Only an unambiguous match is the same image; otherwise the decoded pixels are encoded.
+    const jpeg = originals?.length === 1 ? originals[0] : undefined;
+    const name = extractedImageName(images.length + 1, jpeg ? 'jpg' : 'png');
     images.push({
       name,
-      bytes: encodePng(pixels.width, pixels.height, kind, data),
-      mime: 'image/png',
+      bytes: jpeg ?? encodePng(pixels.width, pixels.height, kind, data),
+      mime: jpeg ? 'image/jpeg' : 'image/png',
       width: pixels.width,
       height: pixels.height,
       source: `page ${page}`,

@@ -8,6 +8,7 @@ import { type FlowEntry, placeImages } from './flow.ts';
 import { dropFurniture } from './furniture.ts';
 import { bodySize, inferHeadings } from './headings.ts';
 import { createPdfImages } from './images.ts';
+import { findJpegStreams } from './jpeg-streams.ts';
 import type { TextBlock } from './layout.ts';
 import { readOutline } from './outline.ts';
 import { groupParagraphs } from './paragraphs.ts';
@@ -43,7 +44,7 @@ function endsWithEofMarker(bytes: Uint8Array): boolean {
  * then paragraphs; two-column pages column by column), running headers, footers and page numbers are
  * dropped, and headings come from the outline (bookmarks) when there is one, else from the layout
  * (size, bold, numbering). Every leaf carries `{ page }`, every section `{ pageStart }`. Embedded
- * raster images are extracted as PNG at their place. Password-protected, corrupt and truncated files,
+ * raster images are extracted at their place (JPEGs as stored, others as PNG). Password-protected, corrupt and truncated files,
  * and files over `limits.maxPages`, fail with an `UnsupportedDocumentError`.
  */
 export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
@@ -56,7 +57,7 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
         `${input.filename} has ${doc.numPages} pages, more than the ${limits.maxPages} allowed (limits.maxPages)`,
       );
     }
-    const images = createPdfImages();
+    const images = createPdfImages(findJpegStreams(input.bytes));
     const pages: PageContent[] = [];
     for (let number = 1; number <= doc.numPages; number++) {
       input.signal?.throwIfAborted();

@@ -24,7 +24,39 @@ function pngPixels(png: Uint8Array, rowBytes: number): Uint8Array {
   return out;
 }
 
+/** A valid 32 x 32 gray baseline JPEG, written by hand: every block is flat mid-gray. */
+function grayJpeg(): Buffer {
+  const huffman = (tableClass: number) => [0xff, 0xc4, 0x00, 0x14, tableClass, 1, ...Array(15).fill(0), 0x00];
+  return Buffer.from([
+    ...[0xff, 0xd8],
+    ...[0xff, 0xdb, 0x00, 0x43, 0x00, ...Array(64).fill(1)],
+    ...[0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x20, 0x00, 0x20, 0x01, 0x01, 0x11, 0x00],
+    ...huffman(0x00),
+    ...huffman(0x10),
+    ...[0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00],
+    ...[0x00, 0x00, 0x00, 0x00],
+    ...[0xff, 0xd9],
+  ]);
+}
+
 describe('parsePdf images', () => {
+  it('keeps a JPEG stored in the PDF as the original file', async () => {
+    const jpeg = grayJpeg();
+    const bytes = await pdfBytes((doc) => {
+      doc.image(jpeg, { width: 64 });
+      body(doc, 'A photo above.');
+    });
+    const parsed = await parsePdf({ bytes, filename: 'photo.pdf' });
+    expect(outline(parsed.children)).toEqual(['image:img_001.jpg', 'paragraph:A photo above.']);
+    expect(parsed.images[0]).toMatchObject({
+      name: 'img_001.jpg',
+      mime: 'image/jpeg',
+      width: 32,
+      height: 32,
+    });
+    expect(Buffer.from(parsed.images[0]?.bytes ?? [])).toEqual(jpeg);
+  });
+
   it('extracts an embedded image as a PNG at its place among the paragraphs, with its pixels intact', async () => {
     const pixels = gradient(64, 48);
     const png = Buffer.from(encodePng(64, 48, PIXEL_KIND.rgb, pixels));

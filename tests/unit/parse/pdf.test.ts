@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { detectFileType } from '#shared/parse/detect.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
 import { parsePdf } from '#shared/parse/pdf/index.ts';
 import type { TreeNode } from '#shared/parse/types.ts';
 import { allNodes, body, heading, outline, pdfBytes } from './pdf-fixtures.ts';
@@ -34,6 +36,13 @@ describe('parsePdf', () => {
       ['2 Budget', [`paragraph:${BUDGET}`]],
     ]);
     expect(parsed.children[0]?.metadata).toEqual({ kind: 'title', page: 1 });
+  });
+
+  it('is the parser a PDF detected by its bytes goes to, whatever its name', async () => {
+    const bytes = await plan();
+    const parsed = await parseDocument({ bytes, filename: 'plan.bin' }, detectFileType(bytes, 'plan.bin'));
+    expect(parsed.title).toBe('Annual Plan');
+    expect(outline(parsed.children).at(-1)).toEqual(['2 Budget', [`paragraph:${BUDGET}`]]);
   });
 
   it('records the page of every leaf and the first page of every section', async () => {
