@@ -11,6 +11,7 @@ import { repairInstruction, type StructuredAttempt, withRepair } from '../chat/r
 import { type RoleSettings, type RolesConfig, roleSettings } from '../chat/role-settings.ts';
 import { checkOutput, outputSchema, parseJsonText } from '../chat/structured.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
+import { httpStatusOf } from '../resilience/classify.ts';
 import type {
   ChatMessage,
   ChatModel,
@@ -44,6 +45,8 @@ const RESPOND = 'respond';
  */
 export class BedrockChat implements ChatModel {
   readonly provider = 'bedrock' as const;
+  /** Models found to refuse a forced tool choice. */
+  private readonly autoToolChoiceOnly = new Set<string>();
 
   constructor(private readonly options: BedrockChatOptions) {}
 
@@ -94,20 +97,22 @@ export class BedrockChat implements ChatModel {
       inputSchema: jsonSchema,
     };
     const attempt = async (messages: ChatMessage[]): Promise<StructuredAttempt<T>> => {
-      const forced = { ...request, tools: [tool], toolChoice: { name: RESPOND } };
-      const result = await this.converse(forced, settings, messages);
+      const result = await this.respond(request, settings, messages, tool);
       const call = result.toolCalls?.find((c) => c.name === RESPOND);
       if (!call) {
         const parsed = parseJsonText(result.text);
+        const checked = parsed.ok ? checkOutput(schema, parsed.value, wrapped) : parsed;
         return {
-          checked: parsed.ok ? checkOutput(schema, parsed.value, wrapped) : parsed,
+          checked,
           usage: result.usage,
           model: result.model,
           repair: [
             { role: 'assistant', content: result.text || '(no answer)' },
             {
               role: 'user',
-              content: `${repairInstruction('the answer must be given by calling the respond tool')}`,
+              content: repairInstruction(
+                `${checked.ok ? '' : checked.problem}; give the answer by calling the ${RESPOND} tool`,
+              ),
             },
           ],
         };
@@ -141,6 +146,30 @@ export class BedrockChat implements ChatModel {
     } catch (error) {
       throw this.options.caller.failure({ model: settings.model, role: request.role }, error, 0);
     }
+  }
+
+  /**
+   * One structured-output call: the respond tool forced through `toolChoice` while the model takes
+   * that (Claude, Nova); a model that refuses a forced tool choice (a ValidationException naming it)
+   * gets the tool with `auto` from then on.
+   */
+  private async respond(
+    request: ChatRequest,
+    settings: RoleSettings,
+    messages: ChatMessage[],
+    tool: ToolSpec,
+  ): Promise<ChatResult> {
+    const withTool = { ...request, tools: [tool] };
+    if (!this.autoToolChoiceOnly.has(settings.model)) {
+      try {
+        return await this.converse({ ...withTool, toolChoice: { name: RESPOND } }, settings, messages);
+      } catch (error) {
+        if (!refusesToolChoice(error)) throw error;
+        this.autoToolChoiceOnly.add(settings.model);
+      }
+    }
+    const system = [request.system, `Answer by calling the ${RESPOND} tool.`].filter(Boolean).join('\n\n');
+    return this.converse({ ...withTool, system, toolChoice: 'auto' }, settings, messages);
   }
 
   private settings(request: ChatRequest): RoleSettings {
@@ -219,4 +248,10 @@ function sumUsage(usages: TokenUsage[]): TokenUsage {
     }),
     { inputTokens: 0, outputTokens: 0 },
   );
+}
+
+/** A 400 ValidationException about the tool choice: the model takes only `auto`. */
+function refusesToolChoice(error: unknown): boolean {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  return httpStatusOf(cause) === 400 && /tool_?choice/i.test(String((error as Error).message ?? ''));
 }

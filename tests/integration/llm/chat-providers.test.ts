@@ -302,6 +302,39 @@ describe('bedrock chat model limits', () => {
   });
 });
 
+describe('bedrock structured output on a model without forced tool choice', () => {
+  let fake: FakeServer;
+  beforeAll(async () => {
+    fake = await startFake('bedrock');
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  it('offers the respond tool with auto choice after the model refuses a forced one', async () => {
+    const { chat } = fakeProviders('bedrock', fake, { chat: { model: 'meta.llama3-1-70b-instruct-v1:0' } });
+    const refusal = {
+      status: 400,
+      type: 'ValidationException',
+      message: "This model doesn't support the toolConfig.toolChoice.tool field. Remove it and try again.",
+    };
+    fake.enqueue(
+      'chat',
+      { error: refusal },
+      BEDROCK.structuredReply({ sufficient: true, reason: 'ok' }),
+      BEDROCK.structuredReply({ sufficient: false, reason: 'again' }),
+    );
+    const request = { role: 'judge' as const, messages: [{ role: 'user' as const, content: 'judge' }] };
+    expect((await chat?.structured(request, verdict))?.value).toEqual({ sufficient: true, reason: 'ok' });
+    expect((await chat?.structured(request, verdict))?.value).toEqual({ sufficient: false, reason: 'again' });
+    expect(fake.requests.map((r) => r.body.toolConfig.toolChoice)).toEqual([
+      { tool: { name: 'respond' } },
+      { auto: {} },
+      { auto: {} },
+    ]);
+  });
+});
+
 describe('openai chat model without json_schema support', () => {
   let fake: FakeServer;
   beforeAll(async () => {

@@ -161,6 +161,21 @@ describe('ResilientCaller', () => {
     expect(events).toEqual(['a']);
   });
 
+  it('times out a stream that stalls before its next event, and retries it', async () => {
+    let opens = 0;
+    const events: string[] = [];
+    const stalls = caller({ timeoutMs: 30, maxRetries: 1 });
+    for await (const event of stalls.stream(context, async function* () {
+      opens++;
+      if (opens === 1) await new Promise(() => {});
+      yield 'fresh';
+    })) {
+      events.push(event);
+    }
+    expect(opens).toBe(2);
+    expect(events).toEqual(['fresh']);
+  });
+
   it('holds a concurrency slot for the whole stream and frees it when the consumer stops', async () => {
     const limited = caller({ maxConcurrency: 1 });
     const stream = limited.stream(context, async function* () {
