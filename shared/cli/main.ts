@@ -10,6 +10,10 @@ Usage:
   dropqa ask "<question>"              stream an answer with sources [--mode auto|standard] [--version N] [--json]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
+  dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
+  dropqa versions <key or id>          a document's versions with hash, size, dates and stats [--json]
+  dropqa delete <key or id>            remove a document from search and topics, with its files
+  dropqa reindex <key or id>           re-run the pipeline on the stored file (new version only if the result differs)
   dropqa config                        print the effective configuration (secrets masked)
 
 Data folder: ./.dropqa unless DROPQA_DATA_DIR names another. Port: 8787 unless PORT says otherwise.
@@ -25,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
       version: { type: 'string' },
       kind: { type: 'string' },
       limit: { type: 'string' },
+      status: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -56,6 +61,14 @@ async function main(argv: string[]): Promise<number> {
       const { treeCommand } = await import('./commands/tree.ts');
       return treeCommand(config, args[0], { json: values.json, version: values.version });
     }
+    case 'status':
+      return (await import('./commands/status.ts')).statusCommand(config, values);
+    case 'versions':
+      return (await import('./commands/versions.ts')).versionsCommand(config, args.join(' '), values);
+    case 'delete':
+      return (await import('./commands/delete.ts')).deleteCommand(config, args.join(' '), values);
+    case 'reindex':
+      return (await import('./commands/reindex.ts')).reindexCommand(config, args.join(' '), values);
     case 'config':
       process.stdout.write(`${JSON.stringify(maskSecrets(config), null, 2)}\n`);
       return 0;
