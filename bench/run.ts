@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: ingest throughput for generated Markdown, search latency p50/p95 per kind, and
- * server start time on an existing data folder. Prints a table and writes bench/results/<time>.json.
+ * server start time on an existing data folder, and parsing (bench/parse.ts: per-format throughput
+ * against each library's raw text extraction, peak memory on a 50 MB workbook, the corpus).
+ * Prints a table and writes bench/results/<time>.json.
  * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus.
  */
 
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
+import { benchParse } from './parse.ts';
 import { benchSearch } from './search.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
@@ -95,6 +98,10 @@ try {
     value: `${(results.startSeconds as number).toFixed(2)} s`,
     target: '< 5 s',
   });
+
+  const parse = await benchParse();
+  results.parse = parse.results;
+  rows.push(...parse.rows);
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });
