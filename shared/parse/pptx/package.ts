@@ -14,8 +14,11 @@ export interface Relationship {
 export interface OpcPackage {
   has(part: string): boolean;
   bytes(part: string): Uint8Array | undefined;
-  /** The part parsed as XML; undefined when it is absent. Throws with the part name when malformed. */
-  xml(part: string): XmlElement | undefined;
+  /**
+   * The part parsed as XML (formatting left out unless `skip` says otherwise); undefined when it is
+   * absent. Throws with the part name when malformed.
+   */
+  xml(part: string, skip?: ReadonlySet<string>): XmlElement | undefined;
   /** The part's relationships by id (an absent `.rels` part means none). */
   relationships(part: string): Map<string, Relationship>;
 }
@@ -75,11 +78,11 @@ export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): Op
     return entry ? readZipEntry(bytes, entry, entry.uncompressedSize) : undefined;
   };
 
-  const xml = (part: string): XmlElement | undefined => {
+  const xml = (part: string, skip?: ReadonlySet<string>): XmlElement | undefined => {
     const data = read(part);
     if (!data) return undefined;
     try {
-      return parseXml(decodeXml(data));
+      return parseXml(decodeXml(data), skip);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw new Error(`${part} is not well-formed XML (${detail})`, { cause: error });

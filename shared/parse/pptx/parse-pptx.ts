@@ -47,7 +47,7 @@ export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
   const coreTitle = core.title && !TEMPLATE_TITLE.test(core.title) ? core.title : undefined;
   return {
     title: coreTitle ?? slides.firstTitle ?? titleFromFilename(filename),
-    metadata: { ...core, slides: slides.sections.length },
+    metadata: { ...core, slides: slides.count },
     children: slides.sections,
     images: images.images,
     warnings: [...slides.warnings, ...images.warnings],

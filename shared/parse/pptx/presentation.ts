@@ -1,14 +1,18 @@
 import type { OpcPackage } from './package.ts';
-import { childrenNamed, path } from './xml.ts';
+import { child, childrenNamed, descendant, path, type XmlElement } from './xml.ts';
 
-/** The presentation part and its slides' parts, in presentation order. */
-export interface SlideList {
-  presentationPart: string;
-  /** Slide part paths in `sldIdLst` order; a missing part is listed with `missing: true`. */
-  slides: { part: string; missing: boolean }[];
+/** One slide of the presentation, in presentation order. */
+export interface SlideEntry {
+  /** The slide part's path (the relationship id when it could not be resolved). */
+  part: string;
+  missing: boolean;
+  /** The named section (PowerPoint's "Add Section") the slide belongs to, when the deck has several. */
+  group?: string;
 }
 
 const DEFAULT_PRESENTATION = 'ppt/presentation.xml';
+/** The presentation part is small; its sections live in an extension (`p14:sectionLst`), so keep those. */
+const KEEP_ALL: ReadonlySet<string> = new Set();
 
 /** The main part named by the package relationships (`officeDocument`), else the usual path. */
 function presentationPart(pkg: OpcPackage): string | undefined {
@@ -18,24 +22,41 @@ function presentationPart(pkg: OpcPackage): string | undefined {
   return pkg.has(DEFAULT_PRESENTATION) ? DEFAULT_PRESENTATION : undefined;
 }
 
+/** Slide id -> section name, when the deck has two or more named sections (one says nothing). */
+function sectionNames(presentation: XmlElement): Map<string, string> {
+  const names = new Map<string, string>();
+  const sections = childrenNamed(descendant(presentation, 'sectionLst'), 'section')
+    .map((section) => ({
+      name: (section.attributes.name ?? '').replace(/\s+/g, ' ').trim(),
+      ids: childrenNamed(child(section, 'sldIdLst'), 'sldId').map((id) => id.attributes.id ?? ''),
+    }))
+    .filter((section) => section.name !== '' && section.ids.length > 0);
+  if (sections.length < 2) return names;
+  for (const { name, ids } of sections) for (const id of ids) if (!names.has(id)) names.set(id, name);
+  return names;
+}
+
 /**
  * Lists a presentation's slides in presentation order (`p:sldIdLst` through the presentation's
- * relationships). Returns undefined when the archive has no presentation part (a `p:presentation`).
+ * relationships), each with its named section when there are several. Returns undefined when the
+ * archive has no presentation part (a `p:presentation`).
  */
-export function listSlides(pkg: OpcPackage): SlideList | undefined {
+export function listSlides(pkg: OpcPackage): SlideEntry[] | undefined {
   const part = presentationPart(pkg);
-  const root = part ? pkg.xml(part) : undefined;
+  const root = part ? pkg.xml(part, KEEP_ALL) : undefined;
   // The package's main part may be a Word or Excel one (a mislabeled file): that is no presentation.
   if (!part || root?.name !== 'presentation') return undefined;
   const rels = pkg.relationships(part);
-  const slides: SlideList['slides'] = [];
-  for (const id of childrenNamed(path(root, 'sldIdLst'), 'sldId')) {
-    const rel = rels.get(id.attributes['r:id'] ?? '');
-    if (!rel || rel.external) {
-      slides.push({ part: id.attributes['r:id'] ?? '?', missing: true });
-      continue;
-    }
-    slides.push({ part: rel.target, missing: !pkg.has(rel.target) });
-  }
-  return { presentationPart: part, slides };
+  const groups = sectionNames(root);
+  return childrenNamed(path(root, 'sldIdLst'), 'sldId').map((id): SlideEntry => {
+    const relId = id.attributes['r:id'] ?? '';
+    const rel = rels.get(relId);
+    const entry: SlideEntry =
+      !rel || rel.external
+        ? { part: relId || '?', missing: true }
+        : { part: rel.target, missing: !pkg.has(rel.target) };
+    const group = groups.get(id.attributes.id ?? '');
+    if (group) entry.group = group;
+    return entry;
+  });
 }

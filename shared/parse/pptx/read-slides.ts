@@ -10,16 +10,19 @@ const YIELD_EVERY_MS = 20;
 
 /** The slides' sections in presentation order, and what was skipped. */
 export interface SlideSections {
+  /** One section per slide, nested in a `{ kind: 'slide-group' }` section per named section. */
   sections: SectionNode[];
+  /** Slides read (missing ones are not). */
+  count: number;
   /** The first slide's own title (not the "Slide 1" stand-in), if it has one. */
   firstTitle: string | undefined;
   warnings: string[];
 }
 
 /**
- * Reads every slide of the presentation into its section, refusing more than `limits.maxSlides`
- * slides and stopping between slides once `input.signal` aborts. A slide whose part is missing is
- * skipped with a warning. Throws plain errors with a readable message for a broken package.
+ * Reads every slide of the presentation into its section (grouped by the deck's named sections, when
+ * it has several), refusing more than `limits.maxSlides` slides and stopping between slides once
+ * `input.signal` aborts. A slide whose part is missing is skipped with a warning. Throws plain errors with a readable message for a broken package.
  */
 export async function readSlides(
   pkg: OpcPackage,
@@ -27,18 +30,20 @@ export async function readSlides(
   images: PptxImages,
 ): Promise<SlideSections> {
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
-  const list = listSlides(pkg);
-  if (!list) throw new Error('the archive has no presentation part (ppt/presentation.xml)');
-  if (list.slides.length > limits.maxSlides) {
+  const slides = listSlides(pkg);
+  if (!slides) throw new Error('the archive has no presentation part (ppt/presentation.xml)');
+  if (slides.length > limits.maxSlides) {
     throw new Error(
-      `it has ${list.slides.length} slides (at most ${limits.maxSlides} are read; limits.maxSlides)`,
+      `it has ${slides.length} slides (at most ${limits.maxSlides} are read; limits.maxSlides)`,
     );
   }
   const sections: SectionNode[] = [];
   const warnings: string[] = [];
   let firstTitle: string | undefined;
+  let count = 0;
+  let group: SectionNode | undefined;
   let lastYield = performance.now();
-  for (const [index, slide] of list.slides.entries()) {
+  for (const [index, slide] of slides.entries()) {
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
       // Reading slides is synchronous: without a turn of the event loop the deadline's timer could
       // not fire (nor could anything else in the process run) until the whole deck was read.
@@ -52,7 +57,15 @@ export async function readSlides(
     }
     const section = readSlide(pkg, slide.part, index + 1, images);
     if (index === 0 && section.title !== `Slide ${index + 1}`) firstTitle = section.title;
-    sections.push(section);
+    // Slides of a named section nest under it; the order stays the presentation's, so a section
+    // whose slides are not contiguous appears once per run of them.
+    if (slide.group === undefined) group = undefined;
+    else if (group?.title !== slide.group) {
+      group = { type: 'section', title: slide.group, children: [], metadata: { kind: 'slide-group' } };
+      sections.push(group);
+    }
+    (group?.children ?? sections).push(section);
+    count++;
   }
-  return { sections, firstTitle, warnings };
+  return { sections, count, firstTitle, warnings };
 }

@@ -21,7 +21,7 @@ const TEXT_ELEMENTS = new Set(['t', 'v']);
  * Formatting that no reader of the tree looks at (run, shape, cell and text-body properties, list
  * styles, extensions): left out of the tree, which halves the objects a verbose slide makes.
  */
-const FORMATTING = new Set([
+export const FORMATTING: ReadonlySet<string> = new Set([
   'rPr',
   'endParaRPr',
   'defRPr',
@@ -40,13 +40,14 @@ function localName(name: string): string {
 }
 
 /**
- * Parses an XML part into a tree of elements with local names, formatting elements left out.
+ * Parses an XML part into a tree of elements with local names, the `skip` elements (formatting,
+ * unless told otherwise) left out.
  * Whitespace-only text between elements is dropped, except inside `t` and `v` elements. Throws on malformed XML and on any
  * entity other than the five predefined ones and character references.
  *
  * @example child(parseXml('<p:sld><p:cSld/></p:sld>'), 'cSld') // { name: 'cSld', ... }
  */
-export function parseXml(text: string): XmlElement {
+export function parseXml(text: string, skip: ReadonlySet<string> = FORMATTING): XmlElement {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   const root: XmlElement = { name: '', attributes: {}, children: [] };
   const stack: XmlElement[] = [root];
@@ -54,7 +55,7 @@ export function parseXml(text: string): XmlElement {
   let skipping = 0;
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
-    if (skipping > 0 || FORMATTING.has(name)) {
+    if (skipping > 0 || skip.has(name)) {
       skipping++;
       return;
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
+import type { ParsedDocument } from '#shared/parse/types.ts';
 import { pngBytes } from './fixtures.ts';
 import { imageData, pptxBytes, TITLE_AND_BODY } from './pptx-fixtures.ts';
 
@@ -152,5 +153,39 @@ describe('parsePptx', () => {
       'Numbers',
       'Slide 3',
     ]);
+  });
+
+  it('nests slides under the deck’s named sections, and ignores a lone section', async () => {
+    const outline = (document: ParsedDocument) =>
+      document.children.map((node) =>
+        node.type === 'section' && node.metadata?.kind === 'slide-group'
+          ? [node.title, node.children.map((slide) => (slide.type === 'section' ? slide.title : slide.type))]
+          : node.type === 'section'
+            ? node.title
+            : node.type,
+      );
+    const sectioned = await pptxBytes((deck) => {
+      deck.addSection({ title: 'Intro' });
+      deck.addSection({ title: 'Results' });
+      for (const [title, section] of [
+        ['Why', 'Intro'],
+        ['How', 'Intro'],
+        ['Numbers', 'Results'],
+      ] as const) {
+        deck.addSlide({ sectionTitle: section }).addText(title, { x: 1, y: 1, w: 4, h: 1 });
+      }
+    });
+    const lone = await pptxBytes((deck) => {
+      deck.addSection({ title: 'Everything' });
+      deck.addSlide({ sectionTitle: 'Everything' }).addText('Only', { x: 1, y: 1, w: 4, h: 1 });
+    });
+
+    const document = await parsePptx({ bytes: sectioned, filename: 'deck.pptx' });
+    expect(outline(document)).toEqual([
+      ['Intro', ['Why', 'How']],
+      ['Results', ['Numbers']],
+    ]);
+    expect(document.metadata.slides).toBe(3);
+    expect(outline(await parsePptx({ bytes: lone, filename: 'deck.pptx' }))).toEqual(['Only']);
   });
 });
