@@ -127,4 +127,29 @@ describe('flattenTree categories', () => {
       ['paragraph', '表格。', 'other'],
     ]);
   });
+
+  it('does not let sections inherit from the document title used as the only top heading', () => {
+    const tree: ParsedDocument = {
+      title: 'paper',
+      metadata: {},
+      images: [],
+      warnings: [],
+      children: [
+        {
+          type: 'section',
+          title: 'An Attention Model for Parsing',
+          children: [
+            { type: 'section', title: '1 Setup', children: [{ type: 'paragraph', text: 'Data.' }] },
+            { type: 'section', title: '2 Results', children: [{ type: 'paragraph', text: 'Good.' }] },
+          ],
+        },
+      ],
+    };
+    const rows = flattenTree(tree, ref).filter((row) => row.nodeType === 'section');
+    expect(rows.map((row) => [row.title, row.category])).toEqual([
+      ['An Attention Model for Parsing', 'other'],
+      ['1 Setup', 'other'],
+      ['2 Results', 'evaluation'],
+    ]);
+  });
 });
