@@ -1,14 +1,9 @@
 import type { Config } from '../config/index.ts';
 import type { BedrockClientSettings } from './bedrock/client.ts';
-import {
-  bedrockChatFromConfig,
-  bedrockEmbedderFromConfig,
-  DEFAULT_BEDROCK_CHAT_MODEL,
-} from './bedrock/from-config.ts';
-import { TITAN_V2_MODEL } from './bedrock/titan-embedder.ts';
 import { BatchingEmbedder } from './embedding/batching-embedder.ts';
+import { LazyChat, LazyEmbedder } from './lazy.ts';
 import { HashingEmbedder } from './offline/hashing-embedder.ts';
-import { openAiChatFromConfig, openAiEmbedderFromConfig } from './openai/from-config.ts';
+import { defaultChatModel, embedderSettings } from './provider-settings.ts';
 import type { BackoffOptions } from './resilience/backoff.ts';
 import { ResilientCaller } from './resilience/caller.ts';
 import type { ChatModel, Embedder, Providers } from './types.ts';
@@ -31,7 +26,8 @@ export interface ProviderOptions {
 /**
  * The providers the configuration names: Bedrock or an OpenAI-compatible endpoint for chat and
  * embeddings, each through its own resilient caller (timeout, retries, concurrency limit) and one
- * usage ledger; offline (no chat model, hashing embeddings) for whatever is not configured.
+ * usage ledger; offline (no chat model, hashing embeddings) for whatever is not configured. Settings
+ * are checked at once (ConfigError naming the setting); the SDKs load on the first call.
  *
  * @example
  * const providers = createProviders(loadConfig());
@@ -39,8 +35,8 @@ export interface ProviderOptions {
  * providers.usage?.snapshot(); // { summarize: { calls: 12, inputTokens: 9800, outputTokens: 1400 } }
  */
 export function createProviders(config: Config, options: ProviderOptions = {}): Providers {
-  const { chat: chatConfig, embedder: embedConfig } = config.providers;
   const ledger = options.ledger ?? new UsageLedger();
+  const { chat: chatConfig, embedder: embedConfig } = config.providers;
   if (chatConfig.kind === 'offline' && embedConfig.kind === 'offline') {
     return {
       embedder: new HashingEmbedder({ dimensions: embedConfig.dimensions }),
@@ -63,6 +59,7 @@ export function createProviders(config: Config, options: ProviderOptions = {}): 
 function createChat(config: Config, options: ProviderOptions, ledger: UsageLedger): ChatModel | undefined {
   const settings = config.providers.chat;
   if (settings.kind === 'offline') return undefined;
+  defaultChatModel(config);
   const caller = new ResilientCaller({
     provider: settings.kind,
     timeoutMs: settings.timeoutMs,
@@ -70,14 +67,22 @@ function createChat(config: Config, options: ProviderOptions, ledger: UsageLedge
     maxConcurrency: settings.maxConcurrency,
     backoff: options.backoff,
   });
-  return settings.kind === 'bedrock'
-    ? bedrockChatFromConfig(config, { caller, ledger, credentials: options.awsCredentials })
-    : openAiChatFromConfig(config, { caller, ledger });
+  if (settings.kind === 'bedrock') {
+    return new LazyChat('bedrock', async () => {
+      const { bedrockChatFromConfig } = await import('./bedrock/from-config.ts');
+      return bedrockChatFromConfig(config, { caller, ledger, credentials: options.awsCredentials });
+    });
+  }
+  return new LazyChat('openai', async () => {
+    const { openAiChatFromConfig } = await import('./openai/from-config.ts');
+    return openAiChatFromConfig(config, { caller, ledger });
+  });
 }
 
 function createEmbedder(config: Config, options: ProviderOptions, ledger: UsageLedger): Embedder {
   const { embedder: settings, chat } = config.providers;
-  if (settings.kind === 'offline') return new HashingEmbedder({ dimensions: settings.dimensions });
+  const { model, dimensions } = embedderSettings(config);
+  if (settings.kind === 'offline') return new HashingEmbedder({ dimensions });
   // The embedder has its own caller: a burst of embedding calls must not starve the chat model.
   const caller = new ResilientCaller({
     provider: settings.kind,
@@ -86,9 +91,16 @@ function createEmbedder(config: Config, options: ProviderOptions, ledger: UsageL
     maxConcurrency: options.embedderConcurrency ?? 8,
     backoff: options.backoff,
   });
-  return settings.kind === 'bedrock'
-    ? bedrockEmbedderFromConfig(config, { caller, ledger, credentials: options.awsCredentials })
-    : openAiEmbedderFromConfig(config, { caller, ledger });
+  if (settings.kind === 'bedrock') {
+    return new LazyEmbedder(model, dimensions, async () => {
+      const { bedrockEmbedderFromConfig } = await import('./bedrock/from-config.ts');
+      return bedrockEmbedderFromConfig(config, { caller, ledger, credentials: options.awsCredentials });
+    });
+  }
+  return new LazyEmbedder(model, dimensions, async () => {
+    const { openAiEmbedderFromConfig } = await import('./openai/from-config.ts');
+    return openAiEmbedderFromConfig(config, { caller, ledger });
+  });
 }
 
 /**
@@ -97,24 +109,17 @@ function createEmbedder(config: Config, options: ProviderOptions, ledger: UsageL
  */
 export function providersLabel(config: Config): string {
   const { chat, embedder, roles } = config.providers;
-  const model =
-    roles.answer.model ?? chat.model ?? (chat.kind === 'bedrock' ? DEFAULT_BEDROCK_CHAT_MODEL : '');
   const chatPart =
     chat.kind === 'offline'
       ? 'offline (extractive answers and summaries; no language model)'
-      : `${chat.kind}: ${model}`;
-  return `${chatPart} / ${embedderLabel(config, chat.kind !== embedder.kind)}`;
-}
-
-function embedderLabel(config: Config, namesKind: boolean): string {
-  const { kind, dimensions } = config.providers.embedder;
-  const model = config.providers.embedder.model ?? (kind === 'bedrock' ? TITAN_V2_MODEL : '');
-  const name = model.startsWith('amazon.titan-embed-text-v2')
-    ? 'titan v2'
-    : model.startsWith('cohere.embed-multilingual')
-      ? 'cohere multilingual v3'
-      : kind === 'offline'
-        ? 'hashing embeddings'
-        : model;
-  return `${namesKind ? `${kind} ` : ''}${name} (${dimensions})`;
+      : `${chat.kind}: ${roles.answer.model ?? defaultChatModel(config)}`;
+  const { family, model, dimensions } = embedderSettings(config);
+  const name = {
+    titan: 'titan v2',
+    cohere: 'cohere multilingual v3',
+    offline: 'hashing embeddings',
+    openai: model,
+  }[family];
+  const kind = chat.kind !== embedder.kind ? `${embedder.kind} ` : '';
+  return `${chatPart} / ${kind}${name} (${dimensions})`;
 }

@@ -1,12 +1,11 @@
 import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
-import { ConfigError, ProviderError } from '#shared/errors.ts';
+import { ProviderError } from '#shared/errors.ts';
 import { chunks, isBlank, unitLength } from '../embedding/vectors.ts';
+import { COHERE_DIMENSIONS, COHERE_MULTILINGUAL_MODEL, checkCohereDimensions } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder, EmbedOptions } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
 
-export const COHERE_MULTILINGUAL_MODEL = 'cohere.embed-multilingual-v3';
-const COHERE_DIMENSIONS = 1024;
 /** Bedrock's Cohere Embed v3 takes at most 96 texts per call, each of at most 2,048 characters. */
 export const COHERE_MAX_BATCH = 96;
 const MAX_CHARS = 2048;
@@ -31,11 +30,7 @@ export class CohereEmbedder implements Embedder {
   private readonly batchSize: number;
 
   constructor(private readonly options: CohereEmbedderOptions) {
-    if (options.dimensions !== COHERE_DIMENSIONS) {
-      throw new ConfigError(
-        `providers.embedder.dimensions must be 1024 for Cohere Embed v3 (got ${options.dimensions})`,
-      );
-    }
+    checkCohereDimensions(options.dimensions);
     this.model = options.model ?? COHERE_MULTILINGUAL_MODEL;
     this.batchSize = Math.min(options.batchSize ?? COHERE_MAX_BATCH, COHERE_MAX_BATCH);
   }

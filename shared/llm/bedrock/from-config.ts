@@ -1,15 +1,12 @@
 import type { Config } from '#shared/config/index.ts';
-import { ConfigError } from '#shared/errors.ts';
+import { defaultChatModel, embedderSettings } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
 import { BedrockChat } from './chat.ts';
 import { type BedrockClientSettings, createBedrockClient } from './client.ts';
-import { COHERE_MULTILINGUAL_MODEL, CohereEmbedder } from './cohere-embedder.ts';
-import { TITAN_V2_MODEL, TitanEmbedder } from './titan-embedder.ts';
-
-/** The chat model of roles without their own when `providers.chat.model` is not set. */
-export const DEFAULT_BEDROCK_CHAT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
+import { CohereEmbedder } from './cohere-embedder.ts';
+import { TitanEmbedder } from './titan-embedder.ts';
 
 export interface BedrockDeps {
   caller: ResilientCaller;
@@ -26,7 +23,7 @@ export function bedrockChatFromConfig(config: Config, deps: BedrockDeps): Bedroc
       baseUrl: chat.baseUrl,
       credentials: deps.credentials,
     }),
-    defaultModel: chat.model ?? DEFAULT_BEDROCK_CHAT_MODEL,
+    defaultModel: defaultChatModel(config),
     roles,
     caller: deps.caller,
     ledger: deps.ledger,
@@ -41,12 +38,9 @@ export function bedrockEmbedderFromConfig(config: Config, deps: BedrockDeps): Em
     baseUrl: embedder.baseUrl,
     credentials: deps.credentials,
   });
-  const model = embedder.model ?? TITAN_V2_MODEL;
-  const common = { client, model, dimensions: embedder.dimensions, caller: deps.caller, ledger: deps.ledger };
-  if (model.startsWith('amazon.titan-embed-text-v2')) return new TitanEmbedder(common);
-  if (model.startsWith('cohere.embed-'))
-    return new CohereEmbedder({ ...common, batchSize: embedder.batchSize });
-  throw new ConfigError(
-    `providers.embedder.model '${model}' is not supported on Bedrock; use ${TITAN_V2_MODEL} or ${COHERE_MULTILINGUAL_MODEL}`,
-  );
+  const { family, model, dimensions } = embedderSettings(config);
+  const common = { client, model, dimensions, caller: deps.caller, ledger: deps.ledger };
+  return family === 'cohere'
+    ? new CohereEmbedder({ ...common, batchSize: embedder.batchSize })
+    : new TitanEmbedder(common);
 }

@@ -1,12 +1,11 @@
 import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
-import { ConfigError, ProviderError } from '#shared/errors.ts';
+import { ProviderError } from '#shared/errors.ts';
 import { isBlank, unitLength } from '../embedding/vectors.ts';
+import { checkTitanDimensions, TITAN_V2_MODEL } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
 
-export const TITAN_V2_MODEL = 'amazon.titan-embed-text-v2:0';
-export const TITAN_V2_DIMENSIONS = [256, 512, 1024] as const;
 /** Titan v2 takes up to 50,000 characters (and 8,192 tokens) per text. */
 const MAX_CHARS = 50_000;
 
@@ -27,11 +26,7 @@ export class TitanEmbedder implements Embedder {
   readonly dimensions: number;
 
   constructor(private readonly options: TitanEmbedderOptions) {
-    if (!(TITAN_V2_DIMENSIONS as readonly number[]).includes(options.dimensions)) {
-      throw new ConfigError(
-        `providers.embedder.dimensions must be 256, 512 or 1024 for Titan Text Embeddings v2 (got ${options.dimensions})`,
-      );
-    }
+    checkTitanDimensions(options.dimensions);
     this.model = options.model ?? TITAN_V2_MODEL;
     this.dimensions = options.dimensions;
   }

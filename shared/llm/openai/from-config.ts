@@ -1,5 +1,5 @@
 import type { Config } from '#shared/config/index.ts';
-import { ConfigError } from '#shared/errors.ts';
+import { defaultChatModel, embedderSettings } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { UsageLedger } from '../usage.ts';
 import { OpenAiChat } from './chat.ts';
@@ -14,12 +14,9 @@ export interface OpenAiDeps {
 /** An OpenAI-compatible chat model from `providers.chat` and `providers.roles`. */
 export function openAiChatFromConfig(config: Config, deps: OpenAiDeps): OpenAiChat {
   const { chat, roles } = config.providers;
-  if (!chat.model && Object.values(roles).some((role) => !role.model)) {
-    throw new ConfigError('providers.chat.model is required when providers.chat.kind is openai');
-  }
   return new OpenAiChat({
     client: createOpenAiClient({ baseUrl: chat.baseUrl, apiKey: chat.apiKey, timeoutMs: chat.timeoutMs }),
-    defaultModel: chat.model,
+    defaultModel: defaultChatModel(config),
     roles,
     caller: deps.caller,
     ledger: deps.ledger,
@@ -29,17 +26,15 @@ export function openAiChatFromConfig(config: Config, deps: OpenAiDeps): OpenAiCh
 /** An OpenAI-compatible `/v1/embeddings` embedder from `providers.embedder`. */
 export function openAiEmbedderFromConfig(config: Config, deps: OpenAiDeps): OpenAiEmbedder {
   const { embedder, chat } = config.providers;
-  if (!embedder.model) {
-    throw new ConfigError('providers.embedder.model is required when providers.embedder.kind is openai');
-  }
+  const { model, dimensions } = embedderSettings(config);
   return new OpenAiEmbedder({
     client: createOpenAiClient({
       baseUrl: embedder.baseUrl ?? chat.baseUrl,
       apiKey: embedder.apiKey ?? chat.apiKey,
       timeoutMs: chat.timeoutMs,
     }),
-    model: embedder.model,
-    dimensions: embedder.dimensions,
+    model,
+    dimensions,
     batchSize: embedder.batchSize,
     caller: deps.caller,
     ledger: deps.ledger,

@@ -1,0 +1,74 @@
+import type { Config } from '#shared/config/index.ts';
+import { ConfigError } from '#shared/errors.ts';
+import { HASHING_EMBEDDER_MODEL } from './offline/hashing-embedder.ts';
+
+/** The chat model of roles without their own when `providers.chat.model` is not set (Bedrock). */
+export const DEFAULT_BEDROCK_CHAT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
+export const TITAN_V2_MODEL = 'amazon.titan-embed-text-v2:0';
+export const TITAN_V2_DIMENSIONS = [256, 512, 1024] as const;
+export const COHERE_MULTILINGUAL_MODEL = 'cohere.embed-multilingual-v3';
+export const COHERE_DIMENSIONS = 1024;
+
+export type EmbedderFamily = 'offline' | 'titan' | 'cohere' | 'openai';
+
+export interface EmbedderSettings {
+  family: EmbedderFamily;
+  model: string;
+  dimensions: number;
+}
+
+/**
+ * The embedder `providers.embedder` names, checked without loading any SDK: the model (defaults
+ * filled in) and dimensions the model can produce. Throws ConfigError naming the setting.
+ */
+export function embedderSettings(config: Config): EmbedderSettings {
+  const { kind, model, dimensions } = config.providers.embedder;
+  if (kind === 'offline') return { family: 'offline', model: HASHING_EMBEDDER_MODEL, dimensions };
+  if (kind === 'openai') {
+    if (!model)
+      throw new ConfigError('providers.embedder.model is required when providers.embedder.kind is openai');
+    return { family: 'openai', model, dimensions };
+  }
+  const id = model ?? TITAN_V2_MODEL;
+  if (id.startsWith('amazon.titan-embed-text-v2')) {
+    checkTitanDimensions(dimensions);
+    return { family: 'titan', model: id, dimensions };
+  }
+  if (id.startsWith('cohere.embed-')) {
+    checkCohereDimensions(dimensions);
+    return { family: 'cohere', model: id, dimensions };
+  }
+  throw new ConfigError(
+    `providers.embedder.model '${id}' is not supported on Bedrock; use ${TITAN_V2_MODEL} or ${COHERE_MULTILINGUAL_MODEL}`,
+  );
+}
+
+/**
+ * The chat model of roles without their own (`providers.chat.model`, Bedrock's default), or
+ * undefined offline. Throws ConfigError when an OpenAI-compatible chat leaves a role without a model.
+ */
+export function defaultChatModel(config: Config): string | undefined {
+  const { chat, roles } = config.providers;
+  if (chat.kind === 'offline') return undefined;
+  if (chat.kind === 'bedrock') return chat.model ?? DEFAULT_BEDROCK_CHAT_MODEL;
+  if (!chat.model && Object.values(roles).some((role) => !role.model)) {
+    throw new ConfigError('providers.chat.model is required when providers.chat.kind is openai');
+  }
+  return chat.model;
+}
+
+export function checkTitanDimensions(dimensions: number): void {
+  if (!(TITAN_V2_DIMENSIONS as readonly number[]).includes(dimensions)) {
+    throw new ConfigError(
+      `providers.embedder.dimensions must be 256, 512 or 1024 for Titan Text Embeddings v2 (got ${dimensions})`,
+    );
+  }
+}
+
+export function checkCohereDimensions(dimensions: number): void {
+  if (dimensions !== COHERE_DIMENSIONS) {
+    throw new ConfigError(
+      `providers.embedder.dimensions must be 1024 for Cohere Embed v3 (got ${dimensions})`,
+    );
+  }
+}
