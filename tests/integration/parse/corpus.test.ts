@@ -2,18 +2,26 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '#shared/config/index.ts';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { createProviders } from '#shared/llm/providers.ts';
 import { detectFileType } from '#shared/parse/detect.ts';
-import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
+import { parseLimitsOf } from '#shared/parse/limits.ts';
+import { normalizeOptionsOf, normalizeTree } from '#shared/parse/normalize.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 
 /**
  * Every file of the shared corpus (real Office files written by others, some hostile on purpose)
- * goes through detection and parsing as the Parse step runs them, with the default limits.
+ * goes through detection, parsing and normalization as the Parse step runs them, with the default
+ * configuration (its limits, the offline providers).
  */
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CORPUS = resolve(process.env.DROPQA_CORPUS_DIR ?? resolve(REPO, '../shared/corpus'));
 const PER_FILE_MS = 30_000;
+const CONFIG = parseConfig({});
+const LIMITS = parseLimitsOf(CONFIG);
+const PROVIDERS = createProviders(CONFIG);
+const NORMALIZE = normalizeOptionsOf(CONFIG);
 /** Files known to be ordinary, well-formed documents: these must parse into a non-empty tree. */
 const MUST_PARSE = [
   'mammoth.js/test/test-data/single-paragraph.docx',
@@ -56,7 +64,8 @@ async function run(file: string): Promise<{ outcome: Outcome; problem?: string }
   try {
     const detected = detectFileType(bytes, filename);
     type = detected;
-    const doc = await parseDocument({ bytes, filename, limits: DEFAULT_PARSE_LIMITS }, detected);
+    const parsed = await parseDocument({ bytes, filename, limits: LIMITS }, detected);
+    const doc = await normalizeTree(parsed, PROVIDERS, NORMALIZE);
     const ms = performance.now() - started;
     const empty = doc.children.length === 0 && doc.images.length === 0;
     const outcome: Outcome = {
@@ -108,7 +117,7 @@ function printTable(outcomes: Outcome[], totalMs: number): void {
   console.log(lines.join('\n'));
 }
 
-describe('the shared corpus through detection and parsing', () => {
+describe('the shared corpus through detection, parsing and normalization', () => {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
   process.on('unhandledRejection', onUnhandled);
@@ -116,7 +125,7 @@ describe('the shared corpus through detection and parsing', () => {
     process.off('unhandledRejection', onUnhandled);
   });
 
-  it('parses each file or fails it with a reason naming it, within 30 s each, with no crash', async () => {
+  it('parses and normalizes each file or fails it with a reason naming it, within 30 s each, with no crash', async () => {
     const files = corpusFiles();
     expect(files.length).toBeGreaterThan(150);
     const outcomes: Outcome[] = [];
