@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import type { NodeType } from '#shared/db/schema.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
@@ -7,9 +8,16 @@ import type { Embedder } from '#shared/llm/types.ts';
 /** Rows per INSERT; each vector travels as a text literal (a few KB at 256 dimensions). */
 const INSERT_ROWS = 500;
 
+/** The leaves: what search returns. */
+export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'image'];
+/** Leaves plus sections and the document, embedded by their title and summary. */
+export const ALL_NODE_TYPES: readonly NodeType[] = [...LEAF_NODE_TYPES, 'section', 'document'];
+
 /**
- * Embeds the index text of a version's leaf nodes (paragraphs, tables, images) in batches of
- * `batchSize` and stores one vector per node for the embedder's model. Re-running replaces the
+ * Embeds the index text of a version's nodes of `nodeTypes` (default: the leaves: paragraphs with
+ * their context, tables, images with their OCR text and description; `ALL_NODE_TYPES` adds sections
+ * and the document by title and summary) in batches of `batchSize`, in one pass so every call but
+ * the last carries a full batch, and stores one vector per node for the embedder's model. Re-running replaces the
  * vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
  * maps to the zero vector, get no vector: cosine distance is undefined for them.
  *
@@ -20,26 +28,27 @@ export async function embedVersion(
   embedder: Embedder,
   ref: { documentId: string; version: number },
   batchSize: number,
+  nodeTypes: readonly NodeType[] = LEAF_NODE_TYPES,
 ): Promise<{ embedded: number }> {
-  const leaves = await queryRows<{ id: string; index_text: string | null }>(
+  const nodes = await queryRows<{ id: string; index_text: string | null }>(
     db,
     sql`SELECT id, index_text FROM nodes
         WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-          AND node_type IN ('paragraph', 'table', 'image')
+          AND node_type = ANY(${`{${nodeTypes.join(',')}}`}::text[])
         ORDER BY ordinal`,
   );
-  const pending = leaves.filter((leaf) => leaf.index_text?.trim());
+  const pending = nodes.filter((node) => node.index_text?.trim());
   const rows: { nodeId: string; literal: string }[] = [];
   const step = Math.max(1, Math.floor(batchSize));
   for (let start = 0; start < pending.length; start += step) {
     const batch = pending.slice(start, start + step);
     const vectors = await embedBatch(
       embedder,
-      batch.map((leaf) => leaf.index_text ?? ''),
+      batch.map((node) => node.index_text ?? ''),
     );
-    batch.forEach((leaf, i) => {
+    batch.forEach((node, i) => {
       const vector = vectors[i];
-      if (vector?.some((x) => x !== 0)) rows.push({ nodeId: leaf.id, literal: vectorLiteral(vector) });
+      if (vector?.some((x) => x !== 0)) rows.push({ nodeId: node.id, literal: vectorLiteral(vector) });
     });
   }
   for (let start = 0; start < rows.length; start += INSERT_ROWS) {

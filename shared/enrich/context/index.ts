@@ -1,0 +1,1 @@
+export { type ContextResult, contextualizeVersion } from './contextualize.ts';

@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '#shared/db/client.ts';
+import { buildTsvector } from '#shared/index/tsvector.ts';
+
+const BATCH_ROWS = 500;
+
+/**
+ * Prepends each paragraph's contextual sentence to its index text (what is embedded) and adds it to
+ * the tsvector with weight C; the context and its cache key go to metadata, which also keeps a
+ * retried step from prepending twice.
+ */
+export async function writeContexts(
+  db: Db,
+  updates: { id: string; context: string; key: string }[],
+): Promise<void> {
+  for (let start = 0; start < updates.length; start += BATCH_ROWS) {
+    const values = updates.slice(start, start + BATCH_ROWS).map((u) => {
+      const indexed = buildTsvector([{ text: u.context, weight: 'C' }]);
+      const metadata = JSON.stringify({ context: u.context, contextKey: u.key });
+      return sql`(${u.id}::uuid, ${u.context}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${metadata}::jsonb)`;
+    });
+    await db.execute(sql`
+      UPDATE nodes SET index_text = v.context || E'\\n' || coalesce(nodes.index_text, ''),
+        search_vector = coalesce(nodes.search_vector, ''::tsvector) || v.vector,
+        token_count = nodes.token_count + v.tokens,
+        metadata = nodes.metadata || v.metadata
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, context, vector, tokens, metadata)
+      WHERE nodes.id = v.id AND NOT (nodes.metadata ? 'context')`);
+  }
+}
