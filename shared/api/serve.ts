@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Config } from '../config/index.ts';
+import { watchVanishedObjects } from '../documents/index.ts';
 import { ConfigError, reasonOf } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
@@ -9,6 +10,8 @@ import { warmSearchIndex } from '../search/index.ts';
 import { createApp } from './app.ts';
 
 const WARM_DELAY_MS = 1000;
+/** How often the local bucket folder is checked for files removed by hand. */
+const REMOVAL_SCAN_MS = 30_000;
 
 /** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
 export async function startServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
@@ -18,6 +21,13 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   if (running)
     throw new ConfigError(`Another DropQA server (pid ${running.pid}) is using ${dataDir} at ${running.url}`);
   const rt = await openRuntime(config);
+  // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
+  const recovered = await rt.ingest.recover();
+  if (recovered.resumed.length + recovered.requeued.length + recovered.failed.length > 0) {
+    console.error(
+      `[ingest] recovery: ${recovered.resumed.length} resumed, ${recovered.requeued.length} requeued, ${recovered.failed.length} marked failed`,
+    );
+  }
   const app = createApp(rt);
   const { host, port } = config.server;
   const server = await new Promise<ReturnType<typeof serve>>((done, fail) => {
@@ -43,9 +53,19 @@ export async function startServer(config: Config): Promise<{ url: string; close(
       );
     }, WARM_DELAY_MS).unref();
   }
+  // The local equivalent of S3's "Object Deleted" events (in AWS the event handler deletes).
+  const stopWatching =
+    config.storage.kind === 'local'
+      ? watchVanishedObjects(rt.db, rt.store, {
+          intervalMs: REMOVAL_SCAN_MS,
+          onRemoved: (keys) => console.error(`[ingest] removed from the bucket, deleted: ${keys.join(', ')}`),
+          onError: (error) => console.error(`[ingest] bucket scan failed: ${reasonOf(error)}`),
+        })
+      : () => {};
   return {
     url,
     async close() {
+      stopWatching();
       await new Promise<void>((done) => server.close(() => done()));
       await rt.close();
       removeServerLock(dataDir);

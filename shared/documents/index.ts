@@ -14,5 +14,6 @@ export {
   type RemovedObject,
   removeObject,
   removeVanishedObjects,
+  watchVanishedObjects,
 } from './remove-object.ts';
 export { resolveDocument } from './resolve.ts';

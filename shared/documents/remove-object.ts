@@ -61,3 +61,31 @@ export async function removeVanishedObjects(db: Db, store: BlobStore): Promise<s
   }
   return deleted;
 }
+
+/**
+ * Runs `removeVanishedObjects` now and then every `intervalMs` (the local server's removal notice):
+ * a file deleted from the bucket folder leaves search within one interval. Returns a stop function.
+ */
+export function watchVanishedObjects(
+  db: Db,
+  store: BlobStore,
+  options: { intervalMs: number; onRemoved?: (keys: string[]) => void; onError?: (error: unknown) => void },
+): () => void {
+  let running = false;
+  const scan = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const keys = await removeVanishedObjects(db, store);
+      if (keys.length > 0) options.onRemoved?.(keys);
+    } catch (error) {
+      options.onError?.(error);
+    } finally {
+      running = false;
+    }
+  };
+  void scan();
+  const timer = setInterval(scan, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
-import { deleteDocument } from '#shared/documents/index.ts';
+import { deleteDocument, removeVanishedObjects } from '#shared/documents/index.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
@@ -98,7 +98,7 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     const idA = a?.documentId ?? '';
     const [shared, own] = await deps.db
       .insert(topics)
-      .values([{ name: 'herons' }, { name: 'wetlands' }])
+      .values([{ name: 'shared by hand' }, { name: 'own by hand' }])
       .returning({ id: topics.id });
     await deps.db.insert(documentTopics).values([
       { documentId: idA, topicId: shared?.id ?? '' },
@@ -109,8 +109,15 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     await deleteDocument(deps.db, deps.store, idA);
 
     expect((await find('heron')).map((h) => h.documentKey)).toEqual(['life/stays.md']);
-    const left = await deps.db.select({ name: topics.name }).from(topics);
-    expect(left.map((t) => t.name)).toEqual(['herons']);
+    const left = (await deps.db.select({ name: topics.name }).from(topics)).map((t) => t.name);
+    expect(left).toContain('shared by hand');
+    expect(left).not.toContain('own by hand');
+    const orphans = await queryRows<{ n: number }>(
+      deps.db,
+      sql`SELECT count(*)::int AS n FROM topics t
+          WHERE NOT EXISTS (SELECT 1 FROM document_topics dt WHERE dt.topic_id = t.id)`,
+    );
+    expect(orphans).toEqual([{ n: 0 }]);
     expect(await deps.store.head('life/gone.md')).toBeUndefined();
     const derived: string[] = [];
     for await (const blob of deps.store.list(`documents/${idA}/`)) derived.push(blob.key);
@@ -149,6 +156,21 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     const removed = await service.handleObjectEvent(s3Event('Object Deleted', key, '0062E9A4B1C30003'));
     expect(removed).toEqual({ outcome: 'deleted', documentId: doc?.id });
     expect((await find('write')).filter((h) => h.documentKey === key)).toEqual([]);
+  });
+
+  it('deletes the documents whose files were removed from the local bucket', async () => {
+    const [doc] = await service.ingest([
+      { key: 'life/by-hand.md', bytes: utf8('# Hand\n\nRemoved by hand.\n') },
+    ]);
+    expect(await removeVanishedObjects(deps.db, deps.store)).toEqual([]);
+    await deps.store.delete('life/by-hand.md');
+    expect(await removeVanishedObjects(deps.db, deps.store)).toEqual(['life/by-hand.md']);
+    const [row] = await deps.db
+      .select()
+      .from(documents)
+      .where(eq(documents.id, doc?.documentId ?? ''));
+    expect(row).toMatchObject({ status: 'deleted' });
+    expect(await find('hand')).toEqual([]);
   });
 
   it('ingests 50 concurrent distinct uploads and 5 concurrent duplicates as exactly 51 documents of one version', async () => {
