@@ -58,6 +58,11 @@ export function resolveTarget(source: string, target: string): string {
   return parts.join('/');
 }
 
+/** Part names match case-insensitively (OPC); some Windows zippers write `\` between folders. */
+function partKey(name: string): string {
+  return name.replaceAll('\\', '/').toLowerCase();
+}
+
 function relationshipsPart(part: string): string {
   const folder = folderOf(part);
   const name = part.slice(folder.length + (folder ? 1 : 0));
@@ -67,14 +72,14 @@ function relationshipsPart(part: string): string {
 /**
  * Opens the parts of an archive whose directory has been read (and checked against the archive
  * limits). Each part is inflated at most to the size the directory declares, so a lying entry fails
- * instead of expanding; part names match case-insensitively, as OPC says they do.
+ * instead of expanding.
  */
 export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): OpcPackage {
-  const byName = new Map(entries.map((entry) => [entry.name.toLowerCase(), entry]));
+  const byName = new Map(entries.map((entry) => [partKey(entry.name), entry]));
   const relationshipCache = new Map<string, Map<string, Relationship>>();
 
   const read = (part: string): Uint8Array | undefined => {
-    const entry = byName.get(part.toLowerCase());
+    const entry = byName.get(partKey(part));
     return entry ? readZipEntry(bytes, entry, entry.uncompressedSize) : undefined;
   };
 
@@ -107,5 +112,5 @@ export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): Op
     return found;
   };
 
-  return { has: (part) => byName.has(part.toLowerCase()), bytes: read, xml, relationships };
+  return { has: (part) => byName.has(partKey(part)), bytes: read, xml, relationships };
 }

@@ -279,4 +279,19 @@ describe('parsePptx shapes', () => {
 
     expect(slideOf(await parsePptx({ bytes: utf16, filename: 'deck.pptx' })).title).toBe('Überblick 概要');
   });
+
+  it('finds parts whose names differ in case or use backslashes, as some zip tools write them', async () => {
+    const bytes = await slideBytes(sp(p('Renamed'), TITLE));
+    const renamed = zipBytes(
+      readZipDirectory(bytes).map((entry) => ({
+        name: entry.name.startsWith('ppt/slides/')
+          ? entry.name.replaceAll('/', '\\').toUpperCase()
+          : entry.name,
+        data: new Uint8Array(readZipEntry(bytes, entry, 1 << 24)),
+        deflate: true,
+      })),
+    );
+
+    expect(slideOf(await parsePptx({ bytes: renamed, filename: 'deck.pptx' })).title).toBe('Renamed');
+  });
 });
