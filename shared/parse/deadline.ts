@@ -1,5 +1,8 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 
+/** setTimeout fires at once for delays over 2^31 - 1 ms; a longer limit is as good as none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function duration(ms: number): string {
   return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${ms} ms`;
 }
@@ -34,11 +37,14 @@ export async function withDeadline<T>(
   const signal = outer ? AbortSignal.any([controller.signal, outer]) : controller.signal;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = parseTimeoutError(filename, timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
+    timer = setTimeout(
+      () => {
+        const error = parseTimeoutError(filename, timeoutMs);
+        controller.abort(error);
+        reject(error);
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
   });
   const work = run(signal);
   try {

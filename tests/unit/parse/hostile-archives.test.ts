@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
 import { describe, expect, it } from 'vitest';
 import { parseDocx } from '#shared/parse/docx/index.ts';
 import { parseXlsx } from '#shared/parse/xlsx/parse-xlsx.ts';
@@ -74,6 +75,18 @@ describe('hostile Office archives', () => {
     );
     expect(await reasonOf(bytes, 'lol.xlsx')).toMatch(
       /^lol\.xlsx is not a readable Excel workbook: xl\/worksheets\/sheet1\.xml declares a DTD/,
+    );
+  });
+
+  it('refuses a DTD in a slide, before the PowerPoint parser reads it', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Hello', { x: 1, y: 1, w: 4, h: 1 });
+    const deck = new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const bytes = rewriteDocx(deck, (name, data) =>
+      name === 'ppt/slides/slide1.xml' ? billionLaughs(text(data).replace(/^<\?xml[^>]*\?>\s*/, '')) : data,
+    );
+    expect(await reasonOf(bytes, 'lol.pptx')).toMatch(
+      /^lol\.pptx is not a readable PowerPoint presentation: ppt\/slides\/slide1\.xml declares a DTD/,
     );
   });
 
