@@ -1,12 +1,11 @@
 import { crc32 } from 'node:zlib';
 import { extractedImageName } from '../image-info.ts';
 import type { ExtractedImage } from '../types.ts';
-import type { JpegStreams } from './jpeg-streams.ts';
 import type { PaintedImage } from './page-objects.ts';
 import { encodePng, PIXEL_KIND } from './png.ts';
 
 /** Images smaller than this (pixels, either side) are rules, bullets and spacers, not content. */
-const MIN_SIDE = 32;
+export const MIN_IMAGE_SIDE = 32;
 
 /** An extracted image at its place on a page, to be put among the page's text blocks. */
 export interface PlacedImage {
@@ -36,7 +35,7 @@ function bytesPerRow(width: number, kind: number): number {
  * images are skipped, and an image repeated on later pages (a logo in the header) is kept once;
  * each skip is counted in the warnings.
  */
-export function createPdfImages(jpegs: JpegStreams = new Map()): PdfImages {
+export function createPdfImages(jpegs: ReadonlyMap<string, Uint8Array[]> = new Map()): PdfImages {
   const images: ExtractedImage[] = [];
   const seen = new Map<string, number>();
   let tiny = 0;
@@ -50,7 +49,7 @@ export function createPdfImages(jpegs: JpegStreams = new Map()): PdfImages {
       unreadable++;
       return undefined;
     }
-    if (pixels.width < MIN_SIDE || pixels.height < MIN_SIDE) {
+    if (pixels.width < MIN_IMAGE_SIDE || pixels.height < MIN_IMAGE_SIDE) {
       tiny++;
       return undefined;
     }
@@ -83,7 +82,7 @@ export function createPdfImages(jpegs: JpegStreams = new Map()): PdfImages {
 
   function warnings(): string[] {
     const out: string[] = [];
-    if (tiny > 0) out.push(`${tiny} image(s) smaller than ${MIN_SIDE} px skipped`);
+    if (tiny > 0) out.push(`${tiny} image(s) smaller than ${MIN_IMAGE_SIDE} px skipped`);
     if (repeated > 0) out.push(`${repeated} image(s) repeated on later pages (logos, decorations) kept once`);
     if (unreadable > 0) out.push(`${unreadable} image(s) skipped: pdf.js could not decode their pixels`);
     return out;

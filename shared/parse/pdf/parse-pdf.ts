@@ -7,14 +7,14 @@ import { readingOrder } from './columns.ts';
 import { type FlowEntry, placeImages } from './flow.ts';
 import { dropFurniture } from './furniture.ts';
 import { bodySize, inferHeadings } from './headings.ts';
-import { createPdfImages } from './images.ts';
-import { findJpegStreams } from './jpeg-streams.ts';
+import { scanImageStreams } from './image-streams.ts';
+import { createPdfImages, MIN_IMAGE_SIDE } from './images.ts';
 import type { TextBlock } from './layout.ts';
 import { readOutline } from './outline.ts';
 import { groupParagraphs } from './paragraphs.ts';
 import { pdfTitle } from './pdf-title.ts';
 import { loadPdfjs, openPdf } from './pdfjs.ts';
-import { type PageContent, readPage } from './read-page.ts';
+import { createPageReader, type PageContent } from './read-page.ts';
 
 const INFO_FIELDS: Record<string, string> = {
   Author: 'author',
@@ -57,11 +57,13 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
         `${input.filename} has ${doc.numPages} pages, more than the ${limits.maxPages} allowed (limits.maxPages)`,
       );
     }
-    const images = createPdfImages(findJpegStreams(input.bytes));
+    const streams = scanImageStreams(input.bytes, MIN_IMAGE_SIDE);
+    const images = createPdfImages(streams.jpegs);
+    const readPage = createPageReader(doc, OPS, images, streams.large > 0, input.filename);
     const pages: PageContent[] = [];
     for (let number = 1; number <= doc.numPages; number++) {
       input.signal?.throwIfAborted();
-      pages.push(await readPage(doc, number, OPS, images, input.filename));
+      pages.push(await readPage(number));
     }
     const { pages: kept, dropped } = dropFurniture(pages);
     const blocks: TextBlock[][] = kept.map((lines, i) =>

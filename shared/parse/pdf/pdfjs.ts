@@ -63,7 +63,6 @@ export async function openPdf(bytes: Uint8Array, filename: string): Promise<PDFD
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
-    fontExtraProperties: true,
     isOffscreenCanvasSupported: false,
     isImageDecoderSupported: false,
     stopAtErrors: false,
