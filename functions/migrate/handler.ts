@@ -1,0 +1,31 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { openDataApi } from '#shared/db/data-api.ts';
+import { readLambdaEnv } from '../lib/env.ts';
+import { logger } from '../lib/powertools.ts';
+
+/** The bundle carries a copy of shared/db/migrations beside it (see the house function's bundling). */
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * The custom resource that applies the database migrations (extensions vector and pg_trgm included)
+ * through the Data API on every deploy; already applied migrations are skipped. Deleting the stack
+ * leaves the data alone.
+ */
+export const handler = middy(async (event: CloudFormationCustomResourceEvent) => {
+  const physicalResourceId = 'dropqa-schema';
+  if (event.RequestType === 'Delete') return { PhysicalResourceId: physicalResourceId };
+  const env = readLambdaEnv();
+  const database = await openDataApi({
+    resourceArn: env.DB_CLUSTER_ARN,
+    secretArn: env.DB_SECRET_ARN,
+    database: env.DB_NAME,
+    migrationsFolder: MIGRATIONS,
+  });
+  await database.close();
+  logger.info('migrations applied');
+  return { PhysicalResourceId: physicalResourceId };
+}).use(injectLambdaContext(logger));

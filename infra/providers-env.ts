@@ -1,0 +1,46 @@
+import type { Stack } from 'aws-cdk-lib';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Settings } from './settings.ts';
+
+/** The `DROPQA_*` variables that configure the providers (read by shared/config like any setting). */
+export function providerEnvironment(settings: Settings): Record<string, string> {
+  if (settings.providers === 'offline') return {};
+  return {
+    DROPQA_PROVIDERS__CHAT__KIND: 'bedrock',
+    DROPQA_PROVIDERS__CHAT__MODEL: settings.chatModel,
+    DROPQA_PROVIDERS__EMBEDDER__KIND: 'bedrock',
+    DROPQA_PROVIDERS__EMBEDDER__MODEL: settings.embeddingModel,
+    DROPQA_PROVIDERS__EMBEDDER__DIMENSIONS: String(settings.embeddingDimensions),
+    DROPQA_PROVIDERS__OCR__KIND: 'textract',
+  };
+}
+
+/** The storage variables of every function that reads or writes the bucket. */
+export function storageEnvironment(bucketName: string): Record<string, string> {
+  return { DROPQA_STORAGE__KIND: 's3', DROPQA_BUCKET: bucketName };
+}
+
+/**
+ * Lets a function call the configured Bedrock models (and Textract, which has no resource-level
+ * permissions), named one by one: no wildcard actions.
+ */
+export function grantModels(grantee: IGrantable, settings: Settings, scope: Stack, ocr = false): void {
+  if (settings.providers === 'offline') return;
+  const { partition, region, account } = scope;
+  const models = [settings.chatModel, settings.embeddingModel];
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+      resources: models.flatMap((model) => [
+        `arn:${partition}:bedrock:${region}::foundation-model/${model}`,
+        `arn:${partition}:bedrock:*::foundation-model/${model}`,
+        `arn:${partition}:bedrock:${region}:${account}:inference-profile/${model}`,
+      ]),
+    }),
+  );
+  if (ocr) {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }),
+    );
+  }
+}

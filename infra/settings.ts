@@ -1,0 +1,52 @@
+import type { App } from 'aws-cdk-lib';
+import { z } from 'zod';
+
+/**
+ * The deployment's settings, from CDK context (`cdk.json` or `-c key=value`), each with a default
+ * so that `cdk synth` works with no account and no configuration.
+ */
+const settingsSchema = z.object({
+  /** Deploy into this region; unset: the CLI's (environment-agnostic templates). */
+  region: z.string().optional(),
+  /** Prefix of every stack's name. */
+  stackPrefix: z.string().default('DropQA'),
+  /** `bedrock` (the default in AWS) or `offline` (no model: extractive answers, hashing embeddings). */
+  providers: z.enum(['bedrock', 'offline']).default('bedrock'),
+  chatModel: z.string().default('anthropic.claude-3-5-haiku-20241022-v1:0'),
+  embeddingModel: z.string().default('amazon.titan-embed-text-v2:0'),
+  embeddingDimensions: z.coerce.number().int().min(8).max(4096).default(1024),
+  /** Days CloudWatch keeps the functions' and the state machine's logs. */
+  logRetentionDays: z.coerce.number().int().positive().default(30),
+  /** Days S3 keeps replaced or deleted versions of documents. */
+  noncurrentVersionDays: z.coerce.number().int().positive().default(30),
+  /** Origins allowed to PUT presigned uploads into the bucket (the CloudFront domain is always allowed). */
+  allowedOrigins: z
+    .union([z.array(z.string()), z.string().transform((s) => s.split(',').filter(Boolean))])
+    .default([]),
+  /** Aurora Serverless v2 capacity in ACUs; 0 lets the cluster pause when idle. */
+  dbMinCapacity: z.coerce.number().min(0).default(0),
+  dbMaxCapacity: z.coerce.number().min(1).default(4),
+  /** Minutes without connections before a cluster at 0 ACUs pauses (5 to 1440). */
+  dbAutoPauseMinutes: z.coerce.number().int().min(5).max(1440).default(10),
+  /** Keep the database and the buckets when the stacks are destroyed. */
+  retainData: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
+  /** Step Functions stops an execution after this long. */
+  executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+const KEYS = Object.keys(settingsSchema.shape) as (keyof Settings)[];
+
+/** Reads the settings from the app's context; throws naming each bad key. */
+export function readSettings(app: App, overrides: Partial<Record<keyof Settings, unknown>> = {}): Settings {
+  const raw: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const value = overrides[key] ?? app.node.tryGetContext(key);
+    if (value !== undefined) raw[key] = value;
+  }
+  const parsed = settingsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  throw new Error(`Invalid CDK context: ${problems.join('; ')}`);
+}

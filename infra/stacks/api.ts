@@ -1,0 +1,110 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  StandardThreatProtectionMode,
+  UserPool,
+  type UserPoolClient,
+} from 'aws-cdk-lib/aws-cognito';
+import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { grantObjects } from '../grants.ts';
+import { HouseFunction } from '../house-function.ts';
+import { acknowledge } from '../nag.ts';
+import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
+import type { Settings } from '../settings.ts';
+import type { DatabaseStack } from './database.ts';
+import { DERIVED_PREFIX, UPLOAD_PREFIX } from './storage.ts';
+
+export interface ApiStackProps extends StackProps {
+  settings: Settings;
+  /** The documents bucket, by name (see `documentsBucketName`). */
+  bucketName: string;
+  database: DatabaseStack;
+  stateMachine: IStateMachine;
+}
+
+/**
+ * The ask function (the Hono app: REST API, SSE answers, images, presigned uploads) behind a Function
+ * URL in RESPONSE_STREAM mode with AWS_IAM auth, outside any VPC; only CloudFront, signing with
+ * origin access control, may invoke it. Users sign in with Cognito (no self sign-up: an administrator
+ * invites them); the function checks their ID token.
+ */
+export class ApiStack extends Stack {
+  readonly ask: HouseFunction;
+  readonly url: FunctionUrl;
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { settings, database } = props;
+    const bucket = Bucket.fromBucketName(this, 'Documents', props.bucketName);
+
+    this.userPool = new UserPool(this, 'Users', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      passwordPolicy: {
+        minLength: 12,
+        requireDigits: true,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireSymbols: true,
+      },
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { sms: false, otp: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      featurePlan: FeaturePlan.PLUS,
+      standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
+      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG2',
+      'MFA is offered (TOTP) but left to each organisation to require; invitation-only sign-up limits exposure.',
+    );
+    this.userPoolClient = this.userPool.addClient('Web', {
+      authFlows: { userSrp: true },
+      generateSecret: false,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      preventUserExistenceErrors: true,
+    });
+
+    this.ask = new HouseFunction(this, 'Ask', {
+      entry: 'functions/ask/handler.ts',
+      description: 'DropQA HTTP API and streaming answers (Function URL, RESPONSE_STREAM)',
+      timeout: Duration.minutes(5),
+      memorySize: 1769,
+      logRetention: settings.logRetentionDays as RetentionDays,
+      environment: {
+        ...providerEnvironment(settings),
+        ...storageEnvironment(bucket.bucketName),
+        STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
+        USER_POOL_ID: this.userPool.userPoolId,
+        USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
+      },
+    });
+    database.grantDataApi(this.ask);
+    grantObjects(this.ask, bucket, {
+      read: true,
+      write: [UPLOAD_PREFIX],
+      delete: [UPLOAD_PREFIX, DERIVED_PREFIX],
+    });
+    props.stateMachine.grantStartExecution(this.ask);
+    grantModels(this.ask, settings, this);
+
+    this.url = this.ask.addFunctionUrl({
+      authType: FunctionUrlAuthType.AWS_IAM,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+    });
+
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId });
+  }
+}

@@ -1,0 +1,191 @@
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { pipelineDefinition, TASK_NAMES, type TaskName } from '#shared/pipeline/definition.ts';
+import { grantObjects } from '../grants.ts';
+import { HouseFunction } from '../house-function.ts';
+import { acknowledge } from '../nag.ts';
+import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
+import type { Settings } from '../settings.ts';
+import type { DatabaseStack } from './database.ts';
+import { DERIVED_PREFIX } from './storage.ts';
+
+interface TaskFunctionSpec {
+  entry: string;
+  description: string;
+  timeout: Duration;
+  memorySize: number;
+  /** What the step does in the bucket besides reading. */
+  objects: { write?: string[]; delete?: string[] };
+  models: boolean;
+}
+
+/** One Lambda per Task state; its timeout a little above the state's own TimeoutSeconds. */
+const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
+  Register: {
+    entry: 'functions/ingest/register.ts',
+    description: 'Task Register',
+    timeout: Duration.seconds(300),
+    memorySize: 1024,
+    objects: {},
+    models: false,
+  },
+  Parse: {
+    entry: 'functions/parse/handler.ts',
+    description: 'Task Parse',
+    timeout: Duration.seconds(900),
+    memorySize: 3008,
+    objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
+    models: false,
+  },
+  DescribeImage: {
+    entry: 'functions/images/handler.ts',
+    description: 'Task DescribeImage',
+    timeout: Duration.seconds(300),
+    memorySize: 1536,
+    objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
+    models: true,
+  },
+  Summarize: {
+    entry: 'functions/summarize/handler.ts',
+    description: 'Task Summarize',
+    timeout: Duration.seconds(900),
+    memorySize: 1024,
+    objects: {},
+    models: true,
+  },
+  Topics: {
+    entry: 'functions/topics/handler.ts',
+    description: 'Task Topics',
+    timeout: Duration.seconds(300),
+    memorySize: 1024,
+    objects: {},
+    models: true,
+  },
+  Activate: {
+    entry: 'functions/ingest/activate.ts',
+    description: 'Task Activate',
+    timeout: Duration.seconds(60),
+    memorySize: 512,
+    objects: {},
+    models: false,
+  },
+  MarkFailed: {
+    entry: 'functions/ingest/mark-failed.ts',
+    description: 'Task MarkFailed',
+    timeout: Duration.seconds(60),
+    memorySize: 512,
+    objects: {},
+    models: false,
+  },
+};
+
+export interface PipelineStackProps extends StackProps {
+  settings: Settings;
+  /** The documents bucket, by name (see `documentsBucketName`). */
+  bucketName: string;
+  database: DatabaseStack;
+}
+
+/**
+ * The ingestion state machine, deployed from the one definition in shared/pipeline with the task
+ * functions' ARNs substituted in; the ingest function that turns the bucket's object events
+ * (EventBridge rules) into executions or removals; and the dead-letter queue for events that could
+ * not be delivered to it or that it failed on.
+ */
+export class PipelineStack extends Stack {
+  readonly stateMachine: StateMachine;
+  readonly taskFunctions: Record<TaskName, HouseFunction>;
+  readonly ingest: HouseFunction;
+  readonly deadLetters: Queue;
+
+  constructor(scope: Construct, id: string, props: PipelineStackProps) {
+    super(scope, id, props);
+    const { settings, database } = props;
+    const bucket = Bucket.fromBucketName(this, 'Documents', props.bucketName);
+    const logRetention = settings.logRetentionDays as RetentionDays;
+    const environment = { ...providerEnvironment(settings), ...storageEnvironment(bucket.bucketName) };
+
+    const functions = {} as Record<TaskName, HouseFunction>;
+    for (const task of TASK_NAMES) {
+      const spec = TASK_FUNCTIONS[task];
+      const fn = new HouseFunction(this, task, { ...spec, environment, logRetention });
+      database.grantDataApi(fn);
+      grantObjects(fn, bucket, { read: true, ...spec.objects });
+      if (spec.models) grantModels(fn, settings, this, task === 'DescribeImage');
+      functions[task] = fn;
+    }
+    this.taskFunctions = functions;
+
+    // The one definition, its Task resources as substitution variables, plus the execution limit.
+    const definition = {
+      ...pipelineDefinition(
+        Object.fromEntries(TASK_NAMES.map((task) => [task, `\${${task}Arn}`])) as Record<TaskName, string>,
+      ),
+      TimeoutSeconds: settings.executionTimeoutMinutes * 60,
+    };
+    this.stateMachine = new StateMachine(this, 'Ingestion', {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromString(JSON.stringify(definition)),
+      definitionSubstitutions: Object.fromEntries(
+        TASK_NAMES.map((task) => [`${task}Arn`, functions[task].functionArn]),
+      ),
+      tracingEnabled: true,
+      logs: {
+        destination: new LogGroup(this, 'IngestionLogs', { retention: logRetention }),
+        level: LogLevel.ALL,
+        includeExecutionData: false,
+      },
+    });
+    for (const task of TASK_NAMES) functions[task].grantInvoke(this.stateMachine);
+
+    this.deadLetters = new Queue(this, 'EventDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledge(
+      this.deadLetters,
+      'AwsSolutions-SQS3',
+      'This queue is itself the dead-letter queue of the object events.',
+    );
+    this.ingest = new HouseFunction(this, 'Ingest', {
+      entry: 'functions/ingest/events.ts',
+      description: 'S3 object events -> ingestion executions and document removals',
+      environment: { ...environment, STATE_MACHINE_ARN: this.stateMachine.stateMachineArn },
+      logRetention,
+      deadLetterQueue: this.deadLetters,
+    });
+    this.stateMachine.grantStartExecution(this.ingest);
+    database.grantDataApi(this.ingest);
+    grantObjects(this.ingest, bucket, { read: true, delete: [DERIVED_PREFIX] });
+
+    const target = new LambdaFunction(this.ingest, {
+      deadLetterQueue: this.deadLetters,
+      retryAttempts: 8,
+      maxEventAge: Duration.hours(6),
+    });
+    for (const [name, detailType] of [
+      ['ObjectCreated', 'Object Created'],
+      ['ObjectDeleted', 'Object Deleted'],
+    ] as const) {
+      new Rule(this, name, {
+        description: `${detailType} in the documents bucket (derived files excluded) -> the ingest function`,
+        eventPattern: {
+          source: ['aws.s3'],
+          detailType: [detailType],
+          detail: {
+            bucket: { name: [bucket.bucketName] },
+            object: { key: [{ 'anything-but': { prefix: DERIVED_PREFIX } }] },
+          },
+        },
+        targets: [target],
+      });
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { Construct } from 'constructs';
+import { REPO_ROOT } from '../house-function.ts';
+import { acknowledge } from '../nag.ts';
+
+export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
+
+/** Shown until web/ is built: the stack must deploy before the client exists. */
+const PLACEHOLDER =
+  '<!doctype html><title>DropQA</title><p>The web client has not been built (npm run build in web/).</p>';
+
+/** SPA routing: paths without a file extension are the client's routes, answered by index.html. */
+const SPA_REWRITE = `function handler(event) {
+  var request = event.request;
+  if (!/\\.[a-zA-Z0-9]+$/.test(request.uri)) request.uri = '/index.html';
+  return request;
+}`;
+
+export interface WebStackProps extends StackProps {
+  functionUrl: IFunctionUrl;
+}
+
+/**
+ * The web client on a private bucket behind CloudFront (origin access control), `/api/*` routed to
+ * the ask function's URL (origin access control signs the requests) on the same origin, security
+ * headers on every answer, client-side routes answered with index.html.
+ */
+export class WebStack extends Stack {
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: WebStackProps) {
+    super(scope, id, props);
+    const site = new Bucket(this, 'Site', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    acknowledge(
+      site,
+      'AwsSolutions-S1',
+      'The site bucket holds only the public build of the client; requests are logged by CloudFront.',
+    );
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy:
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' https://*.amazonaws.com; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+        xssProtection: { protection: true, modeBlock: true, override: true },
+      },
+    });
+    const spa = new EdgeFunction(this, 'SpaRouting', {
+      code: FunctionCode.fromInline(SPA_REWRITE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+    this.distribution = new Distribution(this, 'Distribution', {
+      defaultRootObject: 'index.html',
+      priceClass: PriceClass.PRICE_CLASS_100,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(site),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ function: spa, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: FunctionUrlOrigin.withOriginAccessControl(props.functionUrl, {
+            readTimeout: Duration.seconds(60),
+          }),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: headers,
+        },
+      },
+    });
+    for (const [rule, reason] of [
+      [
+        'AwsSolutions-CFR1',
+        'DropQA serves an organisation wherever its people are; no country is excluded by default.',
+      ],
+      [
+        'AwsSolutions-CFR2',
+        'A WAF web ACL costs at least $5 a month idle; the API requires a signed-in user and the site is static.',
+      ],
+      [
+        'AwsSolutions-CFR3',
+        'Access logging needs an ACL-enabled bucket; CloudFront standard logs can be switched on per deployment.',
+      ],
+      [
+        'AwsSolutions-CFR4',
+        'The default CloudFront domain certificate does not allow choosing the minimum TLS version; a custom domain can.',
+      ],
+    ] as const) {
+      acknowledge(this.distribution, rule, reason);
+    }
+
+    new BucketDeployment(this, 'Client', {
+      sources: [existsSync(WEB_DIST) ? Source.asset(WEB_DIST) : Source.data('index.html', PLACEHOLDER)],
+      destinationBucket: site,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    // The CDK-managed function behind BucketDeployment: its role and runtime are the CDK's.
+    const deployment = 'The CDK-managed deployment function copies the client build into the site bucket';
+    const findings: [string, string][] = [
+      [
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        `${deployment}; it uses the AWS managed basic execution role.`,
+      ],
+      ['AwsSolutions-L1', `${deployment}; the CDK picks its runtime.`],
+      ['AwsSolutions-IAM5[Resource::*]', `${deployment} and invalidates the distribution's cache.`],
+      [
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        `${deployment} from the CDK asset bucket.`,
+      ],
+      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map(
+        (action): [string, string] => [
+          `AwsSolutions-IAM5[Action::${action}]`,
+          `${deployment} and replaces what was there (the CDK's grant).`,
+        ],
+      ),
+    ];
+    for (const [rule, reason] of findings) acknowledge(this, rule, reason);
+    new CfnOutput(this, 'Url', { value: `https://${this.distribution.distributionDomainName}` });
+  }
+}
