@@ -28,6 +28,9 @@ const MODEL_CONCURRENCY = 4;
 /** A model title longer than this is not a heading. */
 const MAX_TITLE_CHARS = 80;
 
+/** Sentence marks a heading does not end with. */
+const END_MARKS = /[。．.!！?？;；:：,，、]+$/u;
+
 const titleSchema = z.object({ title: z.string().trim().min(1).max(MAX_TITLE_CHARS) });
 
 const prompt = (name: string) => readPromptFile(new URL(`./prompts/${name}.md`, import.meta.url));
@@ -87,5 +90,9 @@ async function modelTitle(chat: ChatModel, documentTitle: string, request: Title
     },
     titleSchema,
   );
-  return value.title.replace(/\s+/g, ' ').trim();
+  let title = value.title.replace(/\s+/g, ' ').trim().replace(END_MARKS, '');
+  // Models sometimes repeat the numbering they were asked to complete ("一、数据平台").
+  if (request.numbering && title.startsWith(request.numbering))
+    title = title.slice(request.numbering.length).trim();
+  return title;
 }

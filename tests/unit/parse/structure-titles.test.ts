@@ -113,8 +113,9 @@ describe('normalizeTree title enrichment', () => {
 
 describe('normalizeTree with a chat model', () => {
   it('asks the model for generated section titles and title suffixes', async () => {
+    // The model repeats the numbering and ends with a full stop: both are dropped.
     const chat = fakeChat((prompt) =>
-      prompt.includes('numbered it') ? '数据平台' : `Model title ${prompt.length % 7}`,
+      prompt.includes('numbered it') ? '一、数据平台。' : `Model title ${prompt.length % 7}`,
     );
     const input = doc(
       section('一、', para(BUDGET_ZH.join(''))),
