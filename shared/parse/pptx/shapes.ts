@@ -76,8 +76,8 @@ function paragraph(text: string, metadata: Record<string, unknown>): TreeNode {
 /**
  * Reads a shape tree (`p:spTree`, or a group's `p:grpSp`) in document order, which is the order
  * PowerPoint's reading order and screen readers follow: text shapes, tables, chart titles, SmartArt
- * text and pictures; groups recursed; for markup-compatibility blocks the first choice that yields
- * anything, else the fallback.
+ * text and pictures; groups recursed; markup-compatibility blocks by their first choice (their
+ * fallback when they have none).
  */
 export function readShapes(
   tree: XmlElement | undefined,
@@ -101,11 +101,11 @@ export function readShapes(
         if (image) out.push({ kind: 'leaf', node: image });
         break;
       }
-      case 'AlternateContent': {
-        const chosen = readShapes(child(node, 'Choice'), ctx);
-        out.push(...(chosen.length ? chosen : readShapes(child(node, 'Fallback'), ctx)));
+      case 'AlternateContent':
+        // The choice is newer markup (charts of Office 2016, ink, equations) this reader still finds
+        // the text of; the fallback repeats it as a picture or says the content needs a newer version.
+        readShapes(child(node, 'Choice') ?? child(node, 'Fallback'), ctx, out);
         break;
-      }
     }
   }
   return out;

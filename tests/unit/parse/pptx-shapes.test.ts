@@ -97,7 +97,7 @@ describe('parsePptx shapes', () => {
         group(sp(p('Inside the group')), group(sp(p('Nested deeper')))),
         sp(p('After the group')),
         `<mc:AlternateContent><mc:Choice Requires="p14">${sp(p('Chosen'))}</mc:Choice><mc:Fallback>${sp(p('Not this'))}</mc:Fallback></mc:AlternateContent>`,
-        `<mc:AlternateContent><mc:Choice Requires="p14"/><mc:Fallback>${sp(p('Fallback used'))}</mc:Fallback></mc:AlternateContent>`,
+        `<mc:AlternateContent><mc:Fallback>${sp(p('Fallback used'))}</mc:Fallback></mc:AlternateContent>`,
       ].join(''),
     );
 
@@ -187,7 +187,7 @@ describe('parsePptx shapes', () => {
     ]);
   });
 
-  it('takes chart titles from rich text, a cell reference or the only series, and SmartArt text from its data', async () => {
+  it('takes chart titles from rich text, a cell reference, the only series or a newer chart part, and SmartArt text', async () => {
     const chart = (inner: string) =>
       `<c:chartSpace xmlns:c="c" xmlns:a="a"><c:chart>${inner}<c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Revenue</c:v></c:pt></c:strCache></c:strRef></c:tx></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>`;
     const diagram = `<dgm:dataModel xmlns:dgm="d" xmlns:a="a"><dgm:ptLst><dgm:pt modelId="0" type="doc"><dgm:t><a:p><a:r><a:t>Not a box</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="1"><dgm:t><a:bodyPr/><a:p><a:r><a:t>Collect</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="2" type="parTrans"/><dgm:pt modelId="3"><dgm:t><a:p><a:r><a:t>Decide</a:t></a:r></a:p></dgm:t></dgm:pt></dgm:ptLst></dgm:dataModel>`;
@@ -198,12 +198,14 @@ describe('parsePptx shapes', () => {
         frame('<c:chart r:id="rId83"/>'),
         frame('<c:chart r:id="rId84"/>'),
         frame('<dgm:relIds r:dm="rId85" r:lo="rId0" r:qs="rId0" r:cs="rId0"/>'),
+        `<mc:AlternateContent><mc:Choice Requires="cx1">${frame('<cx:chart r:id="rId86"/>')}</mc:Choice><mc:Fallback>${sp(p('This chart isn’t available in your version of PowerPoint'))}</mc:Fallback></mc:AlternateContent>`,
       ].join(''),
       relationship('rId81', 'chart', '/ppt/charts/chart81.xml') +
         relationship('rId82', 'chart', '../charts/chart82.xml') +
         relationship('rId83', 'chart', '../charts/chart83.xml') +
         relationship('rId84', 'chart', '../charts/chart84.xml') +
-        relationship('rId85', 'diagramData', '../diagrams/data1.xml'),
+        relationship('rId85', 'diagramData', '../diagrams/data1.xml') +
+        relationship('rId86', 'chartEx', '../charts/chartEx1.xml'),
       [
         {
           name: 'ppt/charts/chart81.xml',
@@ -220,6 +222,10 @@ describe('parsePptx shapes', () => {
         { name: 'ppt/charts/chart83.xml', data: chart('<c:title/><c:autoTitleDeleted val="0"/>') },
         { name: 'ppt/charts/chart84.xml', data: chart('<c:autoTitleDeleted val="1"/>') },
         { name: 'ppt/diagrams/data1.xml', data: diagram },
+        {
+          name: 'ppt/charts/chartEx1.xml',
+          data: '<cx:chartSpace xmlns:cx="cx"><cx:chart><cx:title><cx:tx><cx:txData><cx:v>Waterfall 2024</cx:v></cx:txData></cx:tx></cx:title></cx:chart></cx:chartSpace>',
+        },
       ],
     );
 
@@ -228,6 +234,7 @@ describe('parsePptx shapes', () => {
       { type: 'paragraph', text: 'Costs', metadata: { slide: 1, kind: 'chart' } },
       { type: 'paragraph', text: 'Revenue', metadata: { slide: 1, kind: 'chart' } },
       { type: 'paragraph', text: 'Collect\nDecide', metadata: { slide: 1, kind: 'diagram' } },
+      { type: 'paragraph', text: 'Waterfall 2024', metadata: { slide: 1, kind: 'chart' } },
     ]);
   });
 
