@@ -27,7 +27,7 @@ function furnitureKey(line: Line): string {
 /**
  * Drops running headers and footers and bare page numbers: lines in the top or bottom margin band
  * that are only a page number ("3", "- 3 -", "Page 3 of 9", "第 3 页"), or whose text (digits aside)
- * repeats in the margins of at least half the pages (and of two pages at least).
+ * repeats in the margins of three pages (of two in a document of up to four pages).
  *
  * @returns the pages' remaining lines and how many lines were dropped
  */
@@ -37,7 +37,8 @@ export function dropFurniture(pages: readonly PageLines[]): { pages: Line[][]; d
     const keys = new Set(page.lines.filter((line) => inMargin(line, page.box)).map(furnitureKey));
     for (const key of keys) seenOn.set(key, (seenOn.get(key) ?? 0) + 1);
   }
-  const repeats = Math.max(2, Math.ceil(pages.length / 2));
+  // Chapter-title headers repeat only over their chapter's pages: three pages are enough.
+  const repeats = Math.min(3, Math.max(2, Math.ceil(pages.length / 2)));
   let dropped = 0;
   const kept = pages.map((page) =>
     page.lines.filter((line) => {

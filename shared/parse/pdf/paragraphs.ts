@@ -37,7 +37,8 @@ function usualLeading(lines: readonly OrderedLine[]): number {
   return Math.max(1.5, Math.min(quartile * 1.3, 2.2));
 }
 
-function joinLines(text: string, next: string): string {
+/** Joins the text of a line to the paragraph before it, mending words hyphenated at the line end. */
+export function joinLines(text: string, next: string): string {
   // A word hyphenated at the end of a line is joined again ("exam-" + "ple").
   if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
   if (isCjk(text.at(-1)) && isCjk(next[0])) return text + next;

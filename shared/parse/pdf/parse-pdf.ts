@@ -11,6 +11,7 @@ import { scanImageStreams } from './image-streams.ts';
 import { createPdfImages, MIN_IMAGE_SIDE } from './images.ts';
 import type { TextBlock } from './layout.ts';
 import { readOutline } from './outline.ts';
+import { joinAcrossPages } from './page-breaks.ts';
 import { groupParagraphs } from './paragraphs.ts';
 import { pdfTitle } from './pdf-title.ts';
 import { loadPdfjs, openPdf } from './pdfjs.ts';
@@ -69,6 +70,7 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
     const blocks: TextBlock[][] = kept.map((lines, i) =>
       groupParagraphs(readingOrder(lines, pages[i]?.box ?? []), i + 1),
     );
+    joinAcrossPages(blocks);
     const flow: FlowEntry[] = blocks.flatMap((page, i) => placeImages(page, pages[i]?.images ?? []));
     const body = bodySize(blocks.flat());
     const outline = await readOutline(doc);

@@ -55,6 +55,27 @@ describe('parsePdf layout', () => {
     ]);
   });
 
+  it('joins a paragraph that a page break cut in two, on the page where it starts', async () => {
+    const bytes = await pdfBytes((doc) => {
+      body(doc, 'A short opening paragraph.');
+      doc.text('The last sentence of the first page goes on', 72, 690);
+      doc.addPage();
+      doc.text('over the page break and ends here.', 72, 72);
+      doc.moveDown();
+      doc.text('The second page has its own paragraph too.');
+    });
+    const parsed = await parsePdf({ bytes, filename: 'b.pdf' });
+    expect(parsed.children).toEqual([
+      { type: 'paragraph', text: 'A short opening paragraph.', metadata: { page: 1 } },
+      {
+        type: 'paragraph',
+        text: 'The last sentence of the first page goes on over the page break and ends here.',
+        metadata: { page: 1 },
+      },
+      { type: 'paragraph', text: 'The second page has its own paragraph too.', metadata: { page: 2 } },
+    ]);
+  });
+
   it('drops running headers, footers and bare page numbers', async () => {
     const bytes = await pdfBytes((doc) => {
       for (let page = 1; page <= 3; page++) {
