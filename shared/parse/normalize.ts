@@ -39,7 +39,7 @@ export async function normalizeTree(
   options: NormalizeOptions,
 ): Promise<ParsedDocument> {
   const warnings = [...doc.warnings];
-  const vectors = new VectorTable(providers.embedder);
+  const vectors = new VectorTable(providers.embedder, warnings);
   const titler = createTitler(providers.chat, doc.title, warnings);
   let children = removeEmpty(doc.children);
   children = await splitLongParagraphs(children, options, vectors);

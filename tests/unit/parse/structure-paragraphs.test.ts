@@ -77,4 +77,22 @@ describe('normalizeTree paragraph splitting', () => {
     expect(pieces.join(' ')).toBe(words);
     for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(200);
   });
+
+  it('splits by length with a warning when the embedder fails', async () => {
+    const failing: Embedder = {
+      model: 'down',
+      dimensions: 2,
+      embed: async () => {
+        throw new Error('throttled for good');
+      },
+    };
+    const alpha = 'Alpha sentence number one ok. ';
+    const out = await normalizeTree(doc(para(alpha.repeat(8).trim())), { embedder: failing }, SIZES);
+    expect(texts(out.children)).toEqual([
+      alpha.repeat(3).trim(),
+      alpha.repeat(3).trim(),
+      alpha.repeat(2).trim(),
+    ]);
+    expect(out.warnings).toEqual(['structure by length only, the embedder failed: throttled for good']);
+  });
 });
