@@ -87,13 +87,31 @@ function frame(eventType: string, body: unknown): Uint8Array {
   });
 }
 
+/** An exception inside the event stream (`:message-type: exception`), as Bedrock sends mid-stream. */
+function exceptionFrame(type: string, message = `${type} (fake)`): Uint8Array {
+  return codec.encode({
+    headers: {
+      ':exception-type': { type: 'string', value: type },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'exception' },
+    },
+    body: new TextEncoder().encode(JSON.stringify({ message })),
+  });
+}
+
 function stream(reply: OkReply, res: FakeResponse): void {
   const text = reply && 'text' in reply ? reply.text : 'fake answer';
   const chunks = reply && 'chunks' in reply && reply.chunks ? reply.chunks : defaultChunks(text);
   res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
   res.write(frame('messageStart', { role: 'assistant' }));
-  for (const chunk of chunks)
+  const failure = reply && 'streamError' in reply ? reply.streamError : undefined;
+  for (const [i, chunk] of chunks.entries()) {
+    if (failure?.afterChunks === i) {
+      res.end(exceptionFrame(failure.type, failure.message));
+      return;
+    }
     res.write(frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
+  }
   res.write(frame('contentBlockStop', { contentBlockIndex: 0 }));
   res.write(frame('messageStop', { stopReason: 'end_turn' }));
   res.end(frame('metadata', { usage: usageOf(reply), metrics: { latencyMs: 1 } }));

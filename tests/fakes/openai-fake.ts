@@ -94,8 +94,15 @@ function stream(request: RecordedRequest, reply: OkReply, res: FakeResponse): vo
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-  for (const chunk of chunks)
+  const failure = reply && 'streamError' in reply ? reply.streamError : undefined;
+  for (const [i, chunk] of chunks.entries()) {
+    if (failure?.afterChunks === i) {
+      send({ error: { message: failure.message ?? `${failure.type} (fake)`, type: failure.type } });
+      res.end();
+      return;
+    }
     send({ ...base, choices: [{ index: 0, delta: { content: chunk }, finish_reason: null }] });
+  }
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   if (request.body?.stream_options?.include_usage) send({ ...base, choices: [], usage: usageOf(reply) });
   res.end('data: [DONE]\n\n');

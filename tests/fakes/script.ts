@@ -9,7 +9,14 @@ export interface FakeUsage {
  * timeouts and concurrency).
  */
 export type FakeReply = { delayMs?: number } & (
-  | { text: string; chunks?: string[]; usage?: FakeUsage; stopReason?: 'end' | 'max_tokens' }
+  | {
+      text: string;
+      chunks?: string[];
+      usage?: FakeUsage;
+      stopReason?: 'end' | 'max_tokens';
+      /** Streams only: an error event after this many chunks (a Bedrock exception frame, an SSE error). */
+      streamError?: { type: string; message?: string; afterChunks: number };
+    }
   | { toolCalls: Array<{ name: string; input: unknown; id?: string }>; usage?: FakeUsage }
   /** An HTTP error: `type` is the AWS error name (ThrottlingException) or the OpenAI error type. */
   | { error: { status: number; type: string; message?: string } }

@@ -14,12 +14,21 @@ const TRANSIENT_NAMES = new Set([
   'APIConnectionTimeoutError',
 ]);
 
+/** Error types OpenAI-compatible servers put in a JSON error body (also inside an SSE stream). */
+const TRANSIENT_TYPES = new Set([
+  'rate_limit_exceeded',
+  'server_error',
+  'overloaded_error',
+  'service_unavailable',
+]);
+
 /** Socket-level failures worth another try: the peer dropped or stalled the connection. */
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
 interface ErrorShape {
   name?: unknown;
   code?: unknown;
+  type?: unknown;
   status?: unknown;
   message?: unknown;
   cause?: unknown;
@@ -45,6 +54,7 @@ export function isRetryable(error: unknown, depth = 0): boolean {
   if (status !== undefined) return status === 429 || status === 408 || status >= 500;
   if (typeof e.name === 'string' && TRANSIENT_NAMES.has(e.name)) return true;
   if (typeof e.code === 'string' && TRANSIENT_CODES.has(e.code)) return true;
+  if (typeof e.type === 'string' && TRANSIENT_TYPES.has(e.type)) return true;
   if (typeof e.message === 'string' && /socket hang up|ECONNRESET/i.test(e.message)) return true;
   return isRetryable(e.cause, depth + 1);
 }

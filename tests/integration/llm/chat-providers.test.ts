@@ -89,6 +89,44 @@ describe.each([BEDROCK, OPENAI])('chat model over the $kind protocol', (protocol
     expect(usage?.snapshot().answer).toEqual({ calls: 1, inputTokens: 9, outputTokens: 3 });
   });
 
+  it('retries a stream whose first event is a transient error', async () => {
+    const { chat } = providers();
+    fake.enqueue(
+      'chat',
+      { text: 'lost', streamError: { type: protocol.streamFault, afterChunks: 0 } },
+      { text: 'second try', chunks: ['second ', 'try'] },
+    );
+    const events = await collect(
+      chat.stream({ role: 'answer', messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    expect(events.filter((e) => e.type === 'delta').map((e) => e.type === 'delta' && e.text)).toEqual([
+      'second ',
+      'try',
+    ]);
+    expect(fake.recorded(protocol.streamOp)).toHaveLength(2);
+  });
+
+  it('fails a stream that breaks after text was passed on, without retrying', async () => {
+    const { chat } = providers();
+    fake.enqueue('chat', {
+      text: 'abc',
+      chunks: ['a', 'b', 'c'],
+      streamError: { type: protocol.streamFault, afterChunks: 1 },
+    });
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const event of chat.stream({
+        role: 'answer',
+        messages: [{ role: 'user', content: 'hi' }],
+      })) {
+        if (event.type === 'delta') seen.push(event.text);
+      }
+    };
+    await expect(run()).rejects.toThrow(ProviderError);
+    expect(seen).toEqual(['a']);
+    expect(fake.recorded(protocol.streamOp)).toHaveLength(1);
+  });
+
   it('returns structured output validated by the schema, sending the schema', async () => {
     const { chat } = providers();
     fake.enqueue('chat', protocol.structuredReply({ sufficient: true, reason: 'the budget is stated' }));

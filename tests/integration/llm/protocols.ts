@@ -22,6 +22,8 @@ export interface Protocol {
   /** Status and error name of throttling and of a validation error. */
   throttle: { status: number; type: string };
   invalid: { status: number; type: string };
+  /** A transient error as an event inside a stream. */
+  streamFault: string;
 }
 
 export const BEDROCK: Protocol = {
@@ -45,6 +47,7 @@ export const BEDROCK: Protocol = {
   lastMessageText: (b) => JSON.stringify(b.messages.at(-1).content),
   throttle: { status: 429, type: 'ThrottlingException' },
   invalid: { status: 400, type: 'ValidationException' },
+  streamFault: 'throttlingException',
 };
 
 export const OPENAI: Protocol = {
@@ -68,4 +71,5 @@ export const OPENAI: Protocol = {
   lastMessageText: (b) => JSON.stringify(b.messages.at(-1).content),
   throttle: { status: 429, type: 'rate_limit_exceeded' },
   invalid: { status: 400, type: 'invalid_request_error' },
+  streamFault: 'server_error',
 };
