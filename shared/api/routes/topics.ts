@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import { listDocuments } from '../../documents/index.ts';
 import { getTopic, listTopics } from '../../documents/topics.ts';
+import { mergeTopics } from '../../enrich/topics/index.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import { idParam, topicListQuery } from '../schemas/documents.ts';
+import { idParam, topicListQuery, topicMergeBody } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
 
 /** The documents of a topic shown with its detail. */
 const DETAIL_DOCUMENTS = 50;
 
-/** Topics: list, detail with documents, a topic's documents (paginated). */
+/** Topics: list, detail with documents, a topic's documents (paginated), merge. */
 export function topicRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
@@ -16,6 +17,12 @@ export function topicRoutes(rt: Runtime): Hono {
     const query = parseInput(topicListQuery, c.req.query(), 'query');
     const { items, total } = await listTopics(rt.db, query);
     return c.json({ items, total, limit: query.limit, offset: query.offset });
+  });
+
+  app.post('/merge', async (c) => {
+    const body = parseInput(topicMergeBody, await c.req.json().catch(() => undefined), 'body');
+    const merged = await mergeTopics(rt.db, body);
+    return c.json({ success: true, ...(await getTopic(rt.db, merged.topicId)) });
   });
 
   app.get('/:id', async (c) => {

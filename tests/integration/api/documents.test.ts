@@ -93,7 +93,9 @@ describe('documents and topics API', () => {
 
     const byName = await get<{ items: { key: string }[]; total: number }>('/api/documents?name=ALPH');
     expect(byName.body.items.map((d) => d.key)).toEqual(['uploads/alpha.md']);
-    const byType = await get<{ items: { key: string }[] }>('/api/documents?type=txt&status=ready');
+    const byType = await get<{ items: { key: string; id: string }[] }>(
+      '/api/documents?type=txt&status=ready',
+    );
     expect(byType.body.items.map((d) => d.key)).toEqual(['uploads/beta.txt']);
     const byTopic = await get<{ items: { id: string }[] }>(`/api/documents?topic=${topic?.id}`);
     expect(byTopic.body.items.map((d) => d.id)).toEqual([a]);
@@ -112,6 +114,18 @@ describe('documents and topics API', () => {
     });
     const topicDocs = await get<{ total: number }>(`/api/topics/${topic?.id}/documents?limit=5`);
     expect(topicDocs.body.total).toBe(1);
+
+    const [other] = await rt.db.insert(schema.topics).values({ name: 'letters (second)' }).returning();
+    const beta = byType.body.items[0]?.id ?? '';
+    await rt.db.insert(schema.documentTopics).values({ documentId: beta, topicId: other?.id ?? '' });
+    const merge = await app.request('/api/topics/merge', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sourceIds: [other?.id], targetId: topic?.id }),
+    });
+    expect(merge.status).toBe(200);
+    expect(await merge.json()).toMatchObject({ id: topic?.id, documentCount: 2 });
+    expect((await get(`/api/topics/${other?.id}`)).status).toBe(404);
   });
 
   it('answers bad input with a JSON error naming the field', async () => {
