@@ -1,5 +1,6 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { checkArchiveLimits } from './archive-limits.ts';
+import { entryBeyondDeclaredSize } from './declared-sizes.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.ts';
 import { sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
@@ -18,16 +19,17 @@ const XML_PART = /\.(xml|rels)$/i;
  * Checks an Office (OOXML) archive before its parser opens it: entry count, uncompressed size and
  * compression ratio within the limits (zip bombs), and no XML part with a document type declaration
  * (entity expansion, "billion laughs": Office never writes a DTD, so none is expanded or even
- * parsed). Other types pass through. Throws `UnsupportedDocumentError` naming the file and the part.
+ * parsed), and for Word documents no entry that inflates past its declared size. Other types pass
+ * through. Throws `UnsupportedDocumentError` naming the file and the part.
  *
  * @example checkOoxml(bytes, 'deck.pptx', 'pptx', input.limits)
  */
-export function checkOoxml(
+export async function checkOoxml(
   bytes: Uint8Array,
   filename: string,
   type: FileType,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
-): void {
+): Promise<void> {
   const kind = KIND[type];
   // Not a ZIP: the format's own parser tells an encrypted, legacy or damaged file apart.
   if (!kind || sniffBinary(bytes)?.kind !== 'zip') return;
@@ -39,7 +41,8 @@ export function checkOoxml(
     if (error instanceof UnsupportedDocumentError && error.message.startsWith(filename)) throw error;
     throw refuse(reasonOf(error), error);
   }
-  for (const entry of readZipDirectory(bytes)) {
+  const entries = readZipDirectory(bytes);
+  for (const entry of entries) {
     if (!XML_PART.test(entry.name) || entry.uncompressedSize === 0) continue;
     let prolog: ReturnType<typeof entryXmlProlog>;
     try {
@@ -55,5 +58,18 @@ export function checkOoxml(
     if (prolog === 'unfinished') {
       throw refuse(`${entry.name} starts with an XML prolog longer than any Office file writes`);
     }
+  }
+  // The PowerPoint and Excel readers bound every inflate by the declared size themselves.
+  if (type !== 'docx') return;
+  let lying: Awaited<ReturnType<typeof entryBeyondDeclaredSize>>;
+  try {
+    lying = await entryBeyondDeclaredSize(bytes, entries);
+  } catch (error) {
+    throw refuse(`the archive could not be inflated (${reasonOf(error)})`, error);
+  }
+  if (lying) {
+    throw refuse(
+      `${lying.name} inflates to more than the ${lying.uncompressedSize} bytes its archive declares, which only a zip bomb does`,
+    );
   }
 }

@@ -30,7 +30,7 @@ export async function parseDocument(input: ParseInput, type: FileType): Promise<
   }
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
   try {
-    checkOoxml(input.bytes, input.filename, type, limits);
+    await checkOoxml(input.bytes, input.filename, type, limits);
     const parsed = await withDeadline(
       input.filename,
       limits.parseTimeoutMs,

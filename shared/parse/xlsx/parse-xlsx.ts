@@ -75,8 +75,8 @@ async function readSheets(
       sections.push(await readSheetSection(sheet.open(), options));
     }
   } catch (error) {
-    // Limits and the time limit already carry their own reason.
-    if (error instanceof UnsupportedDocumentError) throw error;
+    // Limits and the time limit already carry their own reason, naming the file.
+    if (error instanceof UnsupportedDocumentError && error.message.startsWith(input.filename)) throw error;
     throw new UnsupportedDocumentError(
       `${input.filename}: the workbook could not be read (${reasonOf(error)})`,
       {

@@ -7,6 +7,7 @@ import { rewriteDocx, text } from './docx-fixtures.ts';
 import {
   billionLaughs,
   handle,
+  lieAboutSize,
   oleBytes,
   randomBytes,
   reasonOf,
@@ -31,6 +32,27 @@ describe('hostile Office archives', () => {
     expect(bytes.length).toBeLessThan(100_000);
     expect(await reasonOf(bytes, 'bomb.docx')).toMatch(
       /^bomb\.docx is not a readable Word document: word\/document\.xml expands \d+ times \(8 MB\), which only a zip bomb does$/,
+    );
+  });
+
+  it('refuses a Word entry that inflates past the size its archive declares', async () => {
+    const bomb = rewriteDocx(await smallDocx(), (name, data) =>
+      name === 'word/document.xml' ? new Uint8Array(8 * 1024 * 1024) : data,
+    );
+    const bytes = lieAboutSize(bomb, 'word/document.xml', 2000);
+    expect(await reasonOf(bytes, 'liar.docx')).toBe(
+      'liar.docx is not a readable Word document: word/document.xml inflates to more than the 2000 bytes its archive declares, which only a zip bomb does',
+    );
+  });
+
+  it('stops reading a worksheet that inflates past the size its archive declares', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Data');
+    for (let i = 0; i < 2000; i++) sheet.addRow([i, 'the same words on every row']);
+    const honest = new Uint8Array((await book.xlsx.writeBuffer()) as ArrayBuffer);
+    const bytes = lieAboutSize(honest, 'xl/worksheets/sheet1.xml', 4096);
+    expect(await reasonOf(bytes, 'liar.xlsx')).toMatch(
+      /^liar\.xlsx: the workbook could not be read \(the ZIP archive is damaged \(xl\/worksheets\/sheet1\.xml inflates past the 4096 bytes it declares\)\)$/,
     );
   });
 

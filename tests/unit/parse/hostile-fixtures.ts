@@ -81,3 +81,22 @@ export function withEntries(bytes: Uint8Array, extra: ZipFixtureEntry[]): Uint8A
   }));
   return zipBytes([...own, ...extra]);
 }
+
+/**
+ * A copy of an archive whose directory and local header declare `declared` uncompressed bytes for
+ * entry `name`, whatever it really inflates to: how a zip bomb slips past checks on declared sizes.
+ */
+export function lieAboutSize(bytes: Uint8Array, name: string, declared: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  const view = new DataView(out.buffer);
+  const wanted = Buffer.from(name, 'utf8');
+  for (let at = 0; at + 46 <= out.length; at++) {
+    if (view.getUint32(at, true) !== 0x02014b50) continue;
+    const nameLength = view.getUint16(at + 28, true);
+    if (!Buffer.from(out.subarray(at + 46, at + 46 + nameLength)).equals(wanted)) continue;
+    view.setUint32(at + 24, declared, true);
+    view.setUint32(view.getUint32(at + 42, true) + 22, declared, true);
+    return out;
+  }
+  throw new Error(`no entry ${name}`);
+}
