@@ -1,0 +1,248 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type localResources, pipelineDefinition, TASK_NAMES } from '#shared/pipeline/definition.ts';
+import { deployedDefinition, type Synthesized, synthesizeApp } from './synth.ts';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesizeApp();
+});
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+describe('cdk app', () => {
+  it('synthesizes with no unacknowledged cdk-nag AwsSolutions finding', () => {
+    // synthesizeApp throws on any unacknowledged error; each acknowledgement carries a reason.
+    const ids = s.built.app.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules'))
+      .flatMap((m) => Object.entries(m.data as Record<string, string>));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const [id, reason] of ids) {
+      if (!id.startsWith('AwsSolutions::')) continue;
+      expect(reason.length, id).toBeGreaterThan(20);
+    }
+  });
+
+  it('grants no action on every resource and no wildcard action anywhere', () => {
+    for (const template of [s.storage, s.database, s.pipeline, s.api, s.web]) {
+      const policies = {
+        ...template.findResources('AWS::IAM::Policy'),
+        ...template.findResources('AWS::IAM::Role'),
+      };
+      for (const [name, policy] of Object.entries(policies)) {
+        const documents = [
+          policy.Properties?.PolicyDocument,
+          ...((policy.Properties?.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map(
+            (p) => p.PolicyDocument,
+          ),
+        ].filter(Boolean) as { Statement: Statement[] }[];
+        for (const statement of documents.flatMap((d) => d.Statement)) {
+          const actions = list(statement.Action);
+          expect(actions, name).not.toContain('*');
+          if (list(statement.Resource).includes('*')) {
+            expect(
+              actions.some((a) => a.endsWith(':*')),
+              `${name} ${actions}`,
+            ).toBe(false);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('storage stack', () => {
+  it('keeps the documents bucket private, encrypted, versioned and announcing to EventBridge', () => {
+    s.storage.hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: Match.anyValue(),
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: Match.anyValue(),
+    });
+    s.storage.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: { EventBridgeConfiguration: {} },
+    });
+  });
+
+  it('refuses requests without TLS on every bucket', () => {
+    const buckets = Object.keys(s.storage.findResources('AWS::S3::Bucket'));
+    const policies = Object.values(s.storage.findResources('AWS::S3::BucketPolicy'));
+    expect(policies).toHaveLength(buckets.length);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+    }
+  });
+});
+
+describe('database stack', () => {
+  it('runs Aurora PostgreSQL Serverless v2 that can pause, with the Data API, encrypted, in isolated subnets', () => {
+    s.database.hasResourceProperties('AWS::RDS::DBCluster', {
+      Engine: 'aurora-postgresql',
+      EngineVersion: Match.stringLikeRegexp('^16\\.'),
+      EnableHttpEndpoint: true,
+      StorageEncrypted: true,
+      ServerlessV2ScalingConfiguration: { MinCapacity: 0, MaxCapacity: 4, SecondsUntilAutoPause: 600 },
+      MasterUserPassword: Match.anyValue(),
+    });
+    s.database.hasResourceProperties('AWS::RDS::DBInstance', {
+      DBInstanceClass: 'db.serverless',
+      PubliclyAccessible: false,
+    });
+    expect(Object.keys(s.database.findResources('AWS::EC2::NatGateway'))).toEqual([]);
+    expect(Object.keys(s.database.findResources('AWS::EC2::InternetGateway'))).toEqual([]);
+    s.database.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ SecretStringTemplate: '{"username":"dropqa"}' }),
+    });
+  });
+
+  it('applies the migrations through a custom resource on deploy', () => {
+    s.database.resourceCountIs('AWS::CloudFormation::CustomResource', 1);
+    s.database.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('migrations'),
+      Environment: { Variables: Match.objectLike({ DB_NAME: 'dropqa', DB_CLUSTER_ARN: Match.anyValue() }) },
+    });
+  });
+});
+
+describe('pipeline stack', () => {
+  it('deploys the one definition of shared/pipeline with the task functions substituted in', () => {
+    const deployed = deployedDefinition(s.pipeline);
+    const placeholders = Object.fromEntries(TASK_NAMES.map((t) => [t, `\${${t}Arn}`]));
+    expect(deployed).toEqual({
+      ...pipelineDefinition(placeholders as ReturnType<typeof localResources>),
+      TimeoutSeconds: 3600,
+    });
+    const [machine] = Object.values(s.pipeline.findResources('AWS::StepFunctions::StateMachine'));
+    expect(Object.keys(machine?.Properties.DefinitionSubstitutions).sort()).toEqual(
+      TASK_NAMES.map((t) => `${t}Arn`).sort(),
+    );
+  });
+
+  it('retries throttling and Lambda service errors with jitter, catches into MarkFailed, bounds the Map', () => {
+    const states = deployedDefinition(s.pipeline).States as Record<string, Record<string, unknown>>;
+    for (const name of ['Register', 'Parse', 'Summarize', 'Topics', 'Activate']) {
+      const state = states[name];
+      expect(state?.Retry).toContainEqual(
+        expect.objectContaining({
+          ErrorEquals: expect.arrayContaining(['ThrottlingError', 'Lambda.TooManyRequestsException']),
+          JitterStrategy: 'FULL',
+        }),
+      );
+      expect(state?.Catch).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
+      ]);
+    }
+    expect(states.Images).toMatchObject({ Type: 'Map', MaxConcurrency: 4 });
+  });
+
+  it('routes created and deleted objects (derived files excluded) to the ingest function, with a dead-letter queue', () => {
+    for (const detailType of ['Object Created', 'Object Deleted']) {
+      s.pipeline.hasResourceProperties('AWS::Events::Rule', {
+        EventPattern: {
+          source: ['aws.s3'],
+          'detail-type': [detailType],
+          detail: Match.objectLike({ object: { key: [{ 'anything-but': { prefix: 'documents/' } }] } }),
+        },
+        Targets: [
+          Match.objectLike({
+            DeadLetterConfig: { Arn: Match.anyValue() },
+            RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 21600 },
+          }),
+        ],
+      });
+    }
+    s.pipeline.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    s.pipeline.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('object events'),
+      DeadLetterConfig: { TargetArn: Match.anyValue() },
+    });
+  });
+
+  it('builds every function on Node 22, arm64, traced, with its own log retention', () => {
+    const functions = Object.values(s.pipeline.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBe(TASK_NAMES.length + 1);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: expect.anything() },
+      });
+      expect(fn.Properties.VpcConfig).toBeUndefined();
+    }
+  });
+});
+
+describe('api stack', () => {
+  it('serves the ask function through a streaming Function URL with IAM auth, outside any VPC', () => {
+    s.api.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
+    const [ask] = Object.values(s.api.findResources('AWS::Lambda::Function'));
+    expect(ask?.Properties.VpcConfig).toBeUndefined();
+    expect(ask?.Properties.Environment.Variables).toMatchObject({
+      USER_POOL_ID: expect.anything(),
+      STATE_MACHINE_ARN: expect.anything(),
+      DROPQA_STORAGE__KIND: 's3',
+    });
+  });
+
+  it('signs users in through an invitation-only Cognito user pool', () => {
+    s.api.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
+  });
+});
+
+describe('web stack', () => {
+  it('serves the client from a private bucket and /api/* from the Function URL, both through origin access control', () => {
+    s.web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          ResponseHeadersPolicyId: Match.anyValue(),
+          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+        }),
+        CacheBehaviors: [
+          Match.objectLike({ PathPattern: '/api/*', ResponseHeadersPolicyId: Match.anyValue() }),
+        ],
+        Origins: [
+          Match.objectLike({ S3OriginConfig: Match.anyValue(), OriginAccessControlId: Match.anyValue() }),
+          Match.objectLike({ CustomOriginConfig: Match.anyValue(), OriginAccessControlId: Match.anyValue() }),
+        ],
+      }),
+    });
+    s.web.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 'lambda' }),
+    });
+    s.web.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      Principal: 'cloudfront.amazonaws.com',
+    });
+  });
+
+  it('sends security headers with every answer', () => {
+    s.web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 31536000 }),
+          FrameOptions: Match.objectLike({ FrameOption: 'DENY' }),
+          ContentSecurityPolicy: Match.anyValue(),
+        }),
+      }),
+    });
+  });
+});
