@@ -24,17 +24,24 @@ function furnitureKey(line: Line): string {
   return line.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
 }
 
+/** Headers that name the current chapter ("Chapter 2: Setup") share their start and their height. */
+function familyKey(line: Line): string {
+  return `${Math.round(line.y)}|${furnitureKey(line).split(' ').slice(0, 2).join(' ')}`;
+}
+
 /**
  * Drops running headers and footers and bare page numbers: lines in the top or bottom margin band
  * that are only a page number ("3", "- 3 -", "Page 3 of 9", "第 3 页"), or whose text (digits aside)
- * repeats in the margins of three pages (of two in a document of up to four pages).
+ * repeats in the margins of three pages (of two in a document of up to four pages), or which starts
+ * like the lines at the same height in the margins of three pages ("Chapter 2: ...", "Chapter 3: ...").
  *
  * @returns the pages' remaining lines and how many lines were dropped
  */
 export function dropFurniture(pages: readonly PageLines[]): { pages: Line[][]; dropped: number } {
   const seenOn = new Map<string, number>();
   for (const page of pages) {
-    const keys = new Set(page.lines.filter((line) => inMargin(line, page.box)).map(furnitureKey));
+    const margin = page.lines.filter((line) => inMargin(line, page.box));
+    const keys = new Set([...margin.map(furnitureKey), ...margin.map(familyKey)]);
     for (const key of keys) seenOn.set(key, (seenOn.get(key) ?? 0) + 1);
   }
   // Chapter-title headers repeat only over their chapter's pages: three pages are enough.
@@ -44,7 +51,9 @@ export function dropFurniture(pages: readonly PageLines[]): { pages: Line[][]; d
     page.lines.filter((line) => {
       if (!inMargin(line, page.box)) return true;
       const furniture =
-        PAGE_NUMBER.test(line.text.trim()) || (seenOn.get(furnitureKey(line)) ?? 0) >= repeats;
+        PAGE_NUMBER.test(line.text.trim()) ||
+        (seenOn.get(furnitureKey(line)) ?? 0) >= repeats ||
+        (seenOn.get(familyKey(line)) ?? 0) >= Math.max(3, repeats);
       if (furniture) dropped++;
       return !furniture;
     }),

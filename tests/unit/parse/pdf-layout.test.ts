@@ -97,6 +97,24 @@ describe('parsePdf layout', () => {
     expect(parsed.warnings).toContain('6 running header, footer or page-number line(s) left out');
   });
 
+  it('drops running headers that name the current chapter', async () => {
+    const chapters = ['Setup', 'Use', 'Care'];
+    const bytes = await pdfBytes((doc) => {
+      for (let page = 0; page < 6; page++) {
+        if (page > 0) doc.addPage();
+        const chapter = Math.floor(page / 2);
+        stamp(doc, `Chapter ${chapter + 1}: ${chapters[chapter]}`, 72, 30);
+        doc.x = 72;
+        doc.y = 72;
+        body(doc, `Text of page ${page + 1}.`);
+      }
+    });
+    const parsed = await parsePdf({ bytes, filename: 'c.pdf' });
+    expect(outline(parsed.children)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((page) => `paragraph:Text of page ${page}.`),
+    );
+  });
+
   it('keeps a line that only looks like a header when it is in the body of the page', async () => {
     const bytes = await pdfBytes((doc) => {
       body(doc, '2024');
