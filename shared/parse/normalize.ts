@@ -1,9 +1,11 @@
 import type { Providers } from '#shared/llm/types.ts';
 import { enrichTitles } from './structure/enrich-titles.ts';
 import { generateSections } from './structure/generate-sections.ts';
+import { inferHeadings } from './structure/infer-headings.ts';
 import type { NormalizeOptions } from './structure/options.ts';
 import { splitLongParagraphs } from './structure/split-paragraphs.ts';
 import { createTitler } from './structure/titler.ts';
+import { hasSections } from './structure/tree-text.ts';
 import { VectorTable } from './structure/vectors.ts';
 import type { ParsedDocument, TreeNode } from './types.ts';
 
@@ -21,7 +23,8 @@ function removeEmpty(nodes: readonly TreeNode[]): TreeNode[] {
 
 /**
  * Evens out a parsed tree before it is indexed (seed 000 §5.1.2-5.1.3), in this order:
- * 1. empty paragraphs and untitled empty sections are removed;
+ * 1. empty paragraphs and untitled empty sections are removed; a document without sections gets
+ *    the ones its numbered heading lines show ("一、项目背景", "2.1 Data"), if any;
  * 2. paragraphs over `maxParagraphChars` are split where adjacent sentences are least similar,
  *    near `paragraphTargetChars` (code and tables never split);
  * 3. a document with no section at all and longer than `maxSectionChars` is auto-structured into
@@ -42,6 +45,7 @@ export async function normalizeTree(
   const vectors = new VectorTable(providers.embedder, warnings);
   const titler = createTitler(providers.chat, doc.title, warnings);
   let children = removeEmpty(doc.children);
+  if (!hasSections(children)) children = inferHeadings(children);
   children = await splitLongParagraphs(children, options, vectors);
   children = await generateSections(children, { sizes: options, vectors, titler });
   if (options.enrichTitles) children = await enrichTitles(children, titler);
