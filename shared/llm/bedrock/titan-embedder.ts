@@ -6,8 +6,11 @@ import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
 
-/** Titan v2 takes up to 50,000 characters (and 8,192 tokens) per text. */
-const MAX_CHARS = 50_000;
+/**
+ * Titan v2 takes 8,192 tokens (and 50,000 characters) per text; Chinese runs near a token per
+ * character, so texts are cut at 8,000 characters to stay under the token limit in any language.
+ */
+const MAX_CHARS = 8_000;
 
 export interface TitanEmbedderOptions {
   client: BedrockRuntimeClient;

@@ -1,7 +1,7 @@
 import { ProviderError } from '#shared/errors.ts';
 import type { UsageKey } from '../usage.ts';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.ts';
-import { describeError, isRetryable } from './classify.ts';
+import { describeError, isRetryable, retryAfterMs } from './classify.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
 
 export interface ResilienceOptions {
@@ -107,7 +107,10 @@ export class ResilientCaller {
 
   private async shouldRetry(error: unknown, retries: number): Promise<boolean> {
     if (retries >= this.options.maxRetries || !isRetryable(error)) return false;
-    await sleep(backoffDelay(retries, this.backoff));
+    // A server's own Retry-After wins over the drawn wait, within the backoff's ceiling.
+    const asked = retryAfterMs(error);
+    const wait = backoffDelay(retries, this.backoff);
+    await sleep(asked === undefined ? wait : Math.min(Math.max(asked, wait), this.backoff.maxDelayMs));
     return true;
   }
 }

@@ -70,3 +70,17 @@ export function describeError(error: unknown): string {
   const message = error.message || (error.cause instanceof Error ? error.cause.message : '');
   return head ? `${head}: ${message}` : message;
 }
+
+/**
+ * The wait a throttled server asked for (`retry-after-ms` or `retry-after` in seconds, as OpenAI
+ * and compatible servers send), in milliseconds, or undefined.
+ */
+export function retryAfterMs(error: unknown): number | undefined {
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  if (!headers || typeof (headers as Headers).get !== 'function') return undefined;
+  const ms = Number((headers as Headers).get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const seconds = Number((headers as Headers).get('retry-after'));
+  if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+  return undefined;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProviderError } from '#shared/errors.ts';
 import { backoffDelay } from '#shared/llm/resilience/backoff.ts';
 import { ResilientCaller } from '#shared/llm/resilience/caller.ts';
-import { isRetryable } from '#shared/llm/resilience/classify.ts';
+import { isRetryable, retryAfterMs } from '#shared/llm/resilience/classify.ts';
 import { createLimiter } from '#shared/llm/resilience/limiter.ts';
 
 function awsError(name: string, status: number): Error {
@@ -41,6 +41,15 @@ describe('isRetryable', () => {
     expect(isRetryable(awsError('AccessDeniedException', 403))).toBe(false);
     expect(isRetryable(Object.assign(new Error('bad'), { status: 422 }))).toBe(false);
     expect(isRetryable(new Error('plain failure'))).toBe(false);
+  });
+});
+
+describe('retryAfterMs', () => {
+  it('reads retry-after-ms, then retry-after in seconds', () => {
+    expect(retryAfterMs({ headers: new Headers({ 'retry-after-ms': '250' }) })).toBe(250);
+    expect(retryAfterMs({ headers: new Headers({ 'retry-after': '2' }) })).toBe(2000);
+    expect(retryAfterMs({ headers: new Headers() })).toBeUndefined();
+    expect(retryAfterMs(new Error('no headers'))).toBeUndefined();
   });
 });
 
