@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
+import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
 import { benchSearch } from './search.ts';
 
@@ -90,6 +91,7 @@ try {
       target: targets[kind] ?? '',
     });
   }
+  rows.push(...(await benchLifecycle(rt, files, results)));
   await rt.close();
 
   results.startSeconds = await timeServerStart(dataDir);
