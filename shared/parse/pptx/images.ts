@@ -3,6 +3,7 @@ import { formatOf } from '../docx/images.ts';
 import { extractedImageName } from '../image-info.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { Relationship } from './package.ts';
+import { sizeText } from './size-text.ts';
 import { child, path, type XmlElement } from './xml.ts';
 
 /** Content types of image formats the headers do not identify, by the media part's extension. */
@@ -24,11 +25,6 @@ export interface PptxImages {
   ): ImageNode | undefined;
   readonly images: ExtractedImage[];
   readonly warnings: string[];
-}
-
-function sizeText(bytes: number): string {
-  const kb = bytes / 1024;
-  return kb < 1024 ? `${Math.round(kb)} KB` : `${Math.round(kb / 1024)} MB`;
 }
 
 function altText(picture: XmlElement): string {

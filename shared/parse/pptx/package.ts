@@ -1,4 +1,5 @@
 import { readZipEntry, type ZipEntry } from '../zip.ts';
+import { sizeText } from './size-text.ts';
 import { childrenNamed, parseXml, type XmlElement } from './xml.ts';
 
 /** One relationship of a part: its type (last segment of the type URI) and resolved target. */
@@ -72,11 +73,18 @@ function relationshipsPart(part: string): string {
 /**
  * Opens the parts of an archive whose directory has been read (and checked against the archive
  * limits). Each part is inflated at most to the size the directory declares, so a lying entry fails
- * instead of expanding.
+ * instead of expanding, and the XML read in all adds up to at most `maxXmlBytes`: a crafted deck
+ * whose thousands of slides all point to one large slide or notes part fails instead of reading it
+ * thousands of times.
  */
-export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): OpcPackage {
+export function openPackage(
+  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
+  maxXmlBytes: number,
+): OpcPackage {
   const byName = new Map(entries.map((entry) => [partKey(entry.name), entry]));
   const relationshipCache = new Map<string, Map<string, Relationship>>();
+  let xmlBytes = 0;
 
   const read = (part: string): Uint8Array | undefined => {
     const entry = byName.get(partKey(part));
@@ -86,6 +94,12 @@ export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): Op
   const xml = (part: string, skip?: ReadonlySet<string>): XmlElement | undefined => {
     const data = read(part);
     if (!data) return undefined;
+    xmlBytes += data.length;
+    if (xmlBytes > maxXmlBytes) {
+      throw new Error(
+        `its parts add up to more than ${sizeText(maxXmlBytes)} of XML when read (limits.maxUncompressedBytes)`,
+      );
+    }
     try {
       return parseXml(decodeXml(data), skip);
     } catch (error) {

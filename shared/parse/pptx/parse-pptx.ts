@@ -28,7 +28,7 @@ export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
   const { bytes, filename } = input;
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
   const entries = openPresentationArchive(bytes, filename, limits);
-  const pkg = openPackage(bytes, entries);
+  const pkg = openPackage(bytes, entries, limits.maxUncompressedBytes);
   const images = createPptxImages(pkg.bytes, limits.maxUncompressedBytes);
   let slides: SlideSections;
   try {

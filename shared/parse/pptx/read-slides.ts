@@ -22,7 +22,8 @@ export interface SlideSections {
 /**
  * Reads every slide of the presentation into its section (grouped by the deck's named sections, when
  * it has several), refusing more than `limits.maxSlides` slides and stopping between slides once
- * `input.signal` aborts. A slide whose part is missing is skipped with a warning. Throws plain errors with a readable message for a broken package.
+ * `input.signal` aborts. A slide whose part is missing or already read is skipped with a warning.
+ * Throws plain errors with a readable message for a broken package.
  */
 export async function readSlides(
   pkg: OpcPackage,
@@ -41,6 +42,8 @@ export async function readSlides(
   const warnings: string[] = [];
   let firstTitle: string | undefined;
   let count = 0;
+  /** Slide part -> the slide number that read it; PowerPoint never lists one part twice. */
+  const seen = new Map<string, number>();
   let group: SectionNode | undefined;
   let lastYield = performance.now();
   for (const [index, slide] of slides.entries()) {
@@ -55,6 +58,12 @@ export async function readSlides(
       warnings.push(`slide ${index + 1} was skipped: its part ${slide.part} is missing`);
       continue;
     }
+    const earlier = seen.get(slide.part);
+    if (earlier !== undefined) {
+      warnings.push(`slide ${index + 1} was skipped: it repeats slide ${earlier} (${slide.part})`);
+      continue;
+    }
+    seen.set(slide.part, index + 1);
     const section = readSlide(pkg, slide.part, index + 1, images);
     if (index === 0 && section.title !== `Slide ${index + 1}`) firstTitle = section.title;
     // Slides of a named section nest under it; the order stays the presentation's, so a section

@@ -5,6 +5,7 @@ import { parseTimeoutError } from '#shared/parse/deadline.ts';
 import type { ParseLimits } from '#shared/parse/limits.ts';
 import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
+import { readZipDirectory } from '#shared/parse/zip.ts';
 import { docxBytes } from './docx-fixtures.ts';
 import { zipBytes } from './fixtures.ts';
 import { pptxBytes, rewritePptx } from './pptx-fixtures.ts';
@@ -153,5 +154,36 @@ describe('parsePptx failures', () => {
       'deck.pptx took longer than 5 ms to parse (limits.parseTimeoutMs)',
     );
     expect(checks).toBe(2);
+  });
+
+  it('bounds the XML read in all, so slides sharing one large notes part cannot make it read again and again', async () => {
+    const shared = await pptxBytes((deck) => {
+      deck.addSlide().addNotes('long notes '.repeat(20_000));
+      deck.addSlide().addNotes('short');
+      deck.addSlide().addNotes('short');
+    });
+    const bytes = rewritePptx(shared, (name, xml) =>
+      /slide[23]\.xml\.rels$/.test(name) ? xml.replace(/notesSlide[23]\.xml/, 'notesSlide1.xml') : undefined,
+    );
+    const archiveBytes = readZipDirectory(bytes).reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+    const limits = { ...DEFAULT_PARSE_LIMITS, maxUncompressedBytes: archiveBytes };
+
+    expect(await reasonFor(bytes, 'deck.pptx', limits)).toMatch(
+      /^deck\.pptx is not a readable PowerPoint presentation: its parts add up to more than \d+ KB of XML when read \(limits\.maxUncompressedBytes\)$/,
+    );
+  });
+
+  it('reads a slide part listed twice once, with a warning', async () => {
+    const bytes = rewritePptx(await slides(2), (name, xml) =>
+      name === 'ppt/_rels/presentation.xml.rels'
+        ? xml.replace('slides/slide2.xml', 'slides/slide1.xml')
+        : undefined,
+    );
+    const document = await parsePptx({ bytes, filename: 'deck.pptx' });
+
+    expect(document.children.map((node) => (node.type === 'section' ? node.title : node.type))).toEqual([
+      'Slide text 1',
+    ]);
+    expect(document.warnings).toEqual(['slide 2 was skipped: it repeats slide 1 (ppt/slides/slide1.xml)']);
   });
 });
