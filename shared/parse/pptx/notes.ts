@@ -7,8 +7,8 @@ import { child, childrenNamed, path } from './xml.ts';
 /**
  * A slide's speaker notes as paragraphs with `metadata.kind: 'notes'`, directly under the slide's
  * section so that a passage found in the notes cites the slide it belongs to. Only the notes
- * placeholder (`p:ph type="body"`, or untyped) is read: the notes page's other shapes are its slide image,
- * header, footer and page number. Empty paragraphs separate blocks.
+ * placeholder (`p:ph type="body"`, or untyped) is read: the notes page's other shapes are its slide
+ * image, header, footer and page number. Empty paragraphs separate blocks.
  */
 export function notesLeaves(
   pkg: OpcPackage,
