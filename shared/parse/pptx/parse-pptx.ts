@@ -14,7 +14,8 @@ const TEMPLATE_TITLE =
 
 /**
  * Parses a PowerPoint presentation (.pptx, .pptm) by reading its OOXML parts: one section per slide
- * in presentation order, titled by its title placeholder (else its first text), with body text in
+ * in presentation order (nested under the deck's named sections, `{kind: 'slide-group'}`, when it
+ * has several), titled by its title placeholder (else its first text), with body text in
  * reading order (bullets as list paragraphs), tables, chart titles, SmartArt text, pictures at their
  * place and speaker notes (`metadata.kind: 'notes'`) last; hidden slides kept with `{hidden: true}`.
  * Title: the core properties' title (unless it is a template's "PowerPoint Presentation"), else the
