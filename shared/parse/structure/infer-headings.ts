@@ -51,13 +51,20 @@ export function headingLevel(text: string): number | undefined {
  * that carries its outline only in numbering): single short lines like "第一章 概述", "一、项目背景",
  * "（二）预算", "1. Introduction", "2.1 Data" or "Chapter 3" become sections nested by their
  * numbering, with `metadata.inferred: true`. Returns the nodes unchanged unless at least two such
- * lines exist; lists (several lines in one paragraph) and numbered sentences are never headings.
+ * lines exist and most are followed by text; lists (in one paragraph, or numbered lines one after
+ * another) and numbered sentences are never headings.
  */
 export function inferHeadings(nodes: readonly TreeNode[]): TreeNode[] {
   const levels = nodes.map((node) =>
     node.type === 'paragraph' && !node.metadata?.kind ? headingLevel(node.text) : undefined,
   );
-  if (levels.filter((level) => level !== undefined).length < MIN_HEADINGS) return [...nodes];
+  const headings = levels.filter((level) => level !== undefined).length;
+  if (headings < MIN_HEADINGS) return [...nodes];
+  // Headings introduce text; numbered lines that mostly follow each other are a list.
+  const introducing = levels.filter(
+    (level, i) => level !== undefined && i + 1 < levels.length && levels[i + 1] === undefined,
+  );
+  if (introducing.length * 2 < headings) return [...nodes];
   const root: TreeNode[] = [];
   const stack: { level: number; section: SectionNode }[] = [];
   nodes.forEach((node, i) => {

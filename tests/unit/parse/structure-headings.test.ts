@@ -61,6 +61,11 @@ describe('inferHeadings', () => {
     expect(inferHeadings(nodes)).toEqual(nodes);
   });
 
+  it('leaves numbered lines that follow each other (a list in paragraphs) as text', () => {
+    const nodes = [para('Shopping'), para('1. Milk'), para('2. Eggs'), para('3. Bread')];
+    expect(inferHeadings(nodes)).toEqual(nodes);
+  });
+
   it('never takes a list item for a heading', () => {
     const nodes = [para('1. Milk', { kind: 'list' }), para('2. Eggs', { kind: 'list' })];
     expect(inferHeadings(nodes)).toEqual(nodes);
