@@ -3,13 +3,15 @@ import type { TextBlock } from './layout.ts';
 
 /** Producers put the source file's name in the Title field: "Microsoft Word - report.docx". */
 const PRODUCER_PREFIX = /^microsoft\s+(?:word|powerpoint|excel)\s+-\s+/i;
+/** Names an editor gives a new file, which say nothing about the document. */
+const DEFAULT_NAME = /^(?:untitled|document|presentation|book|slide|page)\s*-?\s*\d*$/i;
 const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|rtf|odt|txt|pdf)$/i;
 
 function infoTitle(info: unknown): string | undefined {
   const title = (info as { Title?: unknown } | undefined)?.Title;
   if (typeof title !== 'string') return undefined;
   const cleaned = title.replace(PRODUCER_PREFIX, '').replace(FILE_EXTENSION, '').replace(/\s+/g, ' ').trim();
-  return cleaned === '' || /^untitled$/i.test(cleaned) ? undefined : cleaned;
+  return cleaned === '' || DEFAULT_NAME.test(cleaned) ? undefined : cleaned;
 }
 
 /**

@@ -68,6 +68,13 @@ describe('parsePdf', () => {
   it('takes the title from the document information first, then the largest first-page text, then the file name', async () => {
     const fromInfo = await parsePdf({ bytes: await plan({ Title: 'Plan 2025' }), filename: 'plan.pdf' });
     expect(fromInfo.title).toBe('Plan 2025');
+    const fromWord = await parsePdf({
+      bytes: await plan({ Title: 'Microsoft Word - Plan 2025.docx' }),
+      filename: 'p.pdf',
+    });
+    expect(fromWord.title).toBe('Plan 2025');
+    const unnamed = await parsePdf({ bytes: await plan({ Title: 'Document1' }), filename: 'plan.pdf' });
+    expect(unnamed.title).toBe('Annual Plan');
     const fromLayout = await parsePdf({ bytes: await plan(), filename: 'plan.pdf' });
     expect(fromLayout.title).toBe('Annual Plan');
     const plain = await pdfBytes((doc) => body(doc, INTRO));
