@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
+import { renderMarkdown } from '#shared/parse/render-markdown.ts';
 import type { ParsedDocument } from '#shared/parse/types.ts';
 import { pngBytes } from './fixtures.ts';
 import { imageData, pptxBytes, TITLE_AND_BODY } from './pptx-fixtures.ts';
@@ -187,5 +188,25 @@ describe('parsePptx', () => {
     ]);
     expect(document.metadata.slides).toBe(3);
     expect(outline(await parsePptx({ bytes: lone, filename: 'deck.pptx' }))).toEqual(['Only']);
+  });
+
+  it('renders as Markdown with a heading per slide and the pictures linked beside it', async () => {
+    const bytes = await pptxBytes((deck) => {
+      const slide = deck.addSlide({ masterName: TITLE_AND_BODY });
+      slide.addText('Plan', { placeholder: 'title' });
+      slide.addText(
+        [
+          { text: 'Hire', options: { bullet: true, breakLine: true } },
+          { text: 'Ship', options: { bullet: true } },
+        ],
+        { placeholder: 'body' },
+      );
+      slide.addImage({ data: imageData('image/png', PNG), x: 1, y: 1, w: 1, h: 1, altText: 'Org chart' });
+      slide.addNotes('Say why.');
+    });
+
+    expect(renderMarkdown(await parsePptx({ bytes, filename: 'plan.pptx' }))).toBe(
+      '# Plan\n\n- Hire\n- Ship\n\n![Org chart](img_001.png)\n\nSay why.\n',
+    );
   });
 });
