@@ -64,7 +64,7 @@ async function readSheets(
   const countRow = rowCounter(input.filename, (input.limits ?? DEFAULT_PARSE_LIMITS).maxRows);
   const sections: SectionNode[] = [];
   try {
-    const { sheets, date1904 } = await openWorkbook(input.bytes, entries);
+    const { sheets, date1904 } = await openWorkbook(input.bytes, entries, input.filename);
     for (const sheet of sheets) {
       signal?.throwIfAborted();
       if ('skipped' in sheet) {

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 // A static import, so bundlers see it: the package exports this class at run time only as a type.
 import WorksheetReader from 'exceljs/lib/stream/xlsx/worksheet-reader.js';
 import type { ZipEntry } from '../zip.ts';
+import { readSharedStrings } from './shared-strings.ts';
 import type { StreamedSheet } from './sheet-section.ts';
 import { keepTypedResults } from './typed-results.ts';
 import { zipEntryTextStream } from './zip-entry-stream.ts';
@@ -44,6 +45,7 @@ function sheetStream(text: Readable | undefined): Readable | undefined {
 export async function openWorkbook(
   bytes: Uint8Array,
   entries: ZipEntry[],
+  filename: string,
 ): Promise<{ sheets: WorkbookSheet[]; date1904: boolean }> {
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
   const part = (name: string) => {
@@ -65,9 +67,8 @@ export async function openWorkbook(
   if (workbook) await reader._parseWorkbook(workbook);
   const styles = part('xl/styles.xml');
   if (styles) await reader._parseStyles(styles);
-  reader.sharedStrings = [];
   const strings = part('xl/sharedStrings.xml');
-  if (strings) for await (const _ of reader._parseSharedStrings(strings));
+  reader.sharedStrings = strings ? await readSharedStrings(reader, strings, filename) : [];
 
   const sheets = (reader.model?.sheets ?? []).map((entry): WorkbookSheet => {
     const rel = reader.workbookRels?.find((candidate) => candidate.Id === entry.rId);
