@@ -18,11 +18,11 @@ const PATTERNS: readonly { pattern: RegExp; depth: (match: RegExpExecArray) => n
   { pattern: /^[一二三四五六七八九十]+[、.．]/, depth: () => 1, strong: true },
   { pattern: /^[(（][一二三四五六七八九十]+[)）]/, depth: () => 2, strong: true },
   {
-    pattern: /^(\d{1,3}(?:\.\d{1,3})+)\.?(?=\s|[^\d.\s])/,
+    pattern: /^(\d{1,3}(?:\.\d{1,3})+)\.?(?=\s|\p{L})/u,
     depth: (m) => (m[1] ?? '').split('.').length,
     strong: true,
   },
-  { pattern: /^\d{1,3}[.．、)]?(?=\s|[^\d.\s,)])/, depth: () => 1, strong: false },
+  { pattern: /^\d{1,3}[.．、)]?(?=\s|\p{L})/u, depth: () => 1, strong: false },
   { pattern: /^[A-Z][.)](?=\s)/, depth: () => 1, strong: false },
   { pattern: /^[IVX]{1,5}\.(?=\s)/, depth: () => 1, strong: false },
 ];
