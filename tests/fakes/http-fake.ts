@@ -104,7 +104,13 @@ export class FakeServer {
   private async serve(req: IncomingMessage | Http2ServerRequest, res: FakeResponse): Promise<void> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    res.on('close', () => this.inFlight--);
+    let counted = true;
+    const settle = () => {
+      if (counted) this.inFlight--;
+      counted = false;
+    };
+    // A client that gave up (timeout, reset) closes early; an answer counts down once written.
+    res.on('close', settle);
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -129,6 +135,8 @@ export class FakeServer {
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: `fake server error: ${(error as Error).message}` }));
+    } finally {
+      settle();
     }
   }
 }
