@@ -31,14 +31,16 @@ export class HttpBackend implements Backend {
         doc.key.replace(/^uploads\//, ''),
       );
     }
-    const { documents: submitted } = await this.json<{ documents: { id: string; key: string }[] }>(
-      '/api/documents/upload',
-      { method: 'POST', body: form },
-    );
+    const { documents: submitted } = await this.json<{
+      documents: { id: string; key: string; status: string; version?: number }[];
+    }>('/api/documents/upload', { method: 'POST', body: form });
     const outcomes: IngestOutcome[] = [];
     await Promise.all(
-      submitted.map(async ({ id, key }) => {
-        const outcome = await this.waitForDocument(id, key);
+      submitted.map(async ({ id, key, status, version }) => {
+        const outcome: IngestOutcome =
+          status === 'unchanged'
+            ? { key, documentId: id, version, status: 'unchanged' }
+            : await this.waitForDocument(id, key);
         outcomes.push(outcome);
         onOutcome(outcome);
       }),

@@ -11,6 +11,7 @@ import { type RecoveryReport, recoverInterrupted, SHARED_DATABASE_STALE_MS } fro
 import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
 import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
+import { contentHash, findUnchanged } from './unchanged.ts';
 
 const { documents } = schema;
 
@@ -27,7 +28,10 @@ export interface IngestFile {
 export interface SubmittedFile {
   key: string;
   documentId: string;
-  status: 'queued';
+  /** `unchanged`: the same bytes as the document's latest version; nothing more happens. */
+  status: 'queued' | 'unchanged';
+  /** The unchanged version, when `unchanged`. */
+  version?: number;
 }
 
 export type IngestOutcome = PipelineOutcome & { key: string; documentId: string };
@@ -35,7 +39,8 @@ export type IngestOutcome = PipelineOutcome & { key: string; documentId: string 
 export interface IngestService {
   /**
    * Stores each file, creates or finds its live document (status `queued`) and starts its pipeline
-   * in the background; answers at once with the document ids.
+   * in the background; answers at once with the document ids. A file with the same bytes as its
+   * document's latest version is answered `unchanged` at once, without an execution.
    */
   submit(files: IngestFile[]): Promise<SubmittedFile[]>;
   /**
@@ -100,6 +105,14 @@ export function createIngestService(
     return promise;
   };
 
+  const notify = (listener: ((o: IngestOutcome) => void) | undefined, outcome: IngestOutcome) => {
+    try {
+      listener?.(outcome);
+    } catch (error) {
+      console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
+    }
+  };
+
   /** Runs one execution, tracked for `idle()`; never rejects. */
   function execute(
     input: PipelineInput & { documentId: string },
@@ -115,11 +128,7 @@ export function createIngestService(
       })
       .then((outcome): IngestOutcome => {
         const result = { ...outcome, key, documentId: outcome.documentId ?? documentId };
-        try {
-          onOutcome?.(result);
-        } catch (error) {
-          console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
-        }
+        notify(onOutcome, result);
         return result;
       });
     return track(done);
@@ -131,22 +140,38 @@ export function createIngestService(
     onEvent?: (event: PipelineEvent) => void,
   ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[]; indexed: Promise<void> }> {
     for (const file of files) assertSafeKey(file.key);
+    const hashes = files.map((file) => contentHash(file.bytes));
+    const known = await findUnchanged(
+      deps.db,
+      files.map((file, i) => ({ key: file.key, hash: hashes[i] ?? '' })),
+    );
     const submitted: SubmittedFile[] = [];
-    const sequencers: string[] = [];
+    const outcomes: Promise<IngestOutcome>[] = [];
+    const toRun: { key: string; documentId: string; sequencer: string }[] = [];
     for (const file of files) {
       await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
       // Taken once the write is done: concurrent uploads of one key are ordered as their writes were.
-      sequencers.push(localSequencer());
+      const sequencer = localSequencer();
+      const same = known.get(file.key);
+      if (same) {
+        // What Register would answer, without an execution: no parse, no model call, no status change.
+        submitted.push({ key: file.key, ...same, status: 'unchanged' });
+        const outcome: IngestOutcome = { key: file.key, ...same, status: 'unchanged' };
+        notify(onOutcome, outcome);
+        outcomes.push(Promise.resolve(outcome));
+        continue;
+      }
       const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
       const doc = await queueDocument(deps.db, { key: file.key, filename });
       submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
+      toRun.push({ key: file.key, documentId: doc.id, sequencer });
     }
-    const isBulk = submitted.length >= bulkMinFiles;
-    if (isBulk) await bulk.begin(submitted.length);
-    const outcomes = submitted.map(({ key, documentId }, i) =>
-      execute({ key, documentId, sequencer: sequencers[i] }, onOutcome, onEvent),
-    );
-    const indexed = isBulk ? track(Promise.allSettled(outcomes).then(() => bulk.end())) : Promise.resolve();
+    // Only files that make new versions count towards a bulk load (and its index rebuild).
+    const isBulk = toRun.length >= bulkMinFiles;
+    if (isBulk) await bulk.begin(toRun.length);
+    const running = toRun.map((input) => execute(input, onOutcome, onEvent));
+    outcomes.push(...running);
+    const indexed = isBulk ? track(Promise.allSettled(running).then(() => bulk.end())) : Promise.resolve();
     return { submitted, outcomes, indexed };
   }
 

@@ -57,6 +57,7 @@ export function documentRoutes(rt: Runtime): Hono {
         key: s.key,
         filename: accepted[i]?.filename,
         status: s.status,
+        ...(s.version === undefined ? {} : { version: s.version }),
       })),
     });
   });

@@ -75,6 +75,17 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     ]);
   });
 
+  it('answers a re-upload of unchanged bytes at once, without any pipeline step', async () => {
+    const steps: string[] = [];
+    const [again] = await service.ingest(
+      [{ key: 'life/plan.md', bytes: utf8('# Plan\n\nThe budget is 250 euros.\n') }],
+      undefined,
+      (event) => steps.push(event.type),
+    );
+    expect(again).toMatchObject({ status: 'unchanged', version: 2 });
+    expect(steps).toEqual([]);
+  });
+
   it('makes no version on reindex when the result is the same, and one when the parser changed', async () => {
     const [first] = await service.ingest([{ key: 'life/re.md', bytes: utf8('# Re\n\nParsed text here.\n') }]);
     const id = first?.documentId ?? '';
