@@ -27,6 +27,7 @@ export interface DropQaApp {
 export function buildApp(
   props: AppProps = {},
   overrides: Partial<Record<keyof Settings, unknown>> = {},
+  options: { checks?: boolean } = {},
 ): DropQaApp {
   const app = new App(props);
   const settings = readSettings(app, overrides);
@@ -51,7 +52,10 @@ export function buildApp(
   pipeline.addStackDependency(storage);
   api.addStackDependency(storage);
   const web = new WebStack(app, `${prefix}Web`, { env, functionUrl: api.url });
-  Aspects.of(app).add(new JustifiedWildcards());
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // Tests that only need a template skip the checks (the template tests run them).
+  if (options.checks !== false) {
+    Aspects.of(app).add(new JustifiedWildcards());
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  }
   return { app, settings, storage, database, pipeline, api, web };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -58,6 +58,8 @@ export class HouseFunction extends NodejsFunction {
         ...props.environment,
       },
       bundling: {
+        // Without bundling (tests), the asset would be a fingerprint of the whole repository.
+        assetHash: Stack.of(scope).bundlingRequired ? undefined : `unbundled-${id}`,
         format: OutputFormat.ESM,
         target: 'node22',
         minify: true,

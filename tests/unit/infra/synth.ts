@@ -11,12 +11,17 @@ export interface Synthesized {
 }
 
 /**
- * The whole app, synthesized once (cdk-nag validation included: synthesis throws on an
+ * The whole app, synthesized once (cdk-nag included unless `checks` is false: synthesis throws on an
  * unacknowledged finding) without bundling: `aws:cdk:bundling-stacks` empty leaves every function's
- * code a placeholder, so no esbuild runs in tests.
+ * code a placeholder, so no esbuild runs in tests. The CDK's built-in CloudFormation linter (a WASM
+ * engine, ~15 s here, warnings only) is left to `cdk synth`.
  */
-export function synthesizeApp(): Synthesized {
-  const built = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } });
+export function synthesizeApp(options: { checks?: boolean } = {}): Synthesized {
+  const built = buildApp(
+    { context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false },
+    {},
+    options,
+  );
   built.app.synth();
   return {
     built,

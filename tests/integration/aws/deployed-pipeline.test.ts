@@ -1,0 +1,104 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, schema } from '#shared/db/index.ts';
+import { removeObject } from '#shared/documents/remove-object.ts';
+import { createIngestService } from '#shared/pipeline/ingest.ts';
+import type { PipelineDeps } from '#shared/pipeline/types.ts';
+import { routeObjectEvent } from '../../../functions/ingest/route-event.ts';
+import { openTestDatabase } from '../../helpers/db.ts';
+import { deployedDefinition, synthesizeApp } from '../../unit/infra/synth.ts';
+import { testDeps, utf8 } from '../pipeline/fixtures.ts';
+import { deployedMachine } from './deployed-machine.ts';
+import { objectCreatedEvent, objectDeletedEvent } from './s3-events.ts';
+
+const { documents, nodes } = schema;
+
+const REPORT = `# Quarterly report
+
+## Budget
+
+The cloud migration budget is five million, spent on containers.
+
+## Schedule
+
+Migration starts in March and ends in October.
+`;
+
+describe('the deployed state machine and the ingest adapter', () => {
+  let database: Database;
+  let deps: PipelineDeps & { dispose(): Promise<void> };
+  let machine: ReturnType<typeof deployedMachine>;
+  const route = (event: unknown) =>
+    routeObjectEvent(event, {
+      start: async (input) => ({ executionArn: JSON.stringify(await machine.run(input)) }),
+      remove: (removed) => removeObject(deps.db, deps.store, removed),
+    });
+  /** The ingested paragraphs of the live document for a key, in reading order. */
+  const contentOf = async (key: string) => {
+    const [doc] = await deps.db.select().from(documents).where(eq(documents.key, key));
+    if (!doc) return undefined;
+    const rows = await deps.db
+      .select({ type: nodes.nodeType, title: nodes.title, content: nodes.content })
+      .from(nodes)
+      .where(eq(nodes.documentId, doc.id))
+      .orderBy(asc(nodes.ordinal));
+    return { status: doc.status, version: doc.currentVersion, deleted: doc.deletedAt !== null, rows };
+  };
+
+  beforeAll(async () => {
+    const { pipeline } = synthesizeApp({ checks: false });
+    database = await openTestDatabase('pglite');
+    deps = await testDeps(database.db);
+    machine = deployedMachine(deployedDefinition(pipeline), deps);
+    await createIngestService(deps).ingest([{ key: 'local/report.md', bytes: utf8(REPORT) }]);
+  });
+  afterAll(async () => {
+    await deps?.dispose();
+    await database?.close();
+  });
+
+  it('ingests an object (Object Created, versioned bucket) exactly as a local upload does', async () => {
+    await deps.store.put('aws/report.md', utf8(REPORT));
+    const result = await route(
+      objectCreatedEvent('aws/report.md', '0062E9A4B1C3D2E1F0', 'IYV3p45BT0ac8hjHg1houSdS1a'),
+    );
+    expect(result).toMatchObject({ action: 'ingest', input: { key: 'aws/report.md' } });
+    const local = await contentOf('local/report.md');
+    const deployed = await contentOf('aws/report.md');
+    expect(local?.status).toBe('ready');
+    expect(deployed).toEqual(local);
+  });
+
+  it('creates nothing for a redelivered event (unversioned bucket, same sequencer)', async () => {
+    const result = await route(objectCreatedEvent('aws/report.md', '0062E9A4B1C3D2E1F0'));
+    expect(JSON.parse((result as { executionArn: string }).executionArn)).toMatchObject({
+      outcome: 'unchanged',
+    });
+    expect((await contentOf('aws/report.md'))?.version).toBe(1);
+  });
+
+  it('ingests a direct StartExecution input like a local upload', async () => {
+    await deps.store.put('direct/report.md', utf8(REPORT));
+    await route({ key: 'direct/report.md' });
+    expect(await contentOf('direct/report.md')).toEqual(await contentOf('local/report.md'));
+  });
+
+  it('removes the document when its object is deleted (delete marker, versioned bucket)', async () => {
+    await deps.store.delete('aws/report.md');
+    const result = await route(objectDeletedEvent('aws/report.md', '0062E9A4B1C3D2E1FF', 'Jq0wLqUJ5tq3i2u7'));
+    expect(result).toMatchObject({ action: 'remove', outcome: 'deleted' });
+    expect((await contentOf('aws/report.md'))?.deleted).toBe(true);
+  });
+
+  it('removes the document when its object is deleted permanently (unversioned bucket)', async () => {
+    await deps.store.delete('direct/report.md');
+    const result = await route(objectDeletedEvent('direct/report.md', '0062E9A4B1C3D2E2AA'));
+    expect(result).toMatchObject({ action: 'remove', outcome: 'deleted' });
+  });
+
+  it('records a failed version when the deployed definition catches a broken file', async () => {
+    await deps.store.put('aws/binary.md', new Uint8Array([0, 1, 2, 3, 0, 0, 0, 255]));
+    await expect(route(objectCreatedEvent('aws/binary.md', '0062E9A4B1C3D2E300'))).rejects.toThrow();
+    expect((await contentOf('aws/binary.md'))?.status).toBe('failed');
+  });
+});
