@@ -1,6 +1,7 @@
 import type { FlowEntry } from './flow.ts';
 import type { PdfItem, TextBlock } from './layout.ts';
 import { headingNumber } from './numbering.ts';
+import { LIST_MARKER } from './paragraphs.ts';
 
 /** The body text size: the most common font size, counted by characters. */
 export function bodySize(blocks: Iterable<TextBlock>): number {
@@ -16,9 +17,16 @@ export function bodySize(blocks: Iterable<TextBlock>): number {
 
 interface Heading {
   block: TextBlock;
-  /** Rank of its look (size, then bold) among heading looks, 0 for the largest. */
+  /** Its size and boldness (`11|1`). */
   look: string;
   depth: number;
+  /** Only its numbering makes it a heading (body size, not bold). */
+  onlyNumbered: boolean;
+}
+
+/** A numbered line in the body font heads a section only when text follows it, not another item of a list. */
+function headsText(next: FlowEntry | undefined): boolean {
+  return next?.kind === 'text' && !next.rows && !LIST_MARKER.test(next.text) && !headingNumber(next.text);
 }
 
 const TOC_ENTRY = /(?:\.{3,}|…{2,}|(?:\s\.){3,})\s*\d+$/;
@@ -39,6 +47,7 @@ function headingOf(block: TextBlock, body: number): Heading | undefined {
     block,
     look: larger || bold ? `${block.size}|${block.bold ? 1 : 0}` : `${body}|0`,
     depth: number?.depth ?? 1,
+    onlyNumbered: !larger && !bold,
   };
 }
 
@@ -51,17 +60,18 @@ function compareLooks(a: string, b: string): number {
 /**
  * Turns the flow of a document without an outline into headings, paragraphs and images. A heading is
  * a short block set clearly larger than the body text, or in bold, or starting with a heading
- * number ("1.2", "第一章", "Chapter 3"). Its level comes from the rank of its look (size, then bold)
- * and, within one look, from its numbering depth. A first-page block in the largest look that occurs
+ * number ("1.2", "第一章", "Chapter 3") and followed by text rather than by another list item. Its
+ * level comes from the rank of its look (size, then bold) and, within one look, from its numbering
+ * depth. A first-page block in the largest look that occurs
  * only once is the document's title: it stays a paragraph marked `{ kind: 'title' }`.
  */
 export function inferHeadings(flow: readonly FlowEntry[], body: number): PdfItem[] {
   const headings = new Map<TextBlock, Heading>();
-  for (const entry of flow) {
-    if (entry.kind !== 'text') continue;
+  flow.forEach((entry, i) => {
+    if (entry.kind !== 'text') return;
     const heading = headingOf(entry, body);
-    if (heading) headings.set(entry, heading);
-  }
+    if (heading && (!heading.onlyNumbered || headsText(flow[i + 1]))) headings.set(entry, heading);
+  });
   const all = [...headings.values()];
   const looks = [...new Set(all.map((h) => h.look))].sort(compareLooks);
   const first = all[0];

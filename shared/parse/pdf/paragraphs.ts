@@ -4,7 +4,9 @@ import { headingNumber } from './numbering.ts';
 import { mergeRows } from './rows.ts';
 import { isCjk, joinText } from './script.ts';
 
-const LIST_MARKER = /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s|[(（]\d{1,3}[)）])/i;
+/** A list item's start: a bullet, `1.`, `1.2)`, `a.`, `iv.`, `(3)`. */
+export const LIST_MARKER =
+  /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)]\s|\(?(?:[a-z]|[ivxlc]{1,5})[.)]\s|[(（]\d{1,3}[)）])/i;
 
 interface Open {
   block: TextBlock;

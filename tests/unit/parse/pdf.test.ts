@@ -132,6 +132,8 @@ describe('parsePdf', () => {
       doc.moveDown();
       doc.text('• apples');
       doc.text('• pears');
+      doc.text('1.1. plums');
+      doc.text('ii. figs');
     });
     const parsed = await parsePdf({ bytes, filename: 'p.pdf' });
     expect(outline(parsed.children)).toEqual([
@@ -139,6 +141,8 @@ describe('parsePdf', () => {
       'paragraph:Second paragraph with a hyphenated word inside it.',
       'paragraph:• apples',
       'paragraph:• pears',
+      'paragraph:1.1. plums',
+      'paragraph:ii. figs',
     ]);
   });
 });
