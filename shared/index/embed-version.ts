@@ -10,13 +10,11 @@ const INSERT_ROWS = 500;
 
 /** The leaves: what search returns. */
 export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'image'];
-/** Leaves plus sections and the document, embedded by their title and summary. */
-export const ALL_NODE_TYPES: readonly NodeType[] = [...LEAF_NODE_TYPES, 'section', 'document'];
 
 /**
  * Embeds the index text of a version's nodes of `nodeTypes` (default: the leaves: paragraphs with
- * their context, tables, images with their OCR text and description; `ALL_NODE_TYPES` adds sections
- * and the document by title and summary) in batches of `batchSize`, in one pass so every call but
+ * their context, tables, images with their OCR text and description; sections and the document
+ * are embedded by their title and summary) in batches of `batchSize`, in one pass so every call but
  * the last carries a full batch, and stores one vector per node for the embedder's model. Re-running replaces the
  * vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
  * maps to the zero vector, get no vector: cosine distance is undefined for them.

@@ -11,7 +11,7 @@ import { writeContexts } from './write-contexts.ts';
 
 /** One call covers whole sections up to these bounds (the answer is ~30 tokens a passage). */
 const MAX_PASSAGES_PER_CALL = 40;
-const MAX_CHARS_PER_CALL = 12_000;
+const MAX_CHARS_PER_CALL = 16_000;
 /** A passage's first characters say what it is about; the prompt need not carry all of it. */
 const MAX_PASSAGE_CHARS = 600;
 const METHOD_VERSION = 1;

@@ -29,11 +29,72 @@ export interface DerivedTopics {
 /** Keyword candidates looked up in the corpus: the most frequent ones in the document. */
 const KEYWORD_CANDIDATES = 40;
 
+/** Topics drawn from one version, before they are merged with the existing ones. */
+export interface TopicDraft {
+  candidates: TopicCandidate[];
+  modelCalls: number;
+  /** Why the model's topics were replaced by keywords, when they were. */
+  fallback?: string;
+}
+
+/**
+ * One version's topic candidates: a chat model names `minPerDocument`..`maxPerDocument` topics from
+ * the summary and outline; offline (or when the model fails) they are the document's TF-IDF keywords
+ * against the corpus.
+ */
+export async function extractTopicCandidates(
+  db: Db,
+  providers: Providers,
+  ref: { documentId: string; version: number },
+  settings: Pick<TopicSettings, 'minPerDocument' | 'maxPerDocument'>,
+): Promise<TopicDraft> {
+  const text = await loadDocumentText(db, ref);
+  const max = Math.max(settings.maxPerDocument, 1);
+  const min = Math.min(settings.minPerDocument, max);
+  if (providers.chat) {
+    try {
+      return { candidates: await extractTopicsWithModel(providers.chat, text, { min, max }), modelCalls: 1 };
+    } catch (error) {
+      return {
+        candidates: await keywordCandidates(db, ref.documentId, text, max),
+        modelCalls: 1,
+        fallback: `the model's topics failed (${reasonOf(error)}); keywords used instead`,
+      };
+    }
+  }
+  return { candidates: await keywordCandidates(db, ref.documentId, text, max), modelCalls: 0 };
+}
+
+/**
+ * Keeps a draft on the version's document node, so the Topics step links it without extracting
+ * again (the Summarize step drafts topics while the paragraph contexts are generated).
+ */
+export async function saveTopicDraft(
+  db: Db,
+  ref: { documentId: string; version: number },
+  draft: TopicDraft,
+): Promise<void> {
+  await db.execute(sql`
+    UPDATE nodes SET metadata = metadata || jsonb_build_object('topicDraft', ${JSON.stringify(draft)}::jsonb)
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`);
+}
+
+async function savedDraft(
+  db: Db,
+  ref: { documentId: string; version: number },
+): Promise<TopicDraft | undefined> {
+  const [row] = await queryRows<{ draft: TopicDraft | null }>(
+    db,
+    sql`SELECT metadata->'topicDraft' AS draft FROM nodes
+        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`,
+  );
+  return row?.draft ?? undefined;
+}
+
 /**
  * Derives one version's topics and links its document to them, replacing the document's old links
- * (seed 000 §5.3): a chat model names `minPerDocument`..`maxPerDocument` topics from the summary and
- * outline; offline (or when the model fails) they are the document's TF-IDF keywords against the
- * corpus. Topics then merge with existing ones by name or embedding similarity.
+ * (seed 000 §5.3): the draft saved by the Summarize step or, without one, `extractTopicCandidates`;
+ * the candidates then merge with existing topics by name or embedding similarity.
  *
  * @example const { links } = await deriveDocumentTopics(db, providers, { documentId, version }, settings);
  */
@@ -48,30 +109,19 @@ export async function deriveDocumentTopics(
     sql`SELECT current_version FROM documents WHERE id = ${ref.documentId}::uuid`,
   );
   if ((doc?.current_version ?? 0) > ref.version) return { links: [], modelCalls: 0, superseded: true };
-  const text = await loadDocumentText(db, ref);
-  const max = Math.max(settings.maxPerDocument, 1);
-  const min = Math.min(settings.minPerDocument, max);
-  let candidates: TopicCandidate[] = [];
-  let modelCalls = 0;
-  let fallback: string | undefined;
-  if (providers.chat) {
-    try {
-      modelCalls += 1;
-      candidates = await extractTopicsWithModel(providers.chat, text, { min, max });
-    } catch (error) {
-      fallback = `the model's topics failed (${reasonOf(error)}); keywords used instead`;
-    }
-  }
-  if (!providers.chat || fallback) candidates = await keywordCandidates(db, ref.documentId, text, max);
+  const saved = await savedDraft(db, ref);
+  const draft = saved
+    ? { ...saved, modelCalls: 0 }
+    : await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
   const links = await linkDocumentTopics(
     db,
     providers.embedder,
     ref.documentId,
-    candidates,
+    draft.candidates,
     settings.mergeThreshold,
   );
-  return { links, modelCalls, ...(fallback ? { fallback } : {}) };
+  return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
 }
 
 async function keywordCandidates(

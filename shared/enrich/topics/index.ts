@@ -1,4 +1,11 @@
-export { type DerivedTopics, deriveDocumentTopics, type TopicSettings } from './derive.ts';
+export {
+  type DerivedTopics,
+  deriveDocumentTopics,
+  extractTopicCandidates,
+  saveTopicDraft,
+  type TopicDraft,
+  type TopicSettings,
+} from './derive.ts';
 export type { TopicCandidate } from './extract.ts';
 export { identifyQuestionTopics, type QuestionTopic } from './identify.ts';
 export type { TopicLink } from './link.ts';
