@@ -1,5 +1,6 @@
 import { hasCjk, isStopword } from '#shared/index/segment.ts';
 import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
+import { splitSentences } from '#shared/llm/offline/sentences.ts';
 
 /** Title lengths: about what a person writes as a heading. */
 export interface TitleLength {
@@ -39,8 +40,27 @@ export function extractiveTitle(texts: readonly string[], length: TitleLength = 
     input.push(piece);
     total += piece.length;
   }
-  const sentence = extractiveSummary({ texts: input, maxSentences: 1, maxChars: 1_000 });
+  const worthy = input.flatMap(splitSentences).filter(titleWorthy);
+  const sentence = extractiveSummary({
+    texts: worthy.length > 0 ? worthy : input,
+    maxSentences: 1,
+    maxChars: 1_000,
+  });
   return shortenToTitle(sentence, length);
+}
+
+/** Share of a sentence's visible characters that must be letters: not code, a path or a drawing. */
+const MIN_LETTER_SHARE = 0.7;
+const MIN_TITLE_CHARS = 6;
+/** Markup that makes a poor heading: links, inline code, emphasis markers, box drawing. */
+const MARKUP = /\]\(|`|\*\*|__|[\u2500-\u257f]|https?:\/\//u;
+
+/** True for a sentence that reads as prose, so a title drawn from it reads as a heading. */
+function titleWorthy(sentence: string): boolean {
+  const visible = [...sentence.replace(/\s+/g, '')];
+  if (visible.length < MIN_TITLE_CHARS || MARKUP.test(sentence)) return false;
+  const letters = visible.filter((ch) => /\p{L}/u.test(ch)).length;
+  return letters >= visible.length * MIN_LETTER_SHARE;
 }
 
 /**
@@ -87,5 +107,19 @@ function shortenLatin(text: string, max: number): string {
 }
 
 function clean(text: string): string {
-  return text.replace(TRAILING, '');
+  return closeBrackets(text).replace(TRAILING, '');
+}
+
+const OPENERS: Record<string, string> = { '（': '）', '(': ')', '【': '】', '[': ']', '“': '”', '《': '》' };
+
+/** A cut that left a bracket open ("对于纯文本（如长文章") ends before that bracket instead. */
+function closeBrackets(text: string): string {
+  const open: number[] = [];
+  const chars = [...text];
+  chars.forEach((ch, i) => {
+    if (OPENERS[ch]) open.push(i);
+    else if (open.length > 0 && OPENERS[chars[open[open.length - 1] ?? 0] ?? ''] === ch) open.pop();
+  });
+  const first = open[0];
+  return first === undefined ? text : chars.slice(0, first).join('').trimEnd();
 }

@@ -71,6 +71,24 @@ describe('extractive titles', () => {
     );
   });
 
+  it('never leaves a bracket open', () => {
+    expect(shortenToTitle('对于没有标题的纯文本文档（如长文章、聊天记录），自动构建层级结构。')).toBe(
+      '对于没有标题的纯文本文档',
+    );
+    expect(shortenToTitle('Plain text (long articles, chat logs and server logs) gets structure.')).toBe(
+      'Plain text',
+    );
+  });
+
+  it('draws titles from prose, not from code, links or drawings', () => {
+    const texts = [
+      '│ ├── Section ├── Paragraph',
+      'See [the guide](http://x.y/guide) now.',
+      'Backups run every night at two.',
+    ];
+    expect(extractiveTitle(texts)).toBe('Backups run every night at two');
+  });
+
   it('picks the most representative sentence of the text', () => {
     expect(extractiveTitle([GARDEN.join(' ')])).toBe(
       'Compost feeds the garden soil before planting tomatoes',
