@@ -38,7 +38,7 @@ function generateDocument(changed?: string): { text: string; sections: number; c
   let leafCount = 0;
   let changedTitle = '';
   const paragraph = (seed: number) =>
-    Array.from({ length: 45 }, (_, i) => WORDS[(seed * 7 + i * 3) % WORDS.length]).join(' ') + '.';
+    `${Array.from({ length: 45 }, (_, i) => WORDS[(seed * 7 + i * 3) % WORDS.length]).join(' ')}.`;
   const section = (level: number, title: string, seed: number) => {
     sections += 1;
     lines.push(`${'#'.repeat(level)} ${title}`, '', paragraph(seed), '');

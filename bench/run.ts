@@ -14,6 +14,7 @@ import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
 import { benchLifecycle } from './lifecycle.ts';
+import { benchEnrich } from './enrich.ts';
 import { benchParse } from './parse.ts';
 import { benchSearch } from './search.ts';
 
@@ -104,6 +105,9 @@ try {
   const parse = await benchParse();
   results.parse = parse.results;
   rows.push(...parse.rows);
+  const enrich = await benchEnrich();
+  results.enrich = enrich.results;
+  rows.push(...enrich.rows);
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });
