@@ -80,6 +80,18 @@ describe('parsePdf images', () => {
     expect(pngPixels(bytesOf, 64 * 3)).toEqual(pixels);
   });
 
+  it('keeps the page image of a scan without a text layer and says there is no text', async () => {
+    const page = Buffer.from(encodePng(120, 160, PIXEL_KIND.rgb, gradient(120, 160)));
+    const bytes = await pdfBytes((doc) => {
+      doc.image(page, 0, 0, { width: 612 });
+    });
+    const parsed = await parsePdf({ bytes, filename: 'scan.pdf' });
+    expect(outline(parsed.children)).toEqual(['image:img_001.png']);
+    expect(parsed.warnings).toContain(
+      'the PDF has no text layer (a scan?): only its images can be read, through OCR',
+    );
+  });
+
   it('skips tiny images and says so', async () => {
     const dot = Buffer.from(encodePng(8, 8, PIXEL_KIND.rgb, new Uint8Array(8 * 8 * 3).fill(90)));
     const bytes = await pdfBytes((doc) => {
