@@ -75,6 +75,8 @@ export const configSchema = z.object({
           apiKey: z.string().optional(),
           region: z.string().optional(),
           batchSize: int(64).pipe(z.number().positive()),
+          /** Embedding calls in flight at once (Titan embeds one text per call). */
+          maxConcurrency: int(8).pipe(z.number().positive()),
         })
         .prefault({}),
       ocr: z

@@ -16,8 +16,6 @@ export interface ProviderOptions {
   awsCredentials?: BedrockClientSettings['credentials'];
   /** Retry waits (tests shorten them). */
   backoff?: BackoffOptions;
-  /** Embedding calls in flight at once (Titan embeds one text per call). Default 8. */
-  embedderConcurrency?: number;
   /** How long pending texts wait to be batched together. Default: the current tick. */
   embedBatchWaitMs?: number;
   ledger?: UsageLedger;
@@ -88,7 +86,7 @@ function createEmbedder(config: Config, options: ProviderOptions, ledger: UsageL
     provider: settings.kind,
     timeoutMs: chat.timeoutMs,
     maxRetries: chat.maxRetries,
-    maxConcurrency: options.embedderConcurrency ?? 8,
+    maxConcurrency: settings.maxConcurrency,
     backoff: options.backoff,
   });
   if (settings.kind === 'bedrock') {
