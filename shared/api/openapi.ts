@@ -87,7 +87,7 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'A presigned direct-upload URL (S3 bucket); ingestion starts on the bucket event',
           requestBody: { content: json(uploadUrlBody) },
           responses: {
-            ...responses('{ supported: true, key, url, method, headers, fields, expiresAt }'),
+            ...responses('{ supported: true, key, url, method: "PUT", headers (send exactly), expiresAt }'),
             501: {
               description: '{ supported: false, error } when the bucket (a local folder) cannot presign',
             },

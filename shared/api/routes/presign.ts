@@ -1,43 +1,26 @@
 import { ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import type { BlobStore } from '../../storage/types.ts';
+import { presignS3Put } from './s3-presign.ts';
 
 /** Presigned URLs are short-lived: long enough to start a large upload, no longer. */
 const EXPIRES_SECONDS = 900;
-
-/** A bucket that can hand out direct upload URLs (the S3 store); the local folder cannot. */
-export interface PresigningStore extends BlobStore {
-  presignUpload(
-    key: string,
-    options: { contentType?: string; maxBytes: number; expiresSeconds: number },
-  ): Promise<{
-    url: string;
-    method: 'PUT' | 'POST';
-    headers?: Record<string, string>;
-    fields?: Record<string, string>;
-  }>;
-}
 
 export type PresignResult =
   | {
       supported: true;
       key: string;
       url: string;
-      method: 'PUT' | 'POST';
+      method: 'PUT';
       headers: Record<string, string>;
-      fields: Record<string, string>;
       expiresAt: string;
     }
   | { supported: false; error: { code: 'not_supported'; message: string } };
 
-function canPresign(store: BlobStore): store is PresigningStore {
-  return typeof (store as Partial<PresigningStore>).presignUpload === 'function';
-}
-
 /**
- * A direct upload URL for `key` when the bucket supports it (bounded in size by limits.maxFileBytes,
- * in prefix by the key, and in time); the bucket's "Object Created" event then starts ingestion.
- * The local folder bucket answers `supported: false` and points at the multipart upload.
+ * A direct upload URL for `key` when the bucket supports it (S3: bounded in size by
+ * limits.maxFileBytes and the declared size, in type, in prefix by the key, and in time); the
+ * bucket's "Object Created" event then starts ingestion. The local folder bucket answers
+ * `supported: false` and points at the multipart upload.
  */
 export async function presignUpload(
   rt: Pick<Runtime, 'store' | 'config'>,
@@ -49,7 +32,13 @@ export async function presignUpload(
       `body.size: ${request.size} bytes is above the ${maxBytes} limit (limits.maxFileBytes)`,
     );
   }
-  if (!canPresign(rt.store)) {
+  const signed = await presignS3Put(rt.store, {
+    key: request.key,
+    size: request.size,
+    contentType: request.contentType ?? 'application/octet-stream',
+    expiresSeconds: EXPIRES_SECONDS,
+  });
+  if (!signed) {
     return {
       supported: false,
       error: {
@@ -58,18 +47,10 @@ export async function presignUpload(
       },
     };
   }
-  const signed = await rt.store.presignUpload(request.key, {
-    contentType: request.contentType,
-    maxBytes,
-    expiresSeconds: EXPIRES_SECONDS,
-  });
   return {
     supported: true,
     key: request.key,
-    url: signed.url,
-    method: signed.method,
-    headers: signed.headers ?? {},
-    fields: signed.fields ?? {},
+    ...signed,
     expiresAt: new Date(Date.now() + EXPIRES_SECONDS * 1000).toISOString(),
   };
 }
