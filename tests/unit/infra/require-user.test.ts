@@ -1,0 +1,71 @@
+import { generateKeyPairSync, type JsonWebKey, sign } from 'node:crypto';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { cognitoVerifier } from '../../../functions/ask/cognito-token.ts';
+import { requireUser, TOKEN_COOKIE, TOKEN_HEADER } from '../../../functions/ask/require-user.ts';
+
+const POOL = 'eu-west-1_AbCdEf123';
+const CLIENT = 'web-client-id';
+const ISSUER = `https://cognito-idp.eu-west-1.amazonaws.com/${POOL}`;
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwk = {
+  ...(publicKey.export({ format: 'jwk' }) as JsonWebKey),
+  kid: 'key-1',
+  alg: 'RS256',
+  use: 'sig',
+};
+
+function token(claims: Record<string, unknown>, key = privateKey): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const unsigned = `${part({ alg: 'RS256', kid: 'key-1' })}.${part(claims)}`;
+  return `${unsigned}.${sign('RSA-SHA256', Buffer.from(unsigned), key).toString('base64url')}`;
+}
+
+const valid = { sub: 'user-1', iss: ISSUER, aud: CLIENT, token_use: 'id', exp: Date.now() / 1000 + 600 };
+const fetched: string[] = [];
+const app = new Hono();
+app.use(
+  '/api/*',
+  requireUser(
+    cognitoVerifier({
+      userPoolId: POOL,
+      clientId: CLIENT,
+      fetchKeys: async (url) => {
+        fetched.push(url);
+        return { keys: [jwk] };
+      },
+    }),
+  ),
+);
+app.get('/api/documents', (c) => c.json({ ok: true }));
+app.get('/api/health', (c) => c.json({ ok: true }));
+
+const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
+
+describe('requireUser', () => {
+  it('lets a request with a valid Cognito ID token through and fetches the pool keys once', async () => {
+    expect((await get('/api/documents', { [TOKEN_HEADER]: token(valid) })).status).toBe(200);
+    expect((await get('/api/documents', { cookie: `${TOKEN_COOKIE}=${token(valid)}` })).status).toBe(200);
+    expect(fetched).toEqual([`${ISSUER}/.well-known/jwks.json`]);
+  });
+
+  it('refuses a request without a token, except the health check', async () => {
+    const response = await get('/api/documents');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    expect((await get('/api/health')).status).toBe(200);
+  });
+
+  it.each([
+    ['expired', token({ ...valid, exp: Date.now() / 1000 - 1 }), /expired/],
+    ['for another client', token({ ...valid, aud: 'someone-else' }), /another client/],
+    ['from another pool', token({ ...valid, iss: `${ISSUER}x` }), /another issuer/],
+    ['signed by another key', token(valid, other.privateKey), /signature/],
+    ['not a JWT', 'garbage', /not a JWT/],
+  ])('refuses a token %s', async (_, bad, reason) => {
+    const response = await get('/api/documents', { [TOKEN_HEADER]: bad });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(reason);
+  });
+});
