@@ -7,15 +7,45 @@ type Pdfjs = typeof import('pdfjs-dist');
 
 let loading: Promise<Pdfjs> | undefined;
 
+function packageRoot(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+}
+
+/**
+ * pdf.js's Node build takes DOMMatrix from its optional `@napi-rs/canvas` dependency and fails to load
+ * without one. Only rendering uses it, which the parser never does: when that native package is
+ * missing (a platform npm has no binary for), an identity stand-in lets text and images still be read.
+ */
+function ensureDomMatrix(): void {
+  if ('DOMMatrix' in globalThis) return;
+  try {
+    createRequire(path.join(packageRoot(), 'package.json')).resolve('@napi-rs/canvas');
+  } catch {
+    Object.assign(globalThis, {
+      DOMMatrix: class DOMMatrix {
+        a = 1;
+        b = 0;
+        c = 0;
+        d = 1;
+        e = 0;
+        f = 0;
+      },
+    });
+  }
+}
+
 /** pdf.js is large: it is imported the first time a PDF is parsed, not when the registry loads. */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<Pdfjs>;
+  if (!loading) {
+    ensureDomMatrix();
+    loading = import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<Pdfjs>;
+  }
   return loading;
 }
 
 /** The package's own folders (fonts, CMaps, wasm decoders), so nothing is ever fetched. */
 function packageFolders(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string } {
-  const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const root = packageRoot();
   const folder = (name: string) => `${path.join(root, name)}${path.sep}`;
   return {
     standardFontDataUrl: folder('standard_fonts'),
