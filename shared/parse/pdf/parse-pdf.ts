@@ -45,8 +45,9 @@ function endsWithEofMarker(bytes: Uint8Array): boolean {
  * then paragraphs; two-column pages column by column), running headers, footers and page numbers are
  * dropped, and headings come from the outline (bookmarks) when there is one, else from the layout
  * (size, bold, numbering). Every leaf carries `{ page }`, every section `{ pageStart }`. Embedded
- * raster images are extracted at their place (JPEGs as stored, others as PNG). Password-protected, corrupt and truncated files,
- * and files over `limits.maxPages`, fail with an `UnsupportedDocumentError`.
+ * raster images are extracted at their place (JPEGs as stored, others as PNG). Password-protected,
+ * corrupt and truncated files, and files over `limits.maxPages`, fail with an
+ * `UnsupportedDocumentError`.
  */
 export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
