@@ -34,7 +34,9 @@ function colonPairs(row: SheetRow): number {
  * Chooses a sheet's layout from its first rows (at most `LAYOUT_LOOKAHEAD` non-empty ones).
  * - A form: at least two rows, and a third of them, pair a "Label:" cell with a value.
  * - Otherwise leading one-cell rows above the first wider row are notes (a title, a subtitle);
- *   that wider row is the header when all its cells are text, else the sheet has no header.
+ *   that wider row is the header when all its cells are text (not numbers, dates or text that
+ *   reads as an amount such as "$500,000").
+ * - Without a header, two-thirds of the wider rows being a text cell and one value also make a form.
  * - A sheet whose rows all have one cell takes its first row as the header when it is text.
  *
  * @example chooseLayout([{ number: 1, cells: [title] }, { number: 2, cells: [name, score] }]) // { kind: 'table', notes: 1, header: 1 }
@@ -46,7 +48,16 @@ export function chooseLayout(rows: readonly SheetRow[]): SheetLayout {
   const first = Math.max(wide, 0);
   const candidate = rows[first];
   if (candidate?.cells.every((cell) => cell.label)) return { kind: 'table', notes: first, header: first };
+  // "Revenue | $50,000" rows without a header: a label and its value on each row.
+  const wideRows = rows.filter((row) => row.cells.length > 1);
+  const labelled = wideRows.filter((row) => row.cells.length === 2 && row.cells[0]?.label).length;
+  if (labelled >= 2 && labelled * 3 >= wideRows.length * 2) return { kind: 'form' };
   return { kind: 'plain', notes: first };
+}
+
+/** A header cell's text as a column name: "Name:" names the column "Name". */
+export function columnLabel(text: string): string {
+  return text.replace(COLON, '').trim() || text;
 }
 
 /**

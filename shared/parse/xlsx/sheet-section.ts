@@ -3,7 +3,14 @@ import type { ParagraphNode, SectionNode, TreeNode } from '../types.ts';
 import { type CellFormat, cellText } from './cell-text.ts';
 import { fallbackColumnName } from './column-name.ts';
 import { createRowParagraphs } from './row-paragraphs.ts';
-import { chooseLayout, formLines, LAYOUT_LOOKAHEAD, type SheetCell, type SheetRow } from './sheet-layout.ts';
+import {
+  chooseLayout,
+  columnLabel,
+  formLines,
+  LAYOUT_LOOKAHEAD,
+  type SheetCell,
+  type SheetRow,
+} from './sheet-layout.ts';
 
 /** What the streaming reader gives for one worksheet (its typings omit name and state). */
 export interface StreamedSheet extends AsyncIterable<Row> {
@@ -25,8 +32,13 @@ function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-function isLabel(value: unknown): boolean {
-  return typeof value === 'string' || (typeof value === 'object' && value !== null && 'richText' in value);
+/** Text that reads as a number or an amount ("$500,000", "40%", "1,200.50") is a value, not a label. */
+const AMOUNT = /^[-+(]?\s*[$€£¥₹]?\s*[-+]?[\d.,\s]+\s*[%KMB]?\s*[$€£¥元)]?$/i;
+
+function isLabel(value: unknown, text: string): boolean {
+  const textual =
+    typeof value === 'string' || (typeof value === 'object' && value !== null && 'richText' in value);
+  return textual && !AMOUNT.test(text);
 }
 
 function rowCells(row: Row, date1904: boolean): SheetCell[] {
@@ -34,7 +46,7 @@ function rowCells(row: Row, date1904: boolean): SheetCell[] {
   row.eachCell((cell, column) => {
     const format: CellFormat = { numFmt: cell.numFmt, date1904 };
     const text = oneLine(cellText(cell.value, format));
-    if (text) cells.push({ column, text, label: isLabel(cell.value) });
+    if (text) cells.push({ column, text, label: isLabel(cell.value, text) });
   });
   return cells;
 }
@@ -64,7 +76,7 @@ function createRowRenderer(sheet: string, maxChars: number) {
       }
       const first = rows[layout.notes];
       if (layout.kind === 'table' && first) {
-        const names = new Map(first.cells.map((cell) => [cell.column, cell.text]));
+        const names = new Map(first.cells.map((cell) => [cell.column, columnLabel(cell.text)]));
         header = names;
         headerRow = first.number;
         render = (row) =>

@@ -130,6 +130,34 @@ describe('parseXlsx sheet layouts', () => {
     ]);
   });
 
+  it('reads label and amount rows as a form, even with amounts written as text', async () => {
+    const input = await workbookInput((workbook) => {
+      workbook
+        .addWorksheet('Summary')
+        .addRows([
+          ['Financial Summary'],
+          ['Total Revenue', '$500,000'],
+          ['Total Expenses', '$300,000'],
+          ['Margin', '40%'],
+        ]);
+    });
+    const sheet = sheetOf(await parseXlsx(input));
+    expect(sheet.metadata).toEqual({ sheet: 'Summary', layout: 'form' });
+    expect(texts(sheet)).toEqual([
+      'Financial Summary\n\nTotal Revenue: $500,000\n\nTotal Expenses: $300,000\n\nMargin: 40%',
+    ]);
+  });
+
+  it('drops the colon of a header cell from its column name', async () => {
+    const input = await workbookInput((workbook) => {
+      workbook.addWorksheet('Vessels').addRows([
+        ['Vessel name:', 'Cargo:'],
+        ['Aurora', 'Coal'],
+      ]);
+    });
+    expect(texts(sheetOf(await parseXlsx(input)))).toEqual(['Vessel name: Aurora\nCargo: Coal']);
+  });
+
   it('names columns by letter when the sheet has no text header', async () => {
     const input = await workbookInput((workbook) => {
       workbook.addWorksheet('Numbers').addRows([
