@@ -28,15 +28,7 @@ export async function deleteDocument(db: Db, store: BlobStore, id: string): Prom
       .returning({ key: documents.key });
     if (!doc) throw new NotFoundError(`No document with id ${id}`);
     await tx.delete(nodes).where(eq(nodes.documentId, id));
-    await tx.execute(sql`
-      WITH unlinked AS (
-        DELETE FROM document_topics WHERE document_id = ${id}::uuid RETURNING topic_id
-      )
-      DELETE FROM topics t WHERE t.id IN (SELECT topic_id FROM unlinked)
-        AND NOT EXISTS (
-          SELECT 1 FROM document_topics dt
-          WHERE dt.topic_id = t.id AND dt.document_id <> ${id}::uuid
-        )`);
+    await unlinkTopics(tx, id);
     // Versions still processing end here; their executions find the document gone at Activate.
     await tx
       .update(documentVersions)
@@ -50,4 +42,20 @@ export async function deleteDocument(db: Db, store: BlobStore, id: string): Prom
   });
   for (const key of keys) await store.delete(key);
   await store.deletePrefix(derivedPrefix(id));
+}
+
+/**
+ * Removes a document's topic links and deletes the topics it leaves with no document, in one
+ * statement.
+ */
+export async function unlinkTopics(db: Db, documentId: string): Promise<void> {
+  await db.execute(sql`
+    WITH unlinked AS (
+      DELETE FROM document_topics WHERE document_id = ${documentId}::uuid RETURNING topic_id
+    )
+    DELETE FROM topics t WHERE t.id IN (SELECT topic_id FROM unlinked)
+      AND NOT EXISTS (
+        SELECT 1 FROM document_topics dt
+        WHERE dt.topic_id = t.id AND dt.document_id <> ${documentId}::uuid
+      )`);
 }

@@ -1,4 +1,4 @@
-export { deleteDocument, derivedPrefix } from './delete.ts';
+export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   type DocumentSummary,
   type DocumentTopic,

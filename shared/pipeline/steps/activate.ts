@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/index.ts';
+import { unlinkTopics } from '../../documents/delete.ts';
 import { NotFoundError } from '../../errors.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import { settleDocumentStatus } from '../documents.ts';
@@ -28,6 +29,8 @@ export async function activate(raw: unknown, deps: PipelineDeps): Promise<Activa
     sql`SELECT deleted_at IS NOT NULL AS deleted, current_version AS current FROM documents WHERE id = ${ref.documentId}::uuid`,
   );
   if (!doc || doc.deleted) {
+    // Topics may have linked the document after it was deleted.
+    await unlinkTopics(deps.db, ref.documentId);
     await discardVersion(deps, ref, { keepRow: true });
     throw new NotFoundError(`The document was deleted while version ${ref.version} was being processed`);
   }

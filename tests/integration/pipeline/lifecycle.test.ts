@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
 import { deleteDocument, removeVanishedObjects } from '#shared/documents/index.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';
+import { activate } from '#shared/pipeline/steps/activate.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
@@ -167,6 +168,20 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     const removed = await service.handleObjectEvent(s3Event('Object Deleted', key, '0062E9A4B1C30003'));
     expect(removed).toEqual({ outcome: 'deleted', documentId: doc?.id });
     expect((await find('write')).filter((h) => h.documentKey === key)).toEqual([]);
+  });
+
+  it('keeps a version deleted mid-pipeline out of search: Activate fails it and removes what it wrote', async () => {
+    await deps.store.put('life/mid.md', utf8('# Mid\n\nDeleted while parsing.\n'));
+    const ref = await register({ key: 'life/mid.md' }, deps);
+    await parse(ref, deps);
+    await deleteDocument(deps.db, deps.store, ref.documentId);
+    await expect(activate(ref, deps)).rejects.toThrow(/deleted while version 1 was being processed/);
+    const [left] = await queryRows<{ n: number }>(
+      deps.db,
+      sql`SELECT count(*)::int AS n FROM nodes WHERE document_id = ${ref.documentId}::uuid`,
+    );
+    expect(left?.n).toBe(0);
+    expect(await versionsOf(ref.documentId)).toEqual([{ version: 1, status: 'failed' }]);
   });
 
   it('deletes the documents whose files were removed from the local bucket', async () => {
