@@ -6,6 +6,7 @@
  * Run after `npm install` changes dependencies: `npm run lock:complete`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import semver from 'semver';
 
 const path = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(path, 'utf8'));
@@ -37,14 +38,30 @@ function platformOf(name) {
   return entry;
 }
 
+/** Where npm looks for `name` from a package at `location`: its own folder, then each ancestor's. */
+function candidates(location, name) {
+  const found = [];
+  let at = location;
+  for (;;) {
+    found.push(`${at ? `${at}/` : ''}node_modules/${name}`);
+    if (!at) return found;
+    const cut = at.lastIndexOf('/node_modules/');
+    at = cut < 0 ? '' : at.slice(0, cut);
+  }
+}
+
 let added = 0;
 for (const [location, pkg] of Object.entries(packages)) {
-  for (const [name, version] of Object.entries(pkg.optionalDependencies ?? {})) {
-    const nested = `${location ? `${location}/` : ''}node_modules/${name}`;
-    if (packages[nested] || packages[`node_modules/${name}`]) continue;
+  for (const [name, range] of Object.entries(pkg.optionalDependencies ?? {})) {
+    const present = candidates(location, name).filter((at) => packages[at]);
+    if (present.some((at) => semver.satisfies(packages[at].version ?? '0.0.0', range))) continue;
+    // Hoisted to the top when nothing else claims the name there; nested under its dependent when a
+    // different version holds the top (npm did the same for the installed platform's package).
+    const at = present.length === 0 ? `node_modules/${name}` : `${location}/node_modules/${name}`;
+    const version = semver.minVersion(range)?.version ?? range;
     const entry = { version, ...platformOf(name), optional: true };
     if (pkg.dev) entry.dev = true;
-    packages[`node_modules/${name}`] = entry;
+    packages[at] = entry;
     added += 1;
   }
 }
