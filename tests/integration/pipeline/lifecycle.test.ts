@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
@@ -217,6 +218,24 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     );
     expect(rows).toHaveLength(51);
     expect(rows.every((r) => r.versions === 1 && r.status === 'ready')).toBe(true);
+  });
+
+  it('ends concurrent uploads of different contents to one key with the last write current, versions in write order', async () => {
+    const key = 'race/one.md';
+    const contents = [1, 2, 3, 4, 5].map((n) => `# Race\n\nContent number ${n}.\n`);
+    await Promise.all(contents.map((text) => service.submit([{ key, bytes: utf8(text) }])));
+    await service.idle();
+    const stored = new TextDecoder().decode(await deps.store.get(key));
+    const rows = await queryRows<{ version: number; sequencer: string; current: boolean; hash: string }>(
+      deps.db,
+      sql`SELECT v.version, v.sequencer, v.version = d.current_version AS current, v.file_hash AS hash
+          FROM document_versions v JOIN documents d ON d.id = v.document_id
+          WHERE d.key = ${key} AND d.deleted_at IS NULL ORDER BY v.version`,
+    );
+    const current = rows.find((r) => r.current);
+    expect(current?.hash).toBe(createHash('sha256').update(stored).digest('hex'));
+    expect(current?.version).toBe(rows.length);
+    expect(rows.map((r) => r.sequencer)).toEqual(rows.map((r) => r.sequencer).sort());
   });
 
   it('resumes a version a stopped process left processing, and fails one interrupted twice', async () => {
