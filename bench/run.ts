@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
+import { benchAws } from './aws.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
-import { benchLifecycle } from './lifecycle.ts';
 import { benchEnrich } from './enrich.ts';
+import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
 import { benchSearch } from './search.ts';
 
@@ -105,6 +106,9 @@ try {
   const parse = await benchParse();
   results.parse = parse.results;
   rows.push(...parse.rows);
+  const aws = await benchAws();
+  results.aws = aws.results;
+  rows.push(...aws.rows);
   const enrich = await benchEnrich();
   results.enrich = enrich.results;
   rows.push(...enrich.rows);
