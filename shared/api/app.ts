@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
@@ -9,10 +7,9 @@ import { metaRoutes } from './routes/meta.ts';
 import { qaRoutes } from './routes/qa.ts';
 import { searchRoutes } from './routes/search.ts';
 import { topicRoutes } from './routes/topics.ts';
+import { serveWebClient } from './web-client.ts';
 
-const PLAIN_PAGE = fileURLToPath(new URL('../../web/plain/index.html', import.meta.url));
-
-/** The HTTP app: `/api/*` plus the page at `/`. The same app runs locally and (later) in Lambda. */
+/** The HTTP app: `/api/*` plus the web client (web/dist) on every other path. The same app runs locally and (later) in Lambda. */
 export function createApp(rt: Runtime): Hono {
   const app = new Hono();
   app.onError(handleError);
@@ -40,7 +37,6 @@ export function createApp(rt: Runtime): Hono {
   app.route('/api/topics', topicRoutes(rt));
   app.route('/api/search', searchRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
-  const page = existsSync(PLAIN_PAGE) ? readFileSync(PLAIN_PAGE, 'utf8') : '<h1>DropQA</h1>';
-  app.get('/', (c) => c.html(page));
+  serveWebClient(app);
   return app;
 }

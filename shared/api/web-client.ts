@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+
+const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
+const DIST = resolve(WEB, 'dist');
+const PLAIN_PAGE = resolve(WEB, 'plain/index.html');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves the built web client (web/dist) on every non-API GET: files by path, any other path the
+ * client's index.html (its router owns the URL). Without a build, `/` answers the plain page
+ * (web/plain). Checked per request, so a build made while the server runs is picked up.
+ * Register after the API routes.
+ */
+export function serveWebClient(app: Hono): void {
+  app.get('*', async (c) => {
+    if (c.req.path === '/api' || c.req.path.startsWith('/api/')) return c.notFound();
+    const index = resolve(DIST, 'index.html');
+    if (!existsSync(index)) return plainPage(c);
+    const file = resolve(DIST, `.${decodeURIComponent(c.req.path)}`);
+    if (file.startsWith(DIST + sep) && extname(file) && existsSync(file)) {
+      const hashed = file.startsWith(resolve(DIST, 'assets') + sep);
+      return c.body(await readFile(file), 200, {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        // Vite names assets by content hash: they never change under one name.
+        'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+    }
+    if (extname(c.req.path)) return c.notFound();
+    return c.body(await readFile(index), 200, {
+      'Content-Type': TYPES['.html'] as string,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+}
+
+async function plainPage(c: Context): Promise<Response> {
+  if (c.req.path !== '/') return c.notFound();
+  return c.html(existsSync(PLAIN_PAGE) ? await readFile(PLAIN_PAGE, 'utf8') : '<h1>DropQA</h1>');
+}

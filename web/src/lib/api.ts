@@ -1,0 +1,43 @@
+/** An API error with the server's code (`not_found`, `validation_failed`, ...) and message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Fetches JSON from the API; a non-2xx answer becomes an ApiError carrying the server's message. */
+export async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(path, {
+    ...init,
+    headers: init?.body && typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : undefined,
+  });
+  const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      body.error?.code ?? 'http_error',
+      body.error?.message ?? `${response.status} ${response.statusText}`,
+    );
+  }
+  return body as T;
+}
+
+/** A query string from the defined, non-empty values. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A human sentence for any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

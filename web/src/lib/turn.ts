@@ -1,0 +1,79 @@
+import type { DocumentReference, QaResponse, QaSource, TraceStep } from './types.ts';
+
+/** One question and its (streaming or finished) answer in the conversation view. */
+export interface Turn {
+  id: string;
+  question: string;
+  mode: string;
+  state: 'streaming' | 'done' | 'error' | 'stopped';
+  provider?: string;
+  progress?: { stage: string; current?: number; total?: number; doc_name?: string; message?: string };
+  trace: TraceStep[];
+  subqueries: { text: string; purpose?: string }[];
+  answer: string;
+  sources: QaSource[];
+  references: DocumentReference[];
+  response?: QaResponse;
+  error?: { code: string; message: string };
+}
+
+/** A new turn awaiting its first event. */
+export function newTurn(question: string, mode: string): Turn {
+  return {
+    id: `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    question,
+    mode,
+    state: 'streaming',
+    trace: [],
+    subqueries: [],
+    answer: '',
+    sources: [],
+    references: [],
+  };
+}
+
+/**
+ * Applies one event of the answer stream (docs/events.md) to a turn. Unknown events are ignored so
+ * that a newer server does not break an older page.
+ */
+export function applyEvent(turn: Turn, event: string, data: unknown): void {
+  const d = (data ?? {}) as Record<string, unknown>;
+  switch (event) {
+    case 'meta':
+      turn.provider = typeof d.provider === 'string' ? d.provider : turn.provider;
+      break;
+    case 'progress':
+      turn.progress = d as Turn['progress'];
+      break;
+    case 'trace':
+      turn.trace.push(d as unknown as TraceStep);
+      break;
+    case 'subqueries':
+      turn.subqueries = Array.isArray(d.items) ? (d.items as Turn['subqueries']) : [];
+      break;
+    case 'delta':
+      if (typeof d.text === 'string') turn.answer += d.text;
+      break;
+    case 'references':
+      turn.sources = Array.isArray(d.sources) ? (d.sources as QaSource[]) : [];
+      if (Array.isArray(d.references)) turn.references = d.references as DocumentReference[];
+      break;
+    case 'done': {
+      const response = d.response as QaResponse | undefined;
+      if (response) {
+        turn.response = response;
+        if (!turn.answer) turn.answer = response.answer;
+        if (turn.sources.length === 0) turn.sources = response.sources ?? [];
+        if (turn.references.length === 0 && response.references) turn.references = response.references;
+      }
+      turn.state = 'done';
+      turn.progress = undefined;
+      break;
+    }
+    case 'error':
+      turn.error = { code: String(d.code ?? 'error'), message: String(d.message ?? 'The answer failed') };
+      turn.state = 'error';
+      turn.progress = undefined;
+      break;
+  }
+}

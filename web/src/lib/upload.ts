@@ -1,0 +1,90 @@
+import { ApiError } from './api.ts';
+
+/** Upload progress of one file: bytes sent of total. */
+export type OnProgress = (sent: number, total: number) => void;
+
+/** What the server answered for an uploaded file. */
+export interface Uploaded {
+  id?: string;
+  key: string;
+  filename?: string;
+  status: string;
+}
+
+interface PresignAnswer {
+  supported: boolean;
+  key?: string;
+  url?: string;
+  method?: 'PUT';
+  headers?: Record<string, string>;
+}
+
+// Learned once per page: the local folder bucket answers 501 and every file then goes multipart.
+let presignSupported: boolean | undefined;
+
+/**
+ * Uploads one file with progress: straight to the bucket through a presigned URL where the store
+ * supports it (its "object created" event starts ingestion), else multipart to `/api/documents/upload`.
+ */
+export async function uploadFile(file: File, onProgress: OnProgress): Promise<Uploaded> {
+  if (presignSupported !== false) {
+    const response = await fetch('/api/documents/upload-url', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ filename: file.name, size: file.size, contentType: file.type || undefined }),
+    });
+    const body = (await response.json().catch(() => ({}))) as PresignAnswer & {
+      error?: { code?: string; message?: string };
+    };
+    if (response.ok && body.supported && body.url) {
+      presignSupported = true;
+      await send('PUT', body.url, file, body.headers ?? {}, onProgress);
+      return { key: body.key ?? file.name, filename: file.name, status: 'queued' };
+    }
+    if (response.status === 501 || response.status === 404) presignSupported = false;
+    else if (!response.ok) {
+      throw new ApiError(
+        response.status,
+        body.error?.code ?? 'http_error',
+        body.error?.message ?? 'Upload refused',
+      );
+    }
+  }
+  const form = new FormData();
+  form.append('files', file, file.name);
+  const text = await send('POST', '/api/documents/upload', form, {}, onProgress);
+  const answer = JSON.parse(text) as { documents?: Uploaded[] };
+  const first = answer.documents?.[0];
+  if (!first) throw new ApiError(500, 'bad_answer', 'The server accepted the upload but listed no document');
+  return first;
+}
+
+function send(
+  method: string,
+  url: string,
+  body: XMLHttpRequestBodyInit,
+  headers: Record<string, string>,
+  onProgress: OnProgress,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.responseText);
+      let message = `${xhr.status} ${xhr.statusText}`;
+      let code = 'http_error';
+      try {
+        const parsed = JSON.parse(xhr.responseText) as { error?: { code?: string; message?: string } };
+        message = parsed.error?.message ?? message;
+        code = parsed.error?.code ?? code;
+      } catch {
+        // not JSON (a bucket's XML error): keep the status line
+      }
+      reject(new ApiError(xhr.status, code, message));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network', 'The upload could not reach the server'));
+    xhr.send(body);
+  });
+}
