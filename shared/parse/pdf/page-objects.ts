@@ -33,6 +33,9 @@ export interface PaintedImage {
   pixels: ImagePixels | undefined;
 }
 
+/** pdf.js's `AnnotationMode.DISABLE`. */
+const ANNOTATIONS_DISABLED = 0;
+
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]bd\b|-b$/i;
 
 function multiply(m: Matrix, n: readonly number[]): Matrix {
@@ -89,7 +92,8 @@ export async function readPageObjects(
   page: PDFPageProxy,
   ops: Ops,
 ): Promise<{ fonts: PageFonts; images: PaintedImage[] }> {
-  const list = await page.getOperatorList();
+  // Annotation appearances (form fields, stamps) are not the page's content; skipping them saves work.
+  const list = await page.getOperatorList({ annotationMode: ANNOTATIONS_DISABLED });
   const fonts = new Map<string, { bold: boolean }>();
   const painted: { place: Omit<PaintedImage, 'pixels'>; pixels: Promise<ImagePixels | undefined> }[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
