@@ -1,0 +1,168 @@
+import { DropQAError, reasonOf } from '#shared/errors.ts';
+import type { TokenUsage } from '#shared/llm/types.ts';
+import { hybridSearch } from '#shared/search/hybrid.ts';
+import type { BlobStore } from '#shared/storage/types.ts';
+import { verifyQuotes } from '../citations.ts';
+import type { QaDeps } from '../deps.ts';
+import type { QaEvent } from '../events.ts';
+import { saveAnswer, topicsOf } from '../history.ts';
+import type { AskRequest } from '../request.ts';
+import type { Confidence, QaResponse } from '../response.ts';
+import { requestFilters } from '../retrieve.ts';
+import { TraceRecorder } from '../trace.ts';
+import type { CachedBlob } from './assets.ts';
+import { settleEach } from './concurrent.ts';
+import type { LruCache } from './lru.ts';
+import { extractMarkers } from './markers.ts';
+import { type DocumentReference, resolveReferences } from './references.ts';
+import { referencesAsSources } from './sources.ts';
+import { readDocument, type Stage1Result } from './stage1.ts';
+import { offlineSynthesis, streamSynthesis } from './stage2.ts';
+
+/** Settings of the documents mode; defaults in parentheses. */
+export interface DocumentsOptions {
+  /** Documents read whole in Stage 1 (5; the seed allows at most 10). */
+  maxDocuments?: number;
+  /** Stage-1 documents read at once (4). */
+  concurrency?: number;
+}
+
+/** The documents mode needs the blob store (Markdown renditions and images) besides search. */
+export type DocumentsDeps = QaDeps & { store?: BlobStore; blobCache?: LruCache<CachedBlob> };
+
+/** The most documents Stage 1 reads for one question (seed 004 §3.3). */
+export const MAX_DOCUMENTS = 10;
+/** Passages searched to find the documents: enough to reach ten distinct ones in most corpora. */
+const DOCUMENT_SEARCH_DEPTH = 50;
+
+/**
+ * The documents mode (seed 004): hybrid search finds the documents (at most `maxDocuments`), Stage 1
+ * reads each one whole with the question, concurrently, streaming `progress` {current, total,
+ * doc_name} as each finishes (a document that fails is skipped with a `progress` event of stage
+ * `stage1_failed`, never failing the answer); Stage 2 synthesizes and streams the answer; its
+ * markers are resolved to references {ref_id, doc_id, doc_name, chunk_type, content | image_url};
+ * usage per stage; `done` with the response (also saved in the history).
+ */
+export async function* documentsFlow(
+  deps: DocumentsDeps,
+  request: AskRequest,
+  signal?: AbortSignal,
+  options: DocumentsOptions = {},
+): AsyncGenerator<QaEvent> {
+  const store = deps.store;
+  if (!store) throw new DropQAError('mode_unavailable', 'The documents mode needs the blob store.');
+  const chat = deps.providers.chat;
+  const trace = new TraceRecorder();
+  const maxDocuments = Math.min(MAX_DOCUMENTS, Math.max(1, options.maxDocuments ?? 5));
+
+  yield { type: 'progress', data: { stage: 'retrieve', message: 'Finding the documents to read' } };
+  const hits = await hybridSearch(deps, request.question, requestFilters(request), DOCUMENT_SEARCH_DEPTH);
+  const documentIds = [...new Set(hits.map((hit) => hit.documentId))].slice(0, maxDocuments);
+  const versionOf = new Map(hits.map((hit) => [hit.documentId, hit.version]));
+  yield trace.action('hybrid_search', `Found ${documentIds.length} document(s) to read whole.`);
+  if (signal?.aborted) return;
+
+  const total = documentIds.length;
+  const read: Stage1Result[] = [];
+  const stage1Usage: TokenUsage & { model: string } = { inputTokens: 0, outputTokens: 0, model: '' };
+  let current = 0;
+  trace.iteration(2);
+  for await (const outcome of settleEach(documentIds, Math.max(1, options.concurrency ?? 4), (id) =>
+    readDocument({ db: deps.db, store, cache: deps.blobCache }, chat, request.question, id, {
+      version: versionOf.get(id),
+    }),
+  )) {
+    if (signal?.aborted) return;
+    current += 1;
+    if (outcome.ok) {
+      read.push(outcome.value);
+      const usage = outcome.value.usage;
+      if (usage) {
+        stage1Usage.inputTokens += usage.inputTokens;
+        stage1Usage.outputTokens += usage.outputTokens;
+        stage1Usage.model = usage.model;
+      }
+      yield { type: 'progress', data: { stage: 'stage1', current, total, doc_name: outcome.value.name } };
+    } else {
+      const name = hits.find((hit) => hit.documentId === outcome.item)?.documentName ?? outcome.item;
+      const reason = reasonOf(outcome.error);
+      yield {
+        type: 'progress',
+        data: { stage: 'stage1_failed', current, total, doc_name: name, message: `Skipped: ${reason}` },
+      };
+      yield trace.observation(`${name} could not be read and was skipped: ${reason}`);
+    }
+  }
+  // Stage 2 sees the documents in retrieval order, whatever order Stage 1 finished in.
+  read.sort((a, b) => documentIds.indexOf(a.documentId) - documentIds.indexOf(b.documentId));
+  if (chat) yield { type: 'usage', data: { stage: 'stage1', ...stage1Usage } };
+  yield trace.observation(`Read ${read.length} of ${total} document(s) whole.`);
+
+  trace.iteration(3);
+  yield { type: 'progress', data: { stage: 'stage2', message: 'Writing the answer' } };
+  let answer = '';
+  if (chat && read.length > 0) {
+    for await (const event of streamSynthesis(chat, request.question, read)) {
+      if (signal?.aborted) return;
+      if (event.type === 'delta') {
+        if (!event.text) continue;
+        answer += event.text;
+        yield { type: 'delta', data: { text: event.text } };
+      } else {
+        yield { type: 'usage', data: { stage: 'stage2', ...event.usage, model: event.model } };
+      }
+    }
+  } else {
+    answer = offlineSynthesis(request.question, read);
+    for (const line of answer.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
+  }
+
+  const resolved = resolveReferences(extractMarkers(answer), read);
+  if (resolved.unknown.length > 0)
+    yield trace.observation(
+      `Markers naming no paragraph or image were dropped: ${resolved.unknown.join(', ')}`,
+    );
+  const { references, unverified } = checkQuotes(answer, resolved.references);
+  const sources = await referencesAsSources(deps.db, references, read);
+  yield { type: 'references', data: { sources, references } as { sources: typeof sources } };
+
+  const confidence: Confidence = references.length === 0 ? 'low' : chat ? 'high' : 'medium';
+  const response: QaResponse & { references: DocumentReference[] } = {
+    answer,
+    confidence,
+    sources,
+    references,
+    identified_topics: await topicsOf(
+      deps.db,
+      read.map((doc) => doc.documentId),
+    ),
+    mode: 'documents',
+    requested_mode: request.mode,
+    provider: deps.providers.label,
+    reasoning_steps: 3,
+  };
+  if (unverified.length > 0) response.unverified_quotes = unverified;
+  if (request.version !== undefined) response.version = request.version;
+  if (request.show_reasoning) response.reasoning_trace = trace.steps;
+  response.history_id = await saveAnswer(deps.db, request.question, response);
+  yield { type: 'done', data: { response } };
+}
+
+/**
+ * Checks the answer's quoted text against the cited paragraphs: a text reference whose paragraph an
+ * answer quote claims is marked `verified` (false when a quote is not in it), quotes found nowhere
+ * are returned as unverified.
+ */
+function checkQuotes(
+  answer: string,
+  references: DocumentReference[],
+): { references: DocumentReference[]; unverified: string[] } {
+  const text = references.map((r, i) => [i + 1, r.content ?? ''] as const);
+  // The answer cites with DOC markers, not [n]: each quote is checked against every paragraph.
+  const { byCitation, unattributed } = verifyQuotes(answer.replace(/\[DOC-[^\]]*\]/g, ''), new Map(text));
+  const checked = references.map((r, i) => {
+    const quotes = byCitation.get(i + 1);
+    return quotes ? { ...r, verified: quotes.every((q) => q.verified) } : r;
+  });
+  return { references: checked, unverified: unattributed };
+}

@@ -1,0 +1,57 @@
+import { hasCjk } from '#shared/index/segment.ts';
+import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
+import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
+import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
+import { loadQaPrompt } from '../prompt.ts';
+import type { Stage1Result } from './stage1.ts';
+
+/**
+ * Stage 2 (seed 004 §2.1): the question and every Stage-1 reply sent to the model (role `answer`),
+ * whose answer streams with the documents' markers kept.
+ */
+export function streamSynthesis(
+  chat: ChatModel,
+  question: string,
+  documents: Stage1Result[],
+): AsyncIterable<ChatStreamEvent> {
+  const findings = documents
+    .map(
+      (doc) =>
+        `<document id="DOC-${doc.shortId}" name="${stripDelimiters(doc.name).replace(/"/g, "'")}" version="${doc.version}">\n${stripDelimiters(doc.reply)}\n</document>`,
+    )
+    .join('\n');
+  return chat.stream({
+    role: 'answer',
+    system: loadQaPrompt('documents-stage2-system'),
+    messages: [
+      { role: 'user', content: fillPrompt(loadQaPrompt('documents-stage2'), { question, findings }) },
+    ],
+  });
+}
+
+/**
+ * Stage 2 without a model: the offline label, then the Stage-1 sentences that best match the
+ * question across all documents, each quoted verbatim under its document's name with its marker.
+ */
+export function offlineSynthesis(question: string, documents: Stage1Result[]): string {
+  const zh = hasCjk(question);
+  const candidates = documents.flatMap((doc) => doc.quoted.map((q) => ({ ...q, doc: doc.name })));
+  const picked = pickAnswerSentences(
+    question,
+    candidates.map((c, i) => ({ content: c.text, citation: i })),
+    { maxSentences: 5, maxChars: 1200 },
+  );
+  if (picked.length === 0) {
+    return zh
+      ? '离线抽取式回答：检索到的文档中没有找到能回答这个问题的段落。'
+      : 'Offline extractive answer: none of the retrieved documents has a passage that answers this question.';
+  }
+  const label = zh
+    ? '离线抽取式回答（未使用语言模型，以下句子原文摘自各文档）：'
+    : 'Offline extractive answer (no language model was used; the sentences below are quoted verbatim from the documents):';
+  const lines = picked.map((s) => {
+    const c = candidates[s.citation];
+    return c ? `- 《${c.doc}》 “${c.text}” [${c.ref}]` : '';
+  });
+  return [label, '', ...lines.filter(Boolean)].join('\n');
+}

@@ -1,0 +1,275 @@
+import { reasonOf } from '#shared/errors.ts';
+import { hasCjk } from '#shared/index/segment.ts';
+import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
+import { hybridSearch } from '#shared/search/hybrid.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+import type { QaDeps } from '../deps.ts';
+import type { QaEvent } from '../events.ts';
+import { finishAnswer } from '../finish.ts';
+import type { AskRequest } from '../request.ts';
+import type { Confidence } from '../response.ts';
+import { requestFilters } from '../retrieve.ts';
+import { TraceRecorder } from '../trace.ts';
+import { ReadAhead } from './buffered.ts';
+import { Deadline, StageTimeout } from './deadline.ts';
+import { decomposeOffline, decomposeWithModel } from './decompose.ts';
+import { extractedPassages } from './findings.ts';
+import { judgeOffline } from './judge.ts';
+import { offlineReport, streamReport } from './report.ts';
+import { runStage, usageEvent } from './stage.ts';
+import { judgeSufficiencyOffline, judgeSufficiencyWithModel } from './sufficiency.ts';
+import type { SubQuery, SubQueryAnalysis, SufficiencyVerdict, TwoStageOptions } from './types.ts';
+
+const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, speculative: true };
+
+/**
+ * The two-stage mode (seed 001): decomposition into at most 5 affirmative sub-queries (`subqueries`
+ * event), hybrid retrieval and relevance judges per sub-query in parallel, the sufficiency judge
+ * (while it runs the report is already being written, kept back until the verdict), an optional
+ * second stage with the judge's additional sub-queries, then the streamed report (TL;DR, conclusion,
+ * evidence with 《document》 and verbatim quotes), `references` and `done`. When the stages outlast
+ * `timeoutMs` the flow answers from a single retrieval and says so (`progress` stage `degraded`).
+ * Offline, heuristic decomposition, score-based judges and an extractive report stand in.
+ */
+export async function* twoStageFlow(
+  deps: QaDeps,
+  request: AskRequest,
+  signal?: AbortSignal,
+  options: TwoStageOptions = {},
+): AsyncGenerator<QaEvent> {
+  const o = { ...DEFAULTS, topK: deps.search.topK, ...options };
+  const chat = deps.providers.chat;
+  const filters = requestFilters(request);
+  const trace = new TraceRecorder();
+  const question = request.question;
+  let analyses: SubQueryAnalysis[];
+  let verdict: SufficiencyVerdict;
+  let speculative: ReadAhead<ChatStreamEvent> | undefined;
+  try {
+    const deadline = new Deadline(o.timeoutMs);
+    yield {
+      type: 'progress',
+      data: { stage: 'decompose', message: 'Breaking the question into sub-queries' },
+    };
+    const subqueries = yield* decompose(chat, question, o.maxSubQueries, deadline, trace);
+    yield {
+      type: 'subqueries',
+      data: { items: subqueries.map((s) => ({ text: s.text, purpose: s.focus })) },
+    };
+    if (signal?.aborted) return;
+    trace.iteration(2);
+    analyses = yield* runStage(deps, chat, question, subqueries, filters, o.topK, deadline, trace);
+    if (signal?.aborted) return;
+    trace.iteration(3);
+    yield {
+      type: 'progress',
+      data: { stage: 'sufficiency', message: 'Checking whether the findings suffice' },
+    };
+    const passages = extractedPassages(analyses);
+    if (chat && o.speculative && passages.length > 0)
+      speculative = new ReadAhead(streamReport(chat, question, analyses, passages));
+    verdict = yield* judgeSufficiency(chat, question, analyses, o.maxExtraQueries, deadline, trace);
+  } catch (error) {
+    speculative?.discard();
+    if (!(error instanceof StageTimeout)) throw error;
+    yield* degraded(deps, request, error, o.topK, trace, signal);
+    return;
+  }
+  if (signal?.aborted) return speculative?.discard();
+
+  let stages = 1;
+  if (!verdict.sufficient) {
+    speculative?.discard();
+    speculative = undefined;
+    trace.iteration(4);
+    const extra: SubQuery[] = verdict.additional.map((s, i) => ({
+      ...s,
+      id: analyses.length + i + 1,
+      stage: 2,
+    }));
+    yield trace.thought(
+      `A second stage searches for what is missing: ${verdict.missing.join('; ') || verdict.reason}`,
+    );
+    yield { type: 'subqueries', data: { items: extra.map((s) => ({ text: s.text, purpose: s.focus })) } };
+    try {
+      analyses = [
+        ...analyses,
+        ...(yield* runStage(deps, chat, question, extra, filters, o.topK, new Deadline(o.timeoutMs), trace)),
+      ];
+      stages = 2;
+    } catch (error) {
+      if (!(error instanceof StageTimeout)) throw error;
+      yield trace.observation(
+        `The second stage took too long (${reasonOf(error)}); answering from the first.`,
+      );
+    }
+  }
+  if (signal?.aborted) return;
+
+  yield { type: 'progress', data: { stage: 'answer', message: 'Writing the report' } };
+  const passages = extractedPassages(analyses);
+  const answer = yield* report(chat, question, analyses, passages, speculative, signal);
+  if (answer === undefined) return;
+  const confidence: Confidence =
+    passages.length === 0
+      ? 'low'
+      : chat
+        ? verdict.confidence
+        : verdict.confidence === 'high'
+          ? 'medium'
+          : verdict.confidence;
+  yield* finishAnswer(deps, request, {
+    answer,
+    confidence,
+    passages,
+    mode: 'two-stage',
+    trace,
+    reasoningSteps: stages,
+  });
+}
+
+async function* decompose(
+  chat: ChatModel | undefined,
+  question: string,
+  max: number,
+  deadline: Deadline,
+  trace: TraceRecorder,
+): AsyncGenerator<QaEvent, SubQuery[]> {
+  if (chat) {
+    try {
+      const result = await deadline.within(decomposeWithModel(chat, question, max));
+      yield usageEvent('decompose', [{ ...result.usage, model: result.model }]);
+      yield trace.thought(`Decomposed into ${result.subqueries.length} sub-queries.`);
+      return result.subqueries;
+    } catch (error) {
+      if (error instanceof StageTimeout) throw error;
+      yield trace.observation(
+        `Decomposition failed (${reasonOf(error)}); sub-queries built from the question.`,
+      );
+    }
+  }
+  const subqueries = decomposeOffline(question, max);
+  yield trace.thought(`Decomposed into ${subqueries.length} sub-queries (heuristic).`);
+  return subqueries;
+}
+
+async function* judgeSufficiency(
+  chat: ChatModel | undefined,
+  question: string,
+  analyses: SubQueryAnalysis[],
+  maxExtra: number,
+  deadline: Deadline,
+  trace: TraceRecorder,
+): AsyncGenerator<QaEvent, SufficiencyVerdict> {
+  let verdict = judgeSufficiencyOffline(analyses, maxExtra);
+  if (chat && analyses.some((a) => a.extracts.length > 0)) {
+    try {
+      const result = await deadline.within(judgeSufficiencyWithModel(chat, question, analyses, maxExtra));
+      yield usageEvent('sufficiency', [{ ...result.usage, model: result.model }]);
+      verdict = result.verdict;
+    } catch (error) {
+      if (error instanceof StageTimeout) throw error;
+      verdict = {
+        ...verdict,
+        sufficient: true,
+        additional: [],
+        reason: `sufficiency judge failed: ${reasonOf(error)}`,
+      };
+    }
+  }
+  yield trace.observation(
+    verdict.sufficient
+      ? `The first stage suffices: ${verdict.reason}`
+      : `A second stage is needed: ${verdict.reason}`,
+  );
+  return verdict;
+}
+
+/** Streams the report (the speculative one when kept) and returns its text; undefined when aborted. */
+async function* report(
+  chat: ChatModel | undefined,
+  question: string,
+  analyses: SubQueryAnalysis[],
+  passages: SearchHit[],
+  speculative: ReadAhead<ChatStreamEvent> | undefined,
+  signal: AbortSignal | undefined,
+  prefix = '',
+): AsyncGenerator<QaEvent, string | undefined> {
+  let answer = prefix;
+  if (prefix) yield { type: 'delta', data: { text: prefix } };
+  if (!chat || passages.length === 0) {
+    const text = chat ? nothingFound(question) : offlineReport(question, analyses, passages);
+    for (const line of text.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
+    return answer + text;
+  }
+  const events = speculative?.drain() ?? streamReport(chat, question, analyses, passages);
+  for await (const event of events) {
+    if (signal?.aborted) {
+      speculative?.discard();
+      return undefined;
+    }
+    if (event.type === 'delta') {
+      if (!event.text) continue;
+      answer += event.text;
+      yield { type: 'delta', data: { text: event.text } };
+    } else {
+      yield { type: 'usage', data: { stage: 'answer', ...event.usage, model: event.model } };
+    }
+  }
+  return answer;
+}
+
+/** The answer from one hybrid retrieval for the question, when the stages ran out of time. */
+async function* degraded(
+  deps: QaDeps,
+  request: AskRequest,
+  timeout: StageTimeout,
+  topK: number,
+  trace: TraceRecorder,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<QaEvent> {
+  const zh = hasCjk(request.question);
+  const seconds = (timeout.afterMs / 1000).toFixed(1);
+  const message = zh
+    ? `两阶段检索超过 ${seconds} 秒，改为单次检索回答。`
+    : `The two-stage search took longer than ${seconds} s: answering from a single retrieval instead.`;
+  yield { type: 'progress', data: { stage: 'degraded', message } };
+  yield trace.observation(message);
+  const hits = await hybridSearch(deps, request.question, requestFilters(request), topK);
+  const chat = deps.providers.chat;
+  const subquery: SubQuery = { id: 1, text: request.question, focus: request.question, stage: 1 };
+  const analysis: SubQueryAnalysis = chat
+    ? {
+        subquery,
+        answer: '',
+        extracts: hits.map((hit) => ({ hit, text: hit.content })),
+        confidence: 'low',
+        missing: [],
+      }
+    : judgeOffline(subquery, hits);
+  const passages = extractedPassages([analysis]);
+  const answer = yield* report(
+    chat,
+    request.question,
+    [analysis],
+    passages,
+    undefined,
+    signal,
+    `${message}\n\n`,
+  );
+  if (answer === undefined) return;
+  yield* finishAnswer(deps, request, {
+    answer,
+    confidence: 'low',
+    passages,
+    mode: 'two-stage',
+    trace,
+    reasoningSteps: 1,
+  });
+}
+
+function nothingFound(question: string): string {
+  return hasCjk(question)
+    ? '文档中没有找到与这个问题相关的内容。'
+    : 'No passage in your documents matches this question.';
+}

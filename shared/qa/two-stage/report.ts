@@ -1,0 +1,68 @@
+import { hasCjk } from '#shared/index/segment.ts';
+import { fillPrompt } from '#shared/llm/prompt-files.ts';
+import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+import { loadQaPrompt } from '../prompt.ts';
+import { findingsBlock } from './findings.ts';
+import type { SubQueryAnalysis } from './types.ts';
+
+/** Evidence points in the report (seed 001 §8.1: three to five). */
+const MAX_EVIDENCE = 5;
+
+/**
+ * The report (seed 001, agent 4) streamed by the model (role `answer`): TL;DR, conclusion, then
+ * evidence points with 《document name》, a verbatim quote and the extract's `[n]`.
+ */
+export function streamReport(
+  chat: ChatModel,
+  question: string,
+  analyses: SubQueryAnalysis[],
+  passages: SearchHit[],
+): AsyncIterable<ChatStreamEvent> {
+  return chat.stream({
+    role: 'answer',
+    system: loadQaPrompt('two-stage-answer-system'),
+    messages: [
+      {
+        role: 'user',
+        content: fillPrompt(loadQaPrompt('two-stage-answer'), {
+          question,
+          findings: findingsBlock(analyses, passages),
+        }),
+      },
+    ],
+  });
+}
+
+/**
+ * The report without a model, labelled offline and made only of verbatim extracts: the best extract
+ * as TL;DR, each sub-query's best extract as the conclusion, then up to five extracts as evidence
+ * with 《document name》 and “quote” [n].
+ */
+export function offlineReport(question: string, analyses: SubQueryAnalysis[], passages: SearchHit[]): string {
+  const zh = hasCjk(question);
+  const number = new Map(passages.map((hit, i) => [hit.nodeId, i + 1]));
+  const all = analyses.flatMap((a) => a.extracts);
+  if (all.length === 0) {
+    return zh
+      ? '离线抽取式回答：文档中没有找到能回答这个问题的段落。'
+      : 'Offline extractive answer: no passage in your documents answers this question.';
+  }
+  const cite = (e: (typeof all)[number]) => `“${e.text}” [${number.get(e.hit.nodeId)}]`;
+  const firsts = analyses.flatMap((a) => a.extracts.slice(0, 1));
+  const conclusion = [...new Map(firsts.map((e) => [e.text, e])).values()];
+  const evidence = [...new Map(all.map((e) => [e.text, e])).values()].slice(0, MAX_EVIDENCE);
+  const [best] = all;
+  return [
+    zh
+      ? '离线抽取式回答（未使用语言模型，以下内容均为文档原文摘录）'
+      : 'Offline extractive answer (no language model was used; everything below is quoted verbatim from your documents)',
+    '',
+    `**TL;DR**: ${best ? cite(best) : ''}`,
+    '',
+    `**${zh ? '结论' : 'Conclusion'}**: ${conclusion.map(cite).join(' ')}`,
+    '',
+    `**${zh ? '论据' : 'Evidence'}**:`,
+    ...evidence.map((e, i) => `${i + 1}. 《${e.hit.documentName}》 ${cite(e)}`),
+  ].join('\n');
+}
