@@ -228,6 +228,25 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     ).rejects.toThrow(NotFoundError);
   });
 
+  it('re-embeds existing topics with a new embedding model before comparing', async () => {
+    const a = await document('Cloud plan', KUBERNETES);
+    await deriveDocumentTopics(
+      db,
+      { ...offline, chat: scriptedTopics('Cloud migration') },
+      { documentId: a, version: 1 },
+      SETTINGS,
+    );
+    const b = await document('Cloud move', KUBERNETES);
+    const table = { ...offline, embedder: tableEmbedder(), chat: scriptedTopics('Moving to the cloud') };
+    const result = await deriveDocumentTopics(db, table, { documentId: b, version: 1 }, SETTINGS);
+    expect(result.links.map((l) => [l.name, l.created])).toEqual([['Cloud migration', false]]);
+    const models = await queryRows<{ embedding_model: string; dims: number }>(
+      db,
+      sql`SELECT DISTINCT embedding_model, vector_dims(embedding) AS dims FROM topics`,
+    );
+    expect(models).toEqual([{ embedding_model: 'table-v1', dims: 3 }]);
+  });
+
   it('identifies the topics a question is about, best first', async () => {
     const documentId = await document('Kubernetes operations', KUBERNETES);
     await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
