@@ -1,29 +1,29 @@
 import { DropQAError } from '#shared/errors.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
+import { FLOWS } from './flows.ts';
 import type { AskRequest } from './request.ts';
-import { standardFlow } from './standard.ts';
 
 export type { QaDeps } from './deps.ts';
 
-/** Modes whose flows arrive with the question-answering issue. */
-const LATER_MODES = new Set(['agent', 'two-stage', 'documents']);
-
 /**
- * Answers a question as a stream of events (docs/events.md): `meta` first, then progress, trace,
- * `delta` text, `references`, usage, and finally one `done` with the whole response — or one `error`.
- * Modes `auto` and `standard` run the standard RAG flow. Stops quietly when `signal` aborts.
+ * Answers a question as a stream of events (docs/events.md): `meta` first (before any database or
+ * model work, so the first event comes at once), then the mode's flow (`FLOWS`): progress, trace,
+ * `delta` text, `references`, usage, and finally one `done` with the whole response — or one
+ * `error`. A mode without a flow yet gets one `mode_unavailable` error. Stops quietly when `signal`
+ * aborts.
  *
  * @example for await (const event of ask(deps, askRequestSchema.parse({ question: '预算是多少？' }))) ...
  */
 export async function* ask(deps: QaDeps, request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
   const mode = request.mode ?? 'auto';
-  if (LATER_MODES.has(mode)) {
+  const flow = FLOWS[mode];
+  if (!flow) {
     yield {
       type: 'error',
       data: {
         code: 'mode_unavailable',
-        message: `The '${mode}' mode is not available yet: it arrives with the question-answering work. Use 'auto' or 'standard'.`,
+        message: `The '${mode}' mode is not available yet: it arrives with the question-answering work. Use 'auto', 'standard' or 'agent'.`,
       },
     };
     return;
@@ -38,7 +38,7 @@ export async function* ask(deps: QaDeps, request: AskRequest, signal?: AbortSign
     },
   };
   try {
-    yield* standardFlow(deps, { ...request, mode }, signal);
+    yield* flow(deps, { ...request, mode }, signal);
   } catch (error) {
     if (signal?.aborted) return;
     yield { type: 'error', data: errorData(error) };

@@ -1,5 +1,16 @@
 import type { Providers } from '#shared/llm/types.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
 
+/** Settings of the question-answering flows that the configuration does not (yet) carry. */
+export interface QaOptions {
+  /** Most iterations of the agent loop before a forced synthesis (default 5, seed 002 §5.5). */
+  maxIterations?: number;
+  /**
+   * How the agent talks to the chat model: `native` tool calling (Bedrock toolConfig, OpenAI
+   * `tools`; the default) or `json`, one structured JSON action per turn, for servers without tools.
+   */
+  toolProtocol?: 'native' | 'json';
+}
+
 /** What the question-answering flows need: search over the database, and the providers in force. */
-export type QaDeps = SearchDeps & { providers: Providers };
+export type QaDeps = SearchDeps & { providers: Providers; qa?: QaOptions };

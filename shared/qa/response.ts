@@ -1,3 +1,4 @@
+import type { QuoteCheck } from './citations.ts';
 import type { QaMode } from './request.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -14,6 +15,13 @@ export interface QaSource {
   relevance: number;
   node_id: string;
   version: number;
+  /**
+   * Present when the answer quotes this passage: false when any quote presented as verbatim was not
+   * found in the passage's text (seed: citations that can be trusted).
+   */
+  verified?: boolean;
+  /** The quotes of the answer that cite this passage, each checked against its text. */
+  quotes?: QuoteCheck[];
 }
 
 /** One step of a reasoning trace (seed 000 §6.6.2). */
@@ -40,6 +48,8 @@ export interface QaResponse {
   reasoning_steps?: number;
   /** Agent flow: loop iterations. */
   iterations?: number;
+  /** Quotes presented as verbatim that cite no passage and occur in none of them. */
+  unverified_quotes?: string[];
   /** Present when the request asked `show_reasoning`. */
   reasoning_trace?: TraceStep[];
   /** Which provider answered, e.g. "offline (extractive)". */

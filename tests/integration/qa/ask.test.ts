@@ -109,7 +109,9 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
   const request = (input: AskRequestInput) => askRequestSchema.parse(input);
 
   it('streams meta, deltas, references and done in that order for a Chinese question', async () => {
-    const events = await collect(ask(offline(), request({ question: '云平台建设的预算是多少？' })));
+    const events = await collect(
+      ask(offline(), request({ question: '云平台建设的预算是多少？', mode: 'standard' })),
+    );
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('meta');
     expect(types.at(-1)).toBe('done');
@@ -135,7 +137,7 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
     expect(response.provider).toBe('offline (extractive)');
     const meta = events[0] as Extract<QaEvent, { type: 'meta' }>;
     expect(meta.data).toEqual({
-      mode: 'auto',
+      mode: 'standard',
       provider: 'offline (extractive)',
       question: '云平台建设的预算是多少？',
     });
@@ -198,7 +200,7 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
     expect(response.sources.every((s) => s.document_name === 'plan.md')).toBe(true);
   });
 
-  it.each(['agent', 'two-stage', 'documents'] as const)(
+  it.each(['two-stage', 'documents'] as const)(
     'answers the %s mode with one mode_unavailable error',
     async (mode) => {
       const events = await collect(ask(offline(), request({ question: 'q', mode })));

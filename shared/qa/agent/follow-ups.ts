@@ -1,0 +1,37 @@
+import { segment } from '#shared/index/segment.ts';
+import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+
+/** Words after which a sentence names the value the question asks for: "负责人：张三", "owner is Alice". */
+const VALUE_AFTER = /(?:[：:是为由]|\bis\b|\bby\b)\s*([^\s，。,.;；、()（）]{2,16})/gi;
+/** Questions that ask for more than the first fact found: "还负责过哪些项目", "what other projects". */
+const MULTI_HOP = /还|其他|其它|另外|别的|以外|\b(?:also|other|else|another|besides)\b/i;
+
+/** Whether the question asks for a second hop ("what else", "还有哪些"). */
+export function isMultiHop(question: string): boolean {
+  return MULTI_HOP.test(question);
+}
+
+/**
+ * Terms that lead to the next hop of a multi-hop question (seed 000 §8.2: A's lead -> Zhang San ->
+ * his other projects): in the evidence sentence that best matches the question, the values stated
+ * after a colon or "is"/"是"/"由", else its words the question does not contain; at most two.
+ *
+ * @example followUpTerms('A项目负责人还负责过哪些项目？', [hit('项目负责人：张三。')]) // ['张三']
+ */
+export function followUpTerms(question: string, hits: SearchHit[]): string[] {
+  const [best] = pickAnswerSentences(
+    question,
+    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
+    { maxSentences: 1 },
+  );
+  if (!best) return [];
+  const asked = new Set(segment(question));
+  const values = [...best.text.matchAll(VALUE_AFTER)]
+    .map((m) => (m[1] ?? '').trim())
+    .filter((v) => v && !asked.has(v.toLowerCase()) && !question.includes(v));
+  if (values.length > 0) return [...new Set(values)].slice(0, 2);
+  return [...new Set(segment(best.text))]
+    .filter((w) => !asked.has(w) && [...w].length >= 2 && !/^\d+$/.test(w))
+    .slice(0, 2);
+}

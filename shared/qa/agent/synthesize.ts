@@ -1,0 +1,108 @@
+import { hasCjk } from '#shared/index/segment.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+import { renumberCitations } from '../citations.ts';
+import type { QaDeps } from '../deps.ts';
+import { extractiveAnswer } from '../direct-answer.ts';
+import type { QaEvent } from '../events.ts';
+import { finishAnswer, lineChunks } from '../finish.ts';
+import { streamModelAnswer } from '../model-steps.ts';
+import type { Confidence } from '../response.ts';
+import type { TraceRecorder } from '../trace.ts';
+import { SUFFICIENT_DENSITY } from './evaluate.ts';
+import type { AgentState } from './state.ts';
+import type { FinalAnswerInput } from './tools/index.ts';
+
+/** Most passages a synthesized answer is written over. */
+const MAX_PASSAGES = 20;
+
+export interface SynthesisOptions {
+  /** The model's final_answer, when it gave one. */
+  final?: FinalAnswerInput;
+  /** The iteration limit was reached: the answer is forced, with low confidence. */
+  forced: boolean;
+  topics?: string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * The agent's answer: the model's final_answer (its markers renumbered in order of use); else,
+ * with a chat model, its answer streamed over the gathered passages; offline, the extractive answer
+ * over them (for multi-hop questions the hop's terms join the question) with any contradiction
+ * found stated with both sides cited. A forced synthesis has low confidence. Ends with `done`.
+ */
+export async function* synthesize(
+  deps: QaDeps,
+  state: AgentState,
+  trace: TraceRecorder,
+  options: SynthesisOptions,
+): AsyncGenerator<QaEvent> {
+  const { request } = state;
+  const chat = deps.providers.chat;
+  const hits = state.evidence.hits;
+  yield { type: 'progress', data: { stage: 'answer', message: 'Writing the answer' } };
+  let answer: string;
+  let passages: SearchHit[];
+  let confidence: Confidence;
+  const final = options.final;
+  if (final?.answer.trim()) {
+    const { text, order } = renumberCitations(final.answer, hits.length);
+    answer = text;
+    passages = order.flatMap((n) => (hits[n - 1] ? [hits[n - 1] as SearchHit] : []));
+    confidence = final.confidence;
+    for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+  } else if (chat && hits.length > 0) {
+    passages = hits.slice(0, MAX_PASSAGES);
+    answer = '';
+    for await (const event of streamModelAnswer(chat, request.question, passages)) {
+      if (options.signal?.aborted) return;
+      if (event.type === 'delta') answer += event.data.text;
+      yield event;
+    }
+    confidence = 'medium';
+  } else {
+    const query = [state.question, ...state.followUps].join(' ');
+    const extract = extractiveAnswer(query, hits, chat !== undefined);
+    passages = extract.passages;
+    answer = extract.text + contradictionNote(state, passages);
+    confidence = state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 ? 'medium' : 'low';
+    for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+  }
+  if (options.forced || passages.length === 0) confidence = 'low';
+  yield* finishAnswer(deps, request, {
+    answer,
+    confidence,
+    passages,
+    mode: 'agent',
+    trace,
+    topics: options.topics,
+    iterations: state.iteration,
+  });
+}
+
+/**
+ * The contradictions found, as a note after the extract naming both documents and citing both
+ * passages; the passages it cites are appended to `passages` when the extract did not quote them.
+ */
+function contradictionNote(state: AgentState, passages: SearchHit[]): string {
+  if (state.contradictions.length === 0) return '';
+  const zh = hasCjk(state.question);
+  const cite = (evidenceNumber: number | undefined) => {
+    const hit = evidenceNumber === undefined ? undefined : state.evidence.hits[evidenceNumber - 1];
+    if (!hit) return '';
+    let at = passages.indexOf(hit);
+    if (at < 0) {
+      passages.push(hit);
+      at = passages.length - 1;
+    }
+    return zh ? `《${hit.documentName}》[${at + 1}]` : `"${hit.documentName}" [${at + 1}]`;
+  };
+  const lines = state.contradictions.map((c) =>
+    zh
+      ? `- ${cite(c.citations[0])}与${cite(c.citations[1])}的说法不一致：${c.reason}`
+      : `- ${cite(c.citations[0])} and ${cite(c.citations[1])} disagree: ${c.reason}`,
+  );
+  const head = zh
+    ? '注意：文档之间存在不一致，请核对原文：'
+    : 'Note: the documents disagree; check the originals:';
+  return `\n\n${head}\n${lines.join('\n')}`;
+}

@@ -1,0 +1,45 @@
+import { agentLoop } from './agent/loop.ts';
+import type { QaDeps } from './deps.ts';
+import { directAnswer } from './direct-answer.ts';
+import type { QaEvent } from './events.ts';
+import { checkQuality } from './quality.ts';
+import type { AskRequest } from './request.ts';
+import { retrieve } from './retrieve.ts';
+import { questionTopicNames } from './topics.ts';
+import { TraceRecorder } from './trace.ts';
+
+/**
+ * The `auto` flow (seed 000 §6.4): standard retrieval while the question's topics are identified,
+ * the quality check, then the direct answer when the passages suffice (mode `direct`), otherwise
+ * the agent loop starting from those passages (mode `agent`).
+ */
+export async function* autoFlow(
+  deps: QaDeps,
+  request: AskRequest,
+  signal?: AbortSignal,
+): AsyncGenerator<QaEvent> {
+  const trace = new TraceRecorder();
+  const topicsPromise = questionTopicNames(deps, request.question);
+  const hits = yield* retrieve(deps, request, trace);
+  const topics = await topicsPromise;
+  if (signal?.aborted) return;
+  if (topics.length > 0) yield trace.observation(`The question is about: ${topics.join(', ')}.`);
+  trace.iteration(2);
+  const verdict = yield* checkQuality(deps, request.question, hits, trace);
+  if (signal?.aborted) return;
+  if (verdict.sufficient) {
+    yield* directAnswer(deps, request, hits, verdict, trace, { topics, signal });
+    return;
+  }
+  yield* agentLoop(deps, request, trace, { hits, reason: verdict.reason, topics, signal });
+}
+
+/** The `agent` flow: the agent loop from the start, without the standard fast path. */
+export async function* agentFlow(
+  deps: QaDeps,
+  request: AskRequest,
+  signal?: AbortSignal,
+): AsyncGenerator<QaEvent> {
+  const topics = await questionTopicNames(deps, request.question);
+  yield* agentLoop(deps, request, new TraceRecorder(), { topics, signal });
+}

@@ -1,0 +1,89 @@
+import { hasCjk } from '#shared/index/segment.ts';
+import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline/answer.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+import type { QaDeps } from './deps.ts';
+import type { QaEvent } from './events.ts';
+import { finishAnswer, lineChunks } from './finish.ts';
+import { streamModelAnswer } from './model-steps.ts';
+import type { QualityVerdict } from './quality.ts';
+import type { AskRequest } from './request.ts';
+import type { Confidence } from './response.ts';
+import type { TraceRecorder } from './trace.ts';
+
+/**
+ * The direct answer over retrieved passages (seed 000 §6.4 fast path): the chat model's streamed
+ * answer over the numbered passages, or offline the extractive answer quoting them verbatim; then
+ * `references` and `done` (mode `direct`). Confidence: low when the verdict says insufficient or
+ * nothing is cited, else high with a model and medium offline.
+ */
+export async function* directAnswer(
+  deps: QaDeps,
+  request: AskRequest,
+  hits: SearchHit[],
+  verdict: QualityVerdict,
+  trace: TraceRecorder,
+  options: { topics?: string[]; signal?: AbortSignal } = {},
+): AsyncGenerator<QaEvent> {
+  const chat = deps.providers.chat;
+  yield { type: 'progress', data: { stage: 'answer', message: 'Writing the answer' } };
+  let answer = '';
+  let passages: SearchHit[];
+  if (chat && hits.length > 0) {
+    for await (const event of streamModelAnswer(chat, request.question, hits)) {
+      if (options.signal?.aborted) return;
+      if (event.type === 'delta') answer += event.data.text;
+      yield event;
+    }
+    passages = hits;
+  } else {
+    const extract = extractiveAnswer(request.question, hits, chat !== undefined);
+    answer = extract.text;
+    passages = extract.passages;
+    for (const text of lineChunks(answer)) yield { type: 'delta', data: { text } };
+  }
+  const confidence: Confidence =
+    !verdict.sufficient || passages.length === 0 ? 'low' : chat ? 'high' : 'medium';
+  yield* finishAnswer(deps, request, {
+    answer,
+    confidence,
+    passages,
+    mode: 'direct',
+    trace,
+    topics: options.topics,
+    reasoningSteps: 1,
+  });
+}
+
+/**
+ * The extractive answer over passages, its markers renumbered [1], [2], ... in order of first use and
+ * the passages limited to those it quotes. With a chat model configured but nothing retrieved, a
+ * plain statement instead of the offline label.
+ */
+export function extractiveAnswer(
+  question: string,
+  hits: SearchHit[],
+  modelConfigured: boolean,
+): { text: string; passages: SearchHit[] } {
+  if (hits.length === 0 && modelConfigured) {
+    const text = hasCjk(question)
+      ? '文档中没有找到与这个问题相关的内容。'
+      : 'No passage in your documents matches this question.';
+    return { text, passages: [] };
+  }
+  const picked = pickAnswerSentences(
+    question,
+    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
+  );
+  const renumber = new Map<number, number>();
+  for (const sentence of picked)
+    if (!renumber.has(sentence.citation)) renumber.set(sentence.citation, renumber.size + 1);
+  const text = formatExtractiveAnswer(
+    question,
+    picked.map((s) => ({ text: s.text, citation: renumber.get(s.citation) ?? s.citation })),
+  );
+  const passages = [...renumber.keys()].flatMap((original) => {
+    const hit = hits[original - 1];
+    return hit ? [hit] : [];
+  });
+  return { text, passages };
+}

@@ -1,0 +1,65 @@
+import { reasonOf } from '#shared/errors.ts';
+import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
+import type { SearchHit } from '#shared/search/types.ts';
+import type { QaDeps } from './deps.ts';
+import type { QaEvent } from './events.ts';
+import { judgeRetrieval } from './model-steps.ts';
+import type { TraceRecorder } from './trace.ts';
+
+/** Offline, an extract containing this share of the question's terms answers it with medium confidence. */
+export const OFFLINE_SUFFICIENT_COVERAGE = 0.6;
+
+export interface QualityVerdict {
+  sufficient: boolean;
+  reason: string;
+}
+
+/**
+ * The quality check of seed 000 §6.5.2 on retrieved passages: none -> insufficient. With a chat
+ * model: the best relevance below `search.relevanceThreshold` -> insufficient, else the model's
+ * judgment (role `judge`; when it fails, the passages are taken as sufficient). Offline: the share of
+ * the question's terms that the extractive answer would quote (hashing cosines are not on the
+ * threshold's scale). Streams the finding as a trace observation.
+ */
+export async function* checkQuality(
+  deps: QaDeps,
+  question: string,
+  hits: SearchHit[],
+  trace: TraceRecorder,
+): AsyncGenerator<QaEvent, QualityVerdict> {
+  const verdict = (sufficient: boolean, reason: string): QualityVerdict => ({ sufficient, reason });
+  if (hits.length === 0) {
+    yield trace.observation('No passage matched the question.');
+    return verdict(false, 'no_results');
+  }
+  const chat = deps.providers.chat;
+  if (!chat) {
+    const quoted = pickAnswerSentences(
+      question,
+      hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
+    ).map((s) => s.text);
+    const coverage = questionCoverage(question, quoted);
+    const sufficient = coverage >= OFFLINE_SUFFICIENT_COVERAGE;
+    yield trace.observation(
+      `The quoted sentences contain ${Math.round(coverage * 100)}% of the question's terms${sufficient ? '' : '; that is not enough for a direct answer'}.`,
+    );
+    return verdict(sufficient, sufficient ? 'covered' : 'low_coverage');
+  }
+  const best = Math.max(0, ...hits.map((hit) => hit.relevance ?? 0));
+  const threshold = deps.search.relevanceThreshold;
+  if (best < threshold) {
+    yield trace.observation(`The best passage's relevance ${best.toFixed(2)} is below ${threshold}.`);
+    return verdict(false, 'low_relevance');
+  }
+  try {
+    const judged = await judgeRetrieval(chat, question, hits);
+    yield judged.usage;
+    yield trace.observation(
+      `${judged.sufficient ? 'The passages can answer the question' : 'The passages may not answer the question'}: ${judged.reason}`,
+    );
+    return verdict(judged.sufficient, judged.reason);
+  } catch (error) {
+    yield trace.observation(`Quality judgment unavailable: ${reasonOf(error)}`);
+    return verdict(true, 'judgment_unavailable');
+  }
+}

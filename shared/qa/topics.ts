@@ -1,0 +1,15 @@
+import { identifyQuestionTopics } from '#shared/enrich/topics/index.ts';
+import type { QaDeps } from './deps.ts';
+
+/**
+ * The names of the topics the question is about (seed 000 §5.3.2), best first; empty when there are
+ * none or the lookup fails (topics inform the answer, they never block it).
+ */
+export async function questionTopicNames(deps: QaDeps, question: string): Promise<string[]> {
+  try {
+    const topics = await identifyQuestionTopics(deps.db, deps.providers, question, { topK: 3 });
+    return topics.map((t) => t.name);
+  } catch {
+    return [];
+  }
+}
