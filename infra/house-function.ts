@@ -5,10 +5,11 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
+import { ensureJiebaArm64 } from './jieba-arm64.ts';
 import { acknowledge } from './nag.ts';
+import { REPO_ROOT } from './paths.ts';
 
-/** The repository root: entries and the lock file are found from here. */
-export const REPO_ROOT = resolve(import.meta.dirname, '..');
+export { REPO_ROOT } from './paths.ts';
 
 export interface HouseFunctionProps {
   /** The handler module, relative to the repository root (`functions/parse/handler.ts`). */
@@ -29,11 +30,13 @@ export interface HouseFunctionProps {
 /**
  * Every DropQA function: Node 22 on arm64, one minified ESM bundle with source maps (the AWS SDK v3
  * comes with the runtime), X-Ray tracing, its own log group with a retention, Powertools named
- * after the function. The jieba segmenter is a native module, so it is installed for linux-arm64
- * beside the bundle instead of bundled.
+ * after the function. The jieba segmenter is a native module: its linux-arm64 build is copied
+ * beside the bundle instead of bundled (see jieba-arm64.ts).
  */
 export class HouseFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
+    const bundled = Stack.of(scope).bundlingRequired;
+    const jieba = bundled ? ensureJiebaArm64() : undefined;
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -59,7 +62,7 @@ export class HouseFunction extends NodejsFunction {
       },
       bundling: {
         // Without bundling (tests), the asset would be a fingerprint of the whole repository.
-        assetHash: Stack.of(scope).bundlingRequired ? undefined : `unbundled-${id}`,
+        assetHash: bundled ? undefined : `unbundled-${id}`,
         format: OutputFormat.ESM,
         target: 'node22',
         minify: true,
@@ -68,16 +71,16 @@ export class HouseFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         // CommonJS dependencies inside an ESM bundle still call require().
         banner: "import { createRequire as __cr } from 'node:module';const require = __cr(import.meta.url);",
-        externalModules: ['@aws-sdk/*'],
-        nodeModules: ['@node-rs/jieba'],
-        environment: { npm_config_cpu: 'arm64', npm_config_os: 'linux', npm_config_libc: 'glibc' },
+        externalModules: ['@aws-sdk/*', '@node-rs/jieba'],
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) =>
-            props.withMigrations
+          afterBundling: (inputDir: string, outputDir: string) => [
+            `mkdir -p "${outputDir}/node_modules" && cp -r "${jieba}/node_modules/@node-rs" "${outputDir}/node_modules/"`,
+            ...(props.withMigrations
               ? [`cp -r "${inputDir}/shared/db/migrations" "${outputDir}/migrations"`]
-              : [],
+              : []),
+          ],
         },
       },
     });

@@ -25,7 +25,8 @@ export function stepHandler(task: TaskName, step: Step, deps: () => Promise<Pipe
     } catch (error) {
       metrics.addMetric(`${task}Failed`, MetricUnit.Count, 1);
       const failure = toStepError(error);
-      logger.error(`${task} failed`, { error: failure });
+      // Name and message only: the cause of a failed query carries its SQL and parameters.
+      logger.error(`${task} failed`, { errorName: failure.name, reason: failure.message });
       throw failure;
     }
   })

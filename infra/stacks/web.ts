@@ -21,8 +21,8 @@ import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { REPO_ROOT } from '../house-function.ts';
 import { acknowledge } from '../nag.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
 
