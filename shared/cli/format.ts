@@ -31,8 +31,12 @@ export function formatStats(stats: VersionSummary['stats']): string {
   add('images', stats.images);
   add('tables', stats.tables);
   add('topics', stats.topics);
-  const calls = (stats.modelCalls ?? 0) + (stats.topicModelCalls ?? 0) + (stats.imageModelCalls ?? 0);
-  if (calls > 0 || stats.modelCalls !== undefined) parts.push(`${calls} model calls`);
+  // chatCalls is counted by the runner around every step; older versions only have the steps' counts.
+  const calls =
+    stats.chatCalls ?? (stats.modelCalls ?? 0) + (stats.topicModelCalls ?? 0) + (stats.imageModelCalls ?? 0);
+  if (calls > 0 || stats.chatCalls !== undefined || stats.modelCalls !== undefined) {
+    parts.push(`${calls} model calls`);
+  }
   const tokens = Object.entries(stats)
     .filter(([name]) => /tokens/i.test(name))
     .reduce((sum, [, value]) => sum + value, 0);

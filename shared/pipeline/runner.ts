@@ -1,12 +1,14 @@
 import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
 import { reasonOf } from '../errors.ts';
-import { type PipelineInput, pipelineInputSchema, type RegisterOutput } from './contract.ts';
+import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
 import { createWorkQueue } from './queue.ts';
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
+import { type ExecutionUsage, trackUsage } from './usage-tracking.ts';
+import { mergeVersionStats } from './versions.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Listener = (event: PipelineEvent) => void;
@@ -63,13 +65,15 @@ export function createPipelineRunner(
     const seen: { documentId?: string; version?: number } = { documentId: input.documentId };
     let recorded = false;
     let register: RegisterOutput | undefined;
+    const tracked = trackUsage(deps.providers);
+    const stepDeps: PipelineDeps = { ...deps, providers: tracked.providers };
     const handler =
       (name: TaskName) =>
       async (taskInput: Json): Promise<Json> => {
         const ids = { documentId: seen.documentId, version: seen.version };
         emit({ type: 'step-started', key: input.key, step: name, ...ids });
         try {
-          const output = await steps[name](taskInput, deps);
+          const output = await steps[name](taskInput, stepDeps);
           if (name === 'Register') {
             register = output as RegisterOutput;
             seen.documentId = register.documentId;
@@ -87,27 +91,49 @@ export function createPipelineRunner(
       };
     const handlers = Object.fromEntries(TASK_NAMES.map((name) => [name, handler(name)]));
     try {
-      // Validated on first use, not at start: the validation is the slowest part of opening the runner.
-      const execution = localMachine().run(input as Json, {
-        overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
-      });
-      const result = (await execution.result) as RegisterOutput;
-      if (result.outcome === 'unchanged' && result.reason) {
-        return {
-          documentId: result.documentId,
-          version: result.version,
-          status: 'failed',
-          error: result.reason,
-        };
+      return await runMachine();
+    } finally {
+      if (register?.outcome === 'created') await recordUsage(register, tracked.usage);
+    }
+
+    async function runMachine(): Promise<PipelineOutcome> {
+      try {
+        // Validated on first use, not at start: the validation is the slowest part of opening the runner.
+        const execution = localMachine().run(input as Json, {
+          overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
+        });
+        const result = (await execution.result) as RegisterOutput;
+        if (result.outcome === 'unchanged' && result.reason) {
+          return {
+            documentId: result.documentId,
+            version: result.version,
+            status: 'failed',
+            error: result.reason,
+          };
+        }
+        const status = result.outcome === 'unchanged' ? 'unchanged' : 'ready';
+        return { documentId: result.documentId, version: result.version, status };
+      } catch (error) {
+        // A Fail state carries the error name and the readable cause; anything else is reported as is.
+        const failure = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        const reason = reasonOf(failure);
+        if (!recorded) await recordUnhandled(input, register, failure, reason);
+        return { ...seen, status: 'failed', error: reason };
       }
-      const status = result.outcome === 'unchanged' ? 'unchanged' : 'ready';
-      return { documentId: result.documentId, version: result.version, status };
+    }
+  }
+
+  /** What the execution's model calls cost, in the version's stats (absent when discarded). */
+  async function recordUsage(ref: VersionRef, usage: ExecutionUsage): Promise<void> {
+    try {
+      await mergeVersionStats(deps.db, ref, {
+        chatCalls: usage.chatCalls,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        embedCalls: usage.embedCalls,
+      });
     } catch (error) {
-      // A Fail state carries the error name and the readable cause; anything else is reported as is.
-      const failure = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-      const reason = reasonOf(failure);
-      if (!recorded) await recordUnhandled(input, register, failure, reason);
-      return { ...seen, status: 'failed', error: reason };
+      console.error(`[pipeline] could not record the usage of version ${ref.version}: ${reasonOf(error)}`);
     }
   }
 

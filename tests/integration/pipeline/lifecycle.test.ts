@@ -70,6 +70,14 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
       { key: 'life/plan.md', bytes: utf8('# Plan\n\nThe budget is 250 euros.\n') },
     ]);
     expect(v2).toMatchObject({ status: 'ready', version: 2, documentId: v1?.documentId });
+    const [stats] = await deps.db
+      .select({ stats: documentVersions.stats })
+      .from(documentVersions)
+      .where(eq(documentVersions.documentId, v2?.documentId ?? ''))
+      .orderBy(asc(documentVersions.version));
+    expect(stats?.stats).toMatchObject({ paragraphs: 1, chatCalls: 0, inputTokens: 0, outputTokens: 0 });
+    expect(stats?.stats.embedCalls).toBeGreaterThan(0);
+    expect(stats?.stats.durationMs).toBeGreaterThanOrEqual(0);
     expect((await find('250')).map((h) => h.version)).toEqual([2]);
     expect(await find('100')).toEqual([]);
     expect((await find('100', 1)).map((h) => [h.version, h.content])).toEqual([
