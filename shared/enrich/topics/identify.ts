@@ -31,7 +31,7 @@ export async function identifyQuestionTopics(
   const { embedder } = providers;
   let vector: number[] | undefined;
   try {
-    [vector] = await embedder.embed([question]);
+    [vector] = await embedder.embed([question], { purpose: 'query' });
   } catch (error) {
     throw new ProviderError(`embedder ${embedder.model} failed on the question: ${reasonOf(error)}`, {
       cause: error,
