@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
-const DIST = resolve(WEB, 'dist');
-const PLAIN_PAGE = resolve(WEB, 'plain/index.html');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,16 +22,18 @@ const TYPES: Record<string, string> = {
  * Serves the built web client (web/dist) on every non-API GET: files by path, any other path the
  * client's index.html (its router owns the URL). Without a build, `/` answers the plain page
  * (web/plain). Checked per request, so a build made while the server runs is picked up.
- * Register after the API routes.
+ * Register after the API routes. `webDir` (default: the repository's web/) holds dist/ and plain/.
  */
-export function serveWebClient(app: Hono): void {
+export function serveWebClient(app: Hono, webDir: string = WEB): void {
+  const dist = resolve(webDir, 'dist');
+  const plain = resolve(webDir, 'plain/index.html');
   app.get('*', async (c) => {
     if (c.req.path === '/api' || c.req.path.startsWith('/api/')) return c.notFound();
-    const index = resolve(DIST, 'index.html');
-    if (!existsSync(index)) return plainPage(c);
-    const file = resolve(DIST, `.${decodeURIComponent(c.req.path)}`);
-    if (file.startsWith(DIST + sep) && extname(file) && existsSync(file)) {
-      const hashed = file.startsWith(resolve(DIST, 'assets') + sep);
+    const index = resolve(dist, 'index.html');
+    if (!existsSync(index)) return plainPage(c, plain);
+    const file = fileIn(dist, c.req.path);
+    if (file) {
+      const hashed = file.startsWith(resolve(dist, 'assets') + sep);
       return c.body(await readFile(file), 200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         // Vite names assets by content hash: they never change under one name.
@@ -50,7 +50,20 @@ export function serveWebClient(app: Hono): void {
   });
 }
 
-async function plainPage(c: Context): Promise<Response> {
+/** The file a URL path names inside `dir`, when it is one (never outside it, never a folder). */
+function fileIn(dir: string, path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const file = resolve(dir, `.${decoded}`);
+  if (!file.startsWith(dir + sep) || !extname(file)) return undefined;
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
+}
+
+async function plainPage(c: Context, page: string): Promise<Response> {
   if (c.req.path !== '/') return c.notFound();
-  return c.html(existsSync(PLAIN_PAGE) ? await readFile(PLAIN_PAGE, 'utf8') : '<h1>DropQA</h1>');
+  return c.html(existsSync(page) ? await readFile(page, 'utf8') : '<h1>DropQA</h1>');
 }

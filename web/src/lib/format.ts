@@ -36,3 +36,8 @@ export function documentLink(
   if (options.version !== undefined) query.version = String(options.version);
   return { name: 'document', params: { id }, query };
 }
+
+/** plural(1, 'image') -> "1 image"; plural(3, 'image') -> "3 images". */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -21,9 +21,12 @@ export function renderMarkdown(text: string, anchorPrefix?: string): string {
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
 }
 
+// `[3]` (passages) and `[DOC-1a2b3c4d-PARA-5]` / `[DOC-1a2b3c4d-IMAGE-2]` (documents mode, seed 004).
+const MARKER = /\[(\d{1,3}|DOC-[0-9a-f]{8}-(?:PARA|IMAGE)-\d{1,5})\]/g;
+
 function linkCitations(text: string, prefix: string): string {
   return text.replace(
-    /\[(\d{1,3})\]/g,
-    (_all, n: string) => `<sup><a class="citation" href="#${prefix}-${n}">[${n}]</a></sup>`,
+    MARKER,
+    (_all, id: string) => `<sup><a class="citation" href="#${prefix}-${id}">[${id}]</a></sup>`,
   );
 }
