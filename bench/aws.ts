@@ -51,8 +51,11 @@ async function bundle(name: string, entry: string): Promise<number> {
 
 /** Imports the ask bundle in a fresh Node process, as Lambda's init phase does; milliseconds. */
 function askInitMs(): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(join(OUT, 'ask.mjs'))}); console.log(performance.now() - t);`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+  // The Lambda runtime's global that streamHandle wraps the handler with.
+  const lambdaGlobal =
+    'globalThis.awslambda = { streamifyResponse: (h) => h, HttpResponseStream: { from: (s) => s } };';
+  const script = `${lambdaGlobal} const t = performance.now(); await import(${JSON.stringify(join(OUT, 'ask.mjs'))}); console.log(performance.now() - t);`;
+  const result = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
     env: {
       ...process.env,
       DB_CLUSTER_ARN: 'arn:aws:rds:us-east-1:000000000000:cluster:bench',

@@ -1,20 +1,19 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { createIngestService } from '#shared/pipeline/ingest.ts';
 import type { Runtime } from '#shared/runtime/runtime.ts';
 import { lambdaDeps } from '../lib/deps.ts';
 import { readLambdaEnv } from '../lib/env.ts';
 import { executionStarter } from '../lib/start-execution.ts';
-import { eventDrivenRunner } from './event-runner.ts';
+import { lambdaIngestService } from './lambda-ingest.ts';
 
 /**
  * What the HTTP app works with in Lambda: the same runtime as the local server, except that ingestion
- * is the deployed state machine (see `eventDrivenRunner`). Opening makes no network call.
+ * is the deployed state machine (see `lambdaIngestService`). Opening makes no network call.
  */
 export async function lambdaRuntime(): Promise<Runtime> {
   const deps = await lambdaDeps();
   const { STATE_MACHINE_ARN } = readLambdaEnv();
   const start = executionStarter(new SFNClient({}), STATE_MACHINE_ARN ?? '');
-  const ingest = createIngestService(deps, { runner: eventDrivenRunner(start) });
+  const ingest = lambdaIngestService(deps, start);
   return {
     ...deps,
     ingest,

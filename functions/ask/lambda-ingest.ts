@@ -1,0 +1,71 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import * as schema from '#shared/db/schema.ts';
+import { removeObject } from '#shared/documents/remove-object.ts';
+import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { queueDocument } from '#shared/pipeline/documents.ts';
+import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
+import { objectEventAction } from '#shared/pipeline/object-events.ts';
+import type { PipelineDeps } from '#shared/pipeline/types.ts';
+import { assertSafeKey } from '#shared/storage/keys.ts';
+import type { StartPipeline } from '../lib/start-execution.ts';
+
+const { documents } = schema;
+
+/**
+ * Ingestion as the HTTP function sees it in AWS: the deployed state machine does the work, so
+ * nothing here runs a pipeline (nor bundles one). An upload only writes the object and queues its
+ * document: the object's S3 event starts the execution. A reindex, which writes nothing, starts
+ * its execution itself. Outcomes are never awaited here: an execution outlives the request, and
+ * the document's status reports it (`done` and event results say `unchanged` for "not known here").
+ */
+export function lambdaIngestService(deps: PipelineDeps, start: StartPipeline): IngestService {
+  const notAwaited = (key: string, documentId: string): IngestOutcome => ({
+    key,
+    documentId,
+    status: 'unchanged',
+  });
+  return {
+    async submit(files) {
+      const submitted = [];
+      for (const file of files) {
+        assertSafeKey(file.key);
+        await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
+        const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
+        const doc = await queueDocument(deps.db, { key: file.key, filename });
+        submitted.push({ key: file.key, documentId: doc.id, status: 'queued' as const });
+      }
+      return submitted;
+    },
+    async ingest() {
+      throw new ValidationError(
+        'In AWS, files are ingested by their S3 events: use submit and poll the documents',
+      );
+    },
+    async reindex(documentId) {
+      const live = and(eq(documents.id, documentId), isNull(documents.deletedAt));
+      const [doc] = await deps.db.select({ key: documents.key }).from(documents).where(live);
+      if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
+      if (!(await deps.store.head(doc.key))) {
+        throw new NotFoundError(`The stored object ${doc.key} of document ${documentId} is gone`);
+      }
+      await deps.db
+        .update(documents)
+        .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
+        .where(live);
+      await start({ key: doc.key, documentId, force: true });
+      return {
+        submitted: { key: doc.key, documentId, status: 'queued' },
+        done: Promise.resolve(notAwaited(doc.key, documentId)),
+      };
+    },
+    async handleObjectEvent(event) {
+      const action = objectEventAction(event);
+      if (action.kind === 'remove') return removeObject(deps.db, deps.store, action);
+      await start(action.input);
+      return { status: 'unchanged' };
+    },
+    // Step Functions owns executions in AWS: a stopped one ends by its timeout and Catch.
+    recover: async () => ({ resumed: [], failed: [], requeued: [] }),
+    idle: async () => {},
+  };
+}
