@@ -3,9 +3,12 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
 import { handleError } from './errors.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { historyRoutes } from './routes/history.ts';
+import { imageRoutes } from './routes/images.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { qaRoutes } from './routes/qa.ts';
 import { searchRoutes } from './routes/search.ts';
+import { summarizeRoutes } from './routes/summarize.ts';
 import { topicRoutes } from './routes/topics.ts';
 import { serveWebClient } from './web-client.ts';
 
@@ -36,7 +39,11 @@ export function createApp(rt: Runtime): Hono {
   app.route('/api/documents', documentRoutes(rt));
   app.route('/api/topics', topicRoutes(rt));
   app.route('/api/search', searchRoutes(rt));
+  // Before qaRoutes: this history (paging, mode filter, entries by id) answers GET /api/qa/history.
+  app.route('/api/qa', historyRoutes(rt));
+  app.route('/api/qa', summarizeRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
+  app.route('/api/v1/documents', imageRoutes(rt));
   serveWebClient(app);
   return app;
 }
