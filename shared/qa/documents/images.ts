@@ -34,8 +34,9 @@ export async function readDocumentImage(
         WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL AND i.filename = ${filename}
         LIMIT 1`,
   );
-  const prefix = `documents/${documentId}/v${row?.version}/`;
-  if (!row || !row.object_key.startsWith(prefix) || row.object_key.slice(prefix.length).includes('/'))
+  if (!row) throw new NotFoundError(`Document ${documentId} has no image ${filename}`);
+  const prefix = `documents/${documentId}/v${row.version}/`;
+  if (!row.object_key.startsWith(prefix) || row.object_key.slice(prefix.length).includes('/'))
     throw new NotFoundError(`Document ${documentId} has no image ${filename}`);
   const blob = await readCachedBlob(deps, row.object_key, row.mime);
   return { ...blob, etag: row.id, version: Number(row.version) };
