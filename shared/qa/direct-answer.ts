@@ -56,13 +56,15 @@ export async function* directAnswer(
 
 /**
  * The extractive answer over passages, its markers renumbered [1], [2], ... in order of first use and
- * the passages limited to those it quotes. With a chat model configured but nothing retrieved, a
- * plain statement instead of the offline label.
+ * the passages limited to those it quotes. `hops` are further queries (a multi-hop question's next
+ * terms) whose best sentences follow the question's. With a chat model configured but nothing
+ * retrieved, a plain statement instead of the offline label.
  */
 export function extractiveAnswer(
   question: string,
   hits: SearchHit[],
   modelConfigured: boolean,
+  hops: string[] = [],
 ): { text: string; passages: SearchHit[] } {
   if (hits.length === 0 && modelConfigured) {
     const text = hasCjk(question)
@@ -70,10 +72,13 @@ export function extractiveAnswer(
       : 'No passage in your documents matches this question.';
     return { text, passages: [] };
   }
-  const picked = pickAnswerSentences(
-    question,
-    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-  );
+  const contexts = hits.map((hit, i) => ({ content: hit.content, citation: i + 1 }));
+  const picked = pickAnswerSentences(question, contexts);
+  for (const hop of hops) {
+    for (const sentence of pickAnswerSentences(hop, contexts, { maxSentences: 3 })) {
+      if (!picked.some((p) => p.text === sentence.text)) picked.push(sentence);
+    }
+  }
   const renumber = new Map<number, number>();
   for (const sentence of picked)
     if (!renumber.has(sentence.citation)) renumber.set(sentence.citation, renumber.size + 1);

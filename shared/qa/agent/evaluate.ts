@@ -1,3 +1,4 @@
+import { segment } from '#shared/index/segment.ts';
 import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import type { AgentState } from './state.ts';
@@ -71,17 +72,28 @@ export function evaluateOutcome(
 }
 
 /**
- * The information density of the evidence: the share of the question's terms that its best
- * extract (the sentences an extractive answer would quote) contains, 0..1.
+ * The information density of the evidence: the share of the question's content terms (words of two
+ * or more characters that are not question words such as 哪些 or "what") that its best extract (the
+ * sentences an extractive answer would quote) contains, 0..1.
  */
 export function infoDensity(question: string, hits: SearchHit[]): number {
-  if (hits.length === 0) return 0;
+  const terms = contentTerms(question);
+  if (hits.length === 0 || terms.length === 0) return 0;
   const quoted = pickAnswerSentences(
     question,
     hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
     { maxSentences: 5, maxChars: 2000 },
-  ).map((s) => s.text);
-  return questionCoverage(question, quoted);
+  );
+  const words = new Set(quoted.flatMap((s) => segment(s.text)));
+  return terms.filter((t) => words.has(t)).length / terms.length;
+}
+
+const QUESTION_WORD =
+  /哪|什么|怎|如何|多少|为何|为什么|是否|吗|呢|^(?:what|which|who|whom|whose|when|where|why|how|does|did|the|and|are|was|were|is)$/;
+
+/** The words of a question that carry content. */
+export function contentTerms(question: string): string[] {
+  return [...new Set(segment(question))].filter((t) => [...t].length >= 2 && !QUESTION_WORD.test(t));
 }
 
 /** The next strategy from the latest evaluation and the state (seed 000 §6.3.3). */

@@ -1,4 +1,5 @@
 import { hasCjk } from '#shared/index/segment.ts';
+import { cosineSimilarities, embedQuery } from '#shared/search/semantic.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { renumberCitations } from '../citations.ts';
 import type { QaDeps } from '../deps.ts';
@@ -9,6 +10,7 @@ import { streamModelAnswer } from '../model-steps.ts';
 import type { Confidence } from '../response.ts';
 import type { TraceRecorder } from '../trace.ts';
 import { SUFFICIENT_DENSITY } from './evaluate.ts';
+import { isMultiHop } from './follow-ups.ts';
 import type { AgentState } from './state.ts';
 import type { FinalAnswerInput } from './tools/index.ts';
 
@@ -60,8 +62,8 @@ export async function* synthesize(
     }
     confidence = 'medium';
   } else {
-    const query = [state.question, ...state.followUps].join(' ');
-    const extract = extractiveAnswer(query, hits, chat !== undefined);
+    const hops = isMultiHop(state.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
+    const extract = extractiveAnswer(state.question, hits, chat !== undefined, hops);
     passages = extract.passages;
     answer = extract.text + contradictionNote(state, passages);
     confidence = state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 ? 'medium' : 'low';
@@ -71,7 +73,7 @@ export async function* synthesize(
   yield* finishAnswer(deps, request, {
     answer,
     confidence,
-    passages,
+    passages: await withRelevance(deps, state.question, passages),
     mode: 'agent',
     trace,
     topics: options.topics,
@@ -105,4 +107,19 @@ function contradictionNote(state: AgentState, passages: SearchHit[]): string {
     ? '注意：文档之间存在不一致，请核对原文：'
     : 'Note: the documents disagree; check the originals:';
   return `\n\n${head}\n${lines.join('\n')}`;
+}
+
+/** Passages found by keyword, full-text or browsing carry no cosine relevance: computed for the references. */
+async function withRelevance(deps: QaDeps, question: string, passages: SearchHit[]): Promise<SearchHit[]> {
+  const missing = passages.filter((hit) => hit.relevance === undefined).map((hit) => hit.nodeId);
+  if (missing.length === 0) return passages;
+  const similarities = await cosineSimilarities(
+    deps.db,
+    deps.embedder,
+    await embedQuery(deps.embedder, question),
+    missing,
+  );
+  return passages.map((hit) =>
+    hit.relevance === undefined ? { ...hit, relevance: similarities.get(hit.nodeId) ?? 0 } : hit,
+  );
 }

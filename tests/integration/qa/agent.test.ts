@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '#shared/config/index.ts';
+import type { Database } from '#shared/db/index.ts';
+import type { Embedder } from '#shared/llm/types.ts';
+import { ask, type QaDeps } from '#shared/qa/ask.ts';
+import type { QaEvent } from '#shared/qa/events.ts';
+import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
+import type { QaResponse } from '#shared/qa/response.ts';
+import { doc, type IndexedDocument, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
+import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+
+/** Seed 000 §8.3: cross-document links (multi-hop) and a contradicting pair. */
+const CORPUS = [
+  {
+    filename: 'A项目规划.md',
+    versions: [
+      doc(
+        'A项目规划',
+        section('第1章 项目团队', para('A项目的项目负责人：张三，负责整体规划和资源协调。')),
+        section('第2章 预算', para('A项目的云平台预算为500万元，用于容器化改造。')),
+      ),
+    ],
+  },
+  {
+    filename: 'B项目总结.md',
+    versions: [
+      doc(
+        'B项目总结',
+        section('封面', para('B项目的项目经理：张三。B项目于2023年完成数据中台建设。')),
+        section('经验', para('数据中台建设的经验是先统一数据标准。')),
+      ),
+    ],
+  },
+  {
+    filename: '财务报告.md',
+    versions: [doc('财务报告', section('预算执行', para('A项目的云平台预算为300万元，已执行一半。')))],
+  },
+];
+
+async function collect(events: AsyncIterable<QaEvent>): Promise<QaEvent[]> {
+  const out: QaEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+function done(events: QaEvent[]): QaResponse {
+  const last = events.at(-1);
+  if (last?.type !== 'done')
+    throw new Error(`stream ended with ${last?.type}: ${JSON.stringify(last?.data)}`);
+  return last.data.response;
+}
+
+/** The tools the trace shows as actions, in order. */
+function actions(events: QaEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'trace' && e.data.type === 'action' ? [e.data.tool ?? ''] : []));
+}
+
+describe.each(DRIVERS)('agent flow offline (%s)', (driver) => {
+  let database: Database;
+  let embedder: Embedder;
+  let docs: Map<string, IndexedDocument>;
+  const config = loadConfig({ env: {} });
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    embedder = testEmbedder();
+    docs = await indexCorpus(database.db, CORPUS, embedder);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const deps = (maxIterations?: number): QaDeps => ({
+    db: database.db,
+    embedder,
+    search: config.search,
+    providers: { embedder, label: 'offline (extractive)' },
+    qa: { maxIterations },
+  });
+  const run = (input: AskRequestInput, maxIterations?: number) =>
+    collect(ask(deps(maxIterations), askRequestSchema.parse(input)));
+
+  it('follows a multi-hop question to the second document through the name it found', async () => {
+    const events = await run({
+      question: 'A项目负责人还负责过哪些项目？',
+      mode: 'agent',
+      show_reasoning: true,
+    });
+    const response = done(events);
+    expect(response.mode).toBe('agent');
+    const hop = events.find(
+      (e) =>
+        e.type === 'trace' &&
+        e.data.type === 'action' &&
+        e.data.tool === 'keyword_search' &&
+        e.data.content.includes('张三'),
+    );
+    expect(hop).toBeDefined();
+    expect(response.sources.map((s) => s.document_name)).toContain('B项目总结.md');
+    expect(response.answer).toContain('项目经理：张三');
+    expect(response.iterations).toBeGreaterThanOrEqual(2);
+    expect(response.reasoning_trace?.some((s) => s.type === 'thought')).toBe(true);
+    expect(response.sources.every((s) => s.verified !== false)).toBe(true);
+  });
+
+  it('checks consistency across documents and states the contradiction with both sides cited', async () => {
+    const events = await run({ question: 'A项目的云平台预算是多少？', mode: 'agent' });
+    const response = done(events);
+    expect(actions(events)).toContain('verify_consistency');
+    expect(response.answer).toMatch(/不一致/);
+    const names = response.sources.map((s) => s.document_name);
+    expect(names).toEqual(expect.arrayContaining(['A项目规划.md', '财务报告.md']));
+  });
+
+  it('forces a low-confidence synthesis when the iteration limit is reached', async () => {
+    const events = await run({ question: 'A项目负责人还负责过哪些项目？', mode: 'agent' }, 1);
+    const response = done(events);
+    expect(response.iterations).toBe(1);
+    expect(response.confidence).toBe('low');
+    expect(
+      events.some(
+        (e) =>
+          e.type === 'trace' && e.data.type === 'observation' && /limit of 1 iteration/.test(e.data.content),
+      ),
+    ).toBe(true);
+  });
+
+  it('streams every step as trace events, then deltas, references and done', async () => {
+    const events = await run({ question: 'A项目负责人还负责过哪些项目？', mode: 'agent' });
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('meta');
+    expect(types.at(-1)).toBe('done');
+    expect(types.indexOf('trace')).toBeLessThan(types.indexOf('delta'));
+    expect(types.lastIndexOf('delta')).toBeLessThan(types.indexOf('references'));
+    expect(
+      events.some((e) => e.type === 'progress' && e.data.stage === 'agent' && e.data.current === 1),
+    ).toBe(true);
+    const streamed = events.flatMap((e) => (e.type === 'delta' ? [e.data.text] : [])).join('');
+    expect(streamed).toBe(done(events).answer);
+  });
+
+  it('routes a question naming a document to a search inside it', async () => {
+    const events = await run({ question: '财务报告里预算执行得怎么样？', mode: 'agent' });
+    const first = events.find((e) => e.type === 'trace' && e.data.type === 'action');
+    const id = docs.get('财务报告.md')?.id ?? '';
+    expect(first?.type === 'trace' && first.data.content).toContain(id);
+    expect(done(events).sources[0]?.document_name).toBe('财务报告.md');
+  });
+
+  it('answers directly in auto mode when the passages cover the question', async () => {
+    const response = done(await run({ question: '数据中台建设的经验是什么？' }));
+    expect(response.mode).toBe('direct');
+    expect(response.answer).toContain('先统一数据标准');
+  });
+
+  it('moves on to the agent in auto mode when the passages do not cover the question', async () => {
+    const events = await run({ question: 'A项目负责人还负责过哪些项目？' });
+    expect(done(events).mode).toBe('agent');
+    expect(
+      events.some((e) => e.type === 'trace' && e.data.content.startsWith('Standard retrieval is not enough')),
+    ).toBe(true);
+  });
+});
