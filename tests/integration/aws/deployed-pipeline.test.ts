@@ -2,8 +2,10 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, schema } from '#shared/db/index.ts';
 import { removeObject } from '#shared/documents/remove-object.ts';
+import type { PipelineInput } from '#shared/pipeline/contract.ts';
 import { createIngestService } from '#shared/pipeline/ingest.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
+import { lambdaIngestService } from '../../../functions/ask/lambda-ingest.ts';
 import { routeObjectEvent } from '../../../functions/ingest/route-event.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
 import { deployedDefinition, synthesizeApp } from '../../unit/infra/synth.ts';
@@ -100,5 +102,21 @@ describe('the deployed state machine and the ingest adapter', () => {
     await deps.store.put('aws/binary.md', new Uint8Array([0, 1, 2, 3, 0, 0, 0, 255]));
     await expect(route(objectCreatedEvent('aws/binary.md', '0062E9A4B1C3D2E300'))).rejects.toThrow();
     expect((await contentOf('aws/binary.md'))?.status).toBe('failed');
+  });
+
+  it('uploads through the ask function as queued documents that their S3 events ingest; a reindex starts its own execution', async () => {
+    const started: PipelineInput[] = [];
+    const service = lambdaIngestService(deps, async (input) => {
+      started.push(input);
+      return {};
+    });
+    const [submitted] = await service.submit([{ key: 'uploads/report.md', bytes: utf8(REPORT) }]);
+    expect(submitted).toMatchObject({ key: 'uploads/report.md', status: 'queued' });
+    expect(started).toEqual([]);
+    expect((await contentOf('uploads/report.md'))?.status).toBe('queued');
+    await route(objectCreatedEvent('uploads/report.md', '0062E9A4B1C3D2E400'));
+    expect(await contentOf('uploads/report.md')).toEqual(await contentOf('local/report.md'));
+    await service.reindex(submitted?.documentId as string);
+    expect(started).toEqual([{ key: 'uploads/report.md', documentId: submitted?.documentId, force: true }]);
   });
 });
