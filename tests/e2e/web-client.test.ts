@@ -4,6 +4,7 @@ import { textPng } from '../helpers/text-png.ts';
 import { buildWebClient, DESKTOP, launchBrowser, PHONE, screenshot } from './helpers/browser.ts';
 import { notesMarkdown, planDocx } from './helpers/fixtures.ts';
 import { dropFilesScript, scriptedAskScript } from './helpers/in-page.ts';
+import { gzippedBytes, recordMetric } from './helpers/metrics.ts';
 import { startTestServer } from './helpers/server.ts';
 
 const READY_TIMEOUT_MS = 120_000;
@@ -125,6 +126,7 @@ describe('web client', () => {
     const delay = (await scripted.evaluate('window.__paintedAt - window.__deltaAt')) as number;
     expect(delay).toBeGreaterThanOrEqual(0);
     expect(delay).toBeLessThan(100);
+    recordMetric('firstDeltaPaintMs', Math.round(delay * 10) / 10);
     expect(await scripted.locator('[data-confidence="high"]').count()).toBe(1);
     expect(await scripted.getByTestId('iteration-badge').textContent()).toContain('2 iterations');
     expect(await scripted.getByTestId('unverified').count()).toBe(1);
@@ -166,6 +168,21 @@ describe('web client', () => {
           await screenshot(page, `${name}-${size}`);
       }
     }
+  });
+
+  it('loads at most 250 KB of gzipped JavaScript when any page is opened first', async () => {
+    let heaviest = 0;
+    for (const path of ['/', '/documents', '/topics', '/ask']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      const scripts = (await page.evaluate(
+        "performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js'))",
+      )) as string[];
+      heaviest = Math.max(heaviest, gzippedBytes(scripts));
+    }
+    recordMetric('initialJsGzipBytesHeaviestPage', heaviest);
+    expect(heaviest).toBeGreaterThan(10_000);
+    expect(heaviest).toBeLessThanOrEqual(250 * 1024);
   });
 
   it('moves focus through the navigation with the keyboard and shows where it is', async () => {
