@@ -1,8 +1,10 @@
 import { agentFlow, autoFlow } from './auto.ts';
 import type { QaDeps } from './deps.ts';
+import { documentsFlow } from './documents/flow.ts';
 import type { QaEvent } from './events.ts';
 import type { AskRequest, QaMode } from './request.ts';
 import { standardFlow } from './standard.ts';
+import { twoStageFlow } from './two-stage/flow.ts';
 
 /**
  * A question-answering flow: after `meta` (sent by `ask`), it streams its events and ends with
@@ -18,4 +20,6 @@ export const FLOWS: Readonly<Partial<Record<QaMode, QaFlow>>> = {
   auto: autoFlow,
   standard: standardFlow,
   agent: agentFlow,
+  'two-stage': twoStageFlow,
+  documents: documentsFlow,
 };

@@ -113,6 +113,7 @@ export async function* agentLoop(
     planner.record(step, results);
     if (offline && state.strategy?.strategy === 'finalize' && plannerWouldFinish(state)) {
       yield trace.thought('The information gathered is sufficient.');
+      yield trace.action(FINAL_ANSWER, 'Answering from the passages gathered.');
       yield* synthesize(deps, state, trace, { forced: false, topics: start.topics, signal: start.signal });
       return;
     }
