@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, Embedder } from '#shared/llm/types.ts';
+import { ask } from '#shared/qa/ask.ts';
 import { documentsFlow } from '#shared/qa/documents/flow.ts';
 import type { DocumentReference } from '#shared/qa/documents/references.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
@@ -152,6 +153,12 @@ describe.each(DRIVERS)('documents flow (%s)', (driver) => {
     expect(response.references.some((r) => r.ref_id === 'DOC-00000000-PARA-9')).toBe(false);
     expect(new Set(response.references.map((r) => r.ref_id)).size).toBe(response.references.length);
     expect(response.sources.map((s) => s.snippet)).toEqual(expect.arrayContaining([CORE, LOGIN_V2]));
+  });
+
+  it('is the flow ask runs for mode documents, after its meta event', async () => {
+    const events = await collect(ask(deps(), request('JOIN的核心功能是什么？')));
+    expect(events[0]).toMatchObject({ type: 'meta', data: { mode: 'documents' } });
+    expect(done(events).mode).toBe('documents');
   });
 
   it('answers offline with sentences quoted verbatim under their markers', async () => {

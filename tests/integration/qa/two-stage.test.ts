@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, Embedder } from '#shared/llm/types.ts';
+import { ask } from '#shared/qa/ask.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
 import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
 import { twoStageFlow } from '#shared/qa/two-stage/flow.ts';
@@ -191,6 +192,12 @@ describe.each(DRIVERS)('two-stage flow (%s)', (driver) => {
     expect(response.unverified_quotes).toBeUndefined();
     expect(response.sources.every((s) => s.verified !== false)).toBe(true);
     expect(response.confidence).not.toBe('high');
+  });
+
+  it('is the flow ask runs for mode two-stage, after its meta event', async () => {
+    const events = await collect(ask(deps(), request({ question: '云平台建设的预算是多少？' })));
+    expect(events[0]).toMatchObject({ type: 'meta', data: { mode: 'two-stage' } });
+    expect(done(events).mode).toBe('two-stage');
   });
 
   it('keeps instructions inside documents as data', async () => {
