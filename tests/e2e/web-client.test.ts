@@ -170,6 +170,29 @@ describe('web client', () => {
     }
   });
 
+  it('merges one topic into another from the topics page', async () => {
+    await page.goto('/topics');
+    const cloud = page.getByTestId('topic-cloud').getByRole('link');
+    await cloud.first().waitFor();
+    const before = await cloud.count();
+    const names = await page
+      .getByLabel('Merge this topic…')
+      .locator('option:not([disabled])')
+      .allTextContents();
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByLabel('Merge this topic…').selectOption({ index: 1 });
+    await page.getByLabel('…into this one').selectOption({ index: 2 });
+    await page.getByRole('button', { name: 'Merge', exact: true }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Merged/)
+      .waitFor();
+    await expect.poll(() => cloud.count()).toBe(before - 1);
+    await page.getByRole('heading', { level: 2 }).first().waitFor();
+    await screenshot(page, 'topics-merged-desktop');
+  });
+
   it('loads at most 250 KB of gzipped JavaScript when any page is opened first', async () => {
     let heaviest = 0;
     for (const path of ['/', '/documents', '/topics', '/ask']) {
