@@ -1,55 +1,110 @@
 import type { Config } from '../../config/index.ts';
+import type { QaEvent } from '../../qa/events.ts';
 import { type AskRequest, askRequestSchema } from '../../qa/request.ts';
 import { openBackend } from '../backend.ts';
 
 export interface AskOptions {
   mode?: string;
   version?: string;
+  /** Topic ids (repeat the flag or separate by commas). */
+  topic?: string | string[];
+  /** Document ids (repeat the flag or separate by commas). */
+  document?: string | string[];
+  showReasoning?: boolean;
   json: boolean;
 }
 
-/** `dropqa ask "<question>" [--mode] [--version] [--json]`: the answer streams to the terminal, then its sources. */
-export async function askCommand(config: Config, question: string, options: AskOptions): Promise<number> {
-  const request: AskRequest = askRequestSchema.parse({
+/** The `node:util` parseArgs options of `dropqa ask` beyond `--mode`, `--version` and `--json`. */
+export const ASK_CLI_OPTIONS = {
+  topic: { type: 'string', multiple: true },
+  document: { type: 'string', multiple: true },
+  'show-reasoning': { type: 'boolean', default: false },
+} as const;
+
+function ids(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim());
+  return list.filter(Boolean);
+}
+
+/** The request `dropqa ask` sends: the same schema as `POST /api/qa/ask`. */
+export function askRequestFromCli(question: string, options: AskOptions): AskRequest {
+  return askRequestSchema.parse({
     question,
     mode: options.mode,
     version: options.version === undefined ? undefined : Number(options.version),
+    topic_filter: ids(options.topic),
+    document_ids: ids(options.document),
+    show_reasoning: options.showReasoning || undefined,
   });
+}
+
+/**
+ * `dropqa ask "<question>" [--mode] [--topic id] [--document id] [--version] [--show-reasoning] [--json]`:
+ * the answer streams to stdout; meta, progress and the reasoning trace to stderr; then the sources
+ * (with unverified quotes flagged). `--json` prints every event of the stream, one per line.
+ */
+export async function askCommand(config: Config, question: string, options: AskOptions): Promise<number> {
+  const request = askRequestFromCli(question, options);
   const backend = await openBackend(config);
   let exitCode = 0;
   try {
     for await (const event of backend.ask(request)) {
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(event)}\n`);
-        if (event.type === 'error') exitCode = 1;
-        continue;
-      }
-      switch (event.type) {
-        case 'meta':
-          process.stderr.write(`mode ${event.data.mode} · ${event.data.provider}\n\n`);
-          break;
-        case 'delta':
-          process.stdout.write(event.data.text);
-          break;
-        case 'done': {
-          const { response } = event.data;
-          process.stdout.write(`\n\nConfidence: ${response.confidence}\nSources:\n`);
-          response.sources.forEach((s, i) => {
-            const score = typeof s.relevance === 'number' ? ` (relevance ${s.relevance.toFixed(2)})` : '';
-            process.stdout.write(`  [${i + 1}] ${s.document_name} > ${s.section}${score}\n`);
-          });
-          break;
-        }
-        case 'error':
-          process.stderr.write(`\nerror (${event.data.code}): ${event.data.message}\n`);
-          exitCode = 1;
-          break;
-        default:
-          break;
-      }
+      if (options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+      else printEvent(event);
+      if (event.type === 'error') exitCode = 1;
     }
   } finally {
     await backend.close();
   }
   return exitCode;
+}
+
+function printEvent(event: QaEvent): void {
+  switch (event.type) {
+    case 'meta':
+      process.stderr.write(`mode ${event.data.mode} · ${event.data.provider}\n\n`);
+      break;
+    case 'progress': {
+      const { stage, current, total, doc_name: doc, message } = event.data;
+      const count = current !== undefined && total !== undefined ? ` ${current}/${total}` : '';
+      process.stderr.write(`… ${stage}${count}${doc ? ` ${doc}` : ''}${message ? `: ${message}` : ''}\n`);
+      break;
+    }
+    case 'trace': {
+      const { step, type, tool, content } = event.data;
+      process.stderr.write(`  [${step}] ${type}${tool ? ` ${tool}` : ''}: ${content}\n`);
+      break;
+    }
+    case 'subqueries':
+      for (const item of event.data.items) process.stderr.write(`  sub-query: ${item.text}\n`);
+      break;
+    case 'delta':
+      process.stdout.write(event.data.text);
+      break;
+    case 'done': {
+      const { response } = event.data;
+      const iterations = response.iterations === undefined ? '' : ` · ${response.iterations} iteration(s)`;
+      process.stdout.write(
+        `\n\nConfidence: ${response.confidence} · ${response.mode}${iterations}\nSources:\n`,
+      );
+      for (const s of response.sources) {
+        const score = ` (relevance ${s.relevance.toFixed(2)})`;
+        const flag = s.verified === false ? ' [quote not found in this source]' : '';
+        process.stdout.write(`  [${s.citation}] ${s.document_name} > ${s.section}${score}${flag}\n`);
+      }
+      for (const quote of response.unverified_quotes ?? []) {
+        process.stdout.write(`  unverified quote: “${quote}”\n`);
+      }
+      if (response.identified_topics.length > 0) {
+        process.stdout.write(`Topics: ${response.identified_topics.join(', ')}\n`);
+      }
+      break;
+    }
+    case 'error':
+      process.stderr.write(`\nerror (${event.data.code}): ${event.data.message}\n`);
+      break;
+    default:
+      break;
+  }
 }
