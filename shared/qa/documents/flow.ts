@@ -28,7 +28,12 @@ export interface DocumentsOptions {
 }
 
 /** The documents mode needs the blob store (Markdown renditions and images) besides search. */
-export type DocumentsDeps = QaDeps & { store?: BlobStore; blobCache?: LruCache<CachedBlob> };
+export type DocumentsDeps = QaDeps & {
+  store?: BlobStore;
+  blobCache?: LruCache<CachedBlob>;
+  /** Settings of the mode (the configuration does not carry them yet); the options argument wins. */
+  documents?: DocumentsOptions;
+};
 
 /** The most documents Stage 1 reads for one question (seed 004 §3.3). */
 export const MAX_DOCUMENTS = 10;
@@ -47,8 +52,9 @@ export async function* documentsFlow(
   deps: DocumentsDeps,
   request: AskRequest,
   signal?: AbortSignal,
-  options: DocumentsOptions = {},
+  explicit: DocumentsOptions = {},
 ): AsyncGenerator<QaEvent> {
+  const options = { ...deps.documents, ...explicit };
   const store = deps.store;
   if (!store) throw new DropQAError('mode_unavailable', 'The documents mode needs the blob store.');
   const chat = deps.providers.chat;

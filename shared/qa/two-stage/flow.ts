@@ -20,6 +20,9 @@ import { runStage, usageEvent } from './stage.ts';
 import { judgeSufficiencyOffline, judgeSufficiencyWithModel } from './sufficiency.ts';
 import type { SubQuery, SubQueryAnalysis, SufficiencyVerdict, TwoStageOptions } from './types.ts';
 
+/** The deps of the mode may carry its settings (the configuration does not yet). */
+export type TwoStageDeps = QaDeps & { twoStage?: TwoStageOptions };
+
 const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, speculative: true };
 
 /**
@@ -32,12 +35,12 @@ const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, spec
  * Offline, heuristic decomposition, score-based judges and an extractive report stand in.
  */
 export async function* twoStageFlow(
-  deps: QaDeps,
+  deps: TwoStageDeps,
   request: AskRequest,
   signal?: AbortSignal,
   options: TwoStageOptions = {},
 ): AsyncGenerator<QaEvent> {
-  const o = { ...DEFAULTS, topK: deps.search.topK, ...options };
+  const o = { ...DEFAULTS, topK: deps.search.topK, ...deps.twoStage, ...options };
   const chat = deps.providers.chat;
   const filters = requestFilters(request);
   const trace = new TraceRecorder();

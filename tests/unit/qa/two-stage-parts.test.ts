@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { settleEach } from '#shared/qa/documents/concurrent.ts';
+import { ReadAhead } from '#shared/qa/two-stage/buffered.ts';
+import { Deadline, StageTimeout } from '#shared/qa/two-stage/deadline.ts';
+import { affirmative, decomposeOffline } from '#shared/qa/two-stage/decompose.ts';
+import { judgeSufficiencyOffline } from '#shared/qa/two-stage/sufficiency.ts';
+import type { SubQueryAnalysis } from '#shared/qa/two-stage/types.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('decomposeOffline', () => {
+  it('turns a question of several asks into affirmative sub-queries, the whole one first', () => {
+    const subs = decomposeOffline('云平台建设的预算是多少？项目由谁负责？', 5);
+    expect(subs.map((s) => s.text)).toEqual([
+      '云平台建设的预算 项目由谁负责',
+      '云平台建设的预算',
+      '项目由谁负责',
+    ]);
+    expect(subs.map((s) => s.id)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a simple question as one statement and never more than the maximum', () => {
+    expect(decomposeOffline('What is the budget for 2024?', 5).map((s) => s.text)).toEqual([
+      'the budget for 2024',
+    ]);
+    expect(decomposeOffline('alpha? beta? gamma? delta? epsilon? zeta?', 3)).toHaveLength(3);
+  });
+
+  it('drops question words and marks', () => {
+    expect(affirmative('请问JOIN的核心功能是什么？')).toBe('JOIN的核心功能');
+  });
+});
+
+describe('judgeSufficiencyOffline', () => {
+  const analysis = (id: number, found: boolean, missing: string[] = []): SubQueryAnalysis => ({
+    subquery: { id, text: `q${id}`, focus: `f${id}`, stage: 1 },
+    answer: '',
+    extracts: found ? [{ hit: {} as never, text: 'x' }] : [],
+    confidence: found ? 'medium' : 'low',
+    missing,
+  });
+
+  it('is satisfied when every sub-query found passages', () => {
+    expect(judgeSufficiencyOffline([analysis(1, true), analysis(2, true)], 3).sufficient).toBe(true);
+  });
+
+  it('asks for a second stage with the missed terms when some sub-query found nothing', () => {
+    const verdict = judgeSufficiencyOffline([analysis(1, true), analysis(2, false, ['风险', '回滚'])], 1);
+    expect(verdict).toMatchObject({ sufficient: false, additional: [{ text: '风险', focus: '风险' }] });
+  });
+});
+
+describe('ReadAhead', () => {
+  async function* source(log: string[]) {
+    for (const x of ['a', 'b', 'c']) {
+      await sleep(5);
+      log.push(x);
+      yield x;
+    }
+  }
+
+  it('reads before it is drained and then yields everything in order', async () => {
+    const log: string[] = [];
+    const ahead = new ReadAhead(source(log));
+    await sleep(40);
+    expect(log).toEqual(['a', 'b', 'c']);
+    const out: string[] = [];
+    for await (const x of ahead.drain()) out.push(x);
+    expect(out).toEqual(['a', 'b', 'c']);
+  });
+
+  it('stops reading when discarded', async () => {
+    const log: string[] = [];
+    const ahead = new ReadAhead(source(log));
+    await sleep(7);
+    ahead.discard();
+    await sleep(30);
+    expect(log.length).toBeLessThan(3);
+  });
+});
+
+describe('Deadline', () => {
+  it('passes work that finishes in time and rejects work that does not', async () => {
+    const deadline = new Deadline(30);
+    await expect(deadline.within(Promise.resolve(1))).resolves.toBe(1);
+    await expect(deadline.within(sleep(100))).rejects.toBeInstanceOf(StageTimeout);
+    await expect(deadline.within(Promise.resolve(2))).rejects.toBeInstanceOf(StageTimeout);
+  });
+});
+
+describe('settleEach', () => {
+  it('yields outcomes as they settle, failures included, under the limit', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const out: string[] = [];
+    for await (const o of settleEach([120, 5, 15, 1], 2, async (ms) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(ms);
+      inFlight -= 1;
+      if (ms === 15) throw new Error('boom');
+      return ms;
+    }))
+      out.push(o.ok ? `ok ${o.value}` : `failed ${o.item}`);
+    expect(most).toBe(2);
+    expect(out).toEqual(['ok 5', 'failed 15', 'ok 1', 'ok 120']);
+  });
+});
