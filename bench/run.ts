@@ -17,6 +17,7 @@ import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
+import { benchQa } from './qa.ts';
 import { benchSearch } from './search.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
@@ -94,6 +95,7 @@ try {
     });
   }
   rows.push(...(await benchLifecycle(rt, files, results)));
+  rows.push(...(await benchQa(rt, results)));
   await rt.close();
 
   results.startSeconds = await timeServerStart(dataDir);
