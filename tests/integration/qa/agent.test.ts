@@ -75,6 +75,7 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
   let embedder: Embedder;
   let docs: Map<string, IndexedDocument>;
   let fake: FakeServer;
+  let bedrock: FakeServer;
   const config = loadConfig({ env: {} });
 
   beforeAll(async () => {
@@ -82,10 +83,12 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     embedder = testEmbedder();
     docs = await indexCorpus(database.db, CORPUS, embedder);
     fake = await startFake('openai');
+    bedrock = await startFake('bedrock');
   });
 
   afterAll(async () => {
     await fake?.stop();
+    await bedrock?.stop();
     await database?.close();
   });
 
@@ -319,5 +322,46 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     expect(response.confidence).toBe('low');
     expect(response.answer).toBe('预算说法不一致 [1]。');
     expect(fake.recorded('chat-stream')).toHaveLength(1);
+  });
+
+  it('calls tools natively through Bedrock Converse and returns the results as toolResult blocks', async () => {
+    bedrock.reset();
+    const qa: QaDeps = {
+      ...deps(),
+      providers: { ...fakeProviders('bedrock', bedrock), embedder, label: 'bedrock (fake)' },
+    };
+    bedrock.enqueue(
+      'chat',
+      {
+        toolCalls: [
+          { id: 'tu_1', name: 'search_by_section', input: { query: '预算', categories: ['other'] } },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'tu_2', name: 'final_answer', input: { answer: '预算见原文 [1]。', confidence: 'low' } },
+        ],
+      },
+    );
+    const events = await collect(
+      ask(qa, askRequestSchema.parse({ question: 'A项目的云平台预算是多少？', mode: 'agent' })),
+    );
+    const response = done(events);
+    expect(actions(events)).toEqual(['search_by_section', 'final_answer']);
+    const calls = bedrock.recorded('converse');
+    expect(calls).toHaveLength(2);
+    const names = calls[0]?.body.toolConfig.tools.map((t: { toolSpec: { name: string } }) => t.toolSpec.name);
+    expect(names).toContain('get_context_window');
+    const results = calls[1]?.body.messages
+      .flatMap(
+        (m: { content: { toolResult?: { toolUseId: string; content: { text: string }[] } }[] }) => m.content,
+      )
+      .flatMap((c: { toolResult?: { toolUseId: string; content: { text: string }[] } }) =>
+        c.toolResult ? [c.toolResult] : [],
+      );
+    expect(results[0]?.toolUseId).toBe('tu_1');
+    expect(results[0]?.content[0]?.text).toMatch(/<document index="1"/);
+    expect(response.confidence).toBe('low');
+    expect(response.sources).toHaveLength(1);
   });
 });
