@@ -17,6 +17,7 @@ import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
+import { benchQaModes } from './qa-modes.ts';
 import { benchQa } from './qa.ts';
 import { benchSearch } from './search.ts';
 
@@ -95,6 +96,7 @@ try {
     });
   }
   rows.push(...(await benchLifecycle(rt, files, results)));
+  rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
   await rt.close();
 
