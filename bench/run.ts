@@ -17,8 +17,8 @@ import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
-import { benchQaModes } from './qa-modes.ts';
 import { benchQa } from './qa.ts';
+import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
