@@ -6,7 +6,8 @@ import { type Database, queryRows } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, ChatStreamEvent, Embedder } from '#shared/llm/types.ts';
 import { ask, type QaDeps } from '#shared/qa/ask.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
-import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
+import { FLOWS } from '#shared/qa/flows.ts';
+import { type AskRequestInput, askRequestSchema, QA_MODES } from '#shared/qa/request.ts';
 import { doc, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 
@@ -200,15 +201,9 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
     expect(response.sources.every((s) => s.document_name === 'plan.md')).toBe(true);
   });
 
-  it.each(['two-stage', 'documents'] as const)(
-    'answers the %s mode with one mode_unavailable error',
-    async (mode) => {
-      const events = await collect(ask(offline(), request({ question: 'q', mode })));
-      expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ type: 'error', data: { code: 'mode_unavailable' } });
-      expect((events[0] as Extract<QaEvent, { type: 'error' }>).data.message).toMatch(/question-answering/);
-    },
-  );
+  it('has a flow for every mode, so no mode answers mode_unavailable', () => {
+    expect(QA_MODES.filter((mode) => !FLOWS[mode])).toEqual([]);
+  });
 
   it('stops without done when the signal aborts', async () => {
     const controller = new AbortController();
