@@ -10,6 +10,7 @@ import type { AskRequest } from '../request.ts';
 import type { Confidence, QaResponse } from '../response.ts';
 import { requestFilters } from '../retrieve.ts';
 import { TraceRecorder } from '../trace.ts';
+import { Deadline } from '../two-stage/deadline.ts';
 import type { CachedBlob } from './assets.ts';
 import { settleEach } from './concurrent.ts';
 import type { LruCache } from './lru.ts';
@@ -25,6 +26,8 @@ export interface DocumentsOptions {
   maxDocuments?: number;
   /** Stage-1 documents read at once (4). */
   concurrency?: number;
+  /** A document whose Stage 1 takes longer than this is skipped (60,000 ms; the seed aims at < 5 s). */
+  documentTimeoutMs?: number;
 }
 
 /** The documents mode needs the blob store (Markdown renditions and images) besides search. */
@@ -74,9 +77,11 @@ export async function* documentsFlow(
   let current = 0;
   trace.iteration(2);
   for await (const outcome of settleEach(documentIds, Math.max(1, options.concurrency ?? 4), (id) =>
-    readDocument({ db: deps.db, store, cache: deps.blobCache }, chat, request.question, id, {
-      version: versionOf.get(id),
-    }),
+    new Deadline(options.documentTimeoutMs ?? 60_000).within(
+      readDocument({ db: deps.db, store, cache: deps.blobCache }, chat, request.question, id, {
+        version: versionOf.get(id),
+      }),
+    ),
   )) {
     if (signal?.aborted) return;
     current += 1;

@@ -161,6 +161,25 @@ describe.each(DRIVERS)('documents flow (%s)', (driver) => {
     expect(done(events).mode).toBe('documents');
   });
 
+  it('skips a document whose Stage 1 outlasts its time limit and answers from the others', async () => {
+    const fast = model();
+    const chat: ChatModel = {
+      ...fast,
+      complete: async (req) => {
+        if (promptText(req).includes(LOGIN_V2)) await new Promise((r) => setTimeout(r, 1000));
+        return fast.complete(req);
+      },
+    };
+    const events = await collect(
+      documentsFlow(deps(chat), request('JOIN的登录方式有哪些？'), undefined, { documentTimeoutMs: 200 }),
+    );
+    const failed = events.flatMap((e) =>
+      e.type === 'progress' && e.data.stage === 'stage1_failed' ? [e.data] : [],
+    );
+    expect(failed.map((f) => f.doc_name).sort()).toEqual(['JOIN旧稿.md', 'JOIN需求v2.md']);
+    expect(done(events).references.every((r) => r.doc_name === 'JOIN需求v1.md')).toBe(true);
+  });
+
   it('answers offline with sentences quoted verbatim under their markers', async () => {
     const events = await collect(documentsFlow(deps(), request('JOIN的核心功能是什么？')));
     const response = done(events);
