@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, maskSecrets } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
+import { CLI_OPTIONS } from './options.ts';
 
 const USAGE = `DropQA: ask questions over your own documents.
 
 Usage:
   dropqa serve                         start the local product (http://localhost:8787)
   dropqa ingest <files or folders>     ingest documents [--json]
-  dropqa ask "<question>"              stream an answer with sources [--mode auto|standard] [--version N] [--json]
+  dropqa ask "<question>"              stream an answer with sources [--mode auto|agent|two-stage|documents|standard]
+                                       [--version N] [--topic ID] [--document ID] [--show-reasoning] [--json]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
   dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
@@ -23,15 +25,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      mode: { type: 'string' },
-      version: { type: 'string' },
-      kind: { type: 'string' },
-      limit: { type: 'string' },
-      status: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+    options: CLI_OPTIONS,
   });
   const [command, ...args] = positionals;
   if (values.help || !command) {
@@ -50,6 +44,9 @@ async function main(argv: string[]): Promise<number> {
       return askCommand(config, args.join(' '), {
         mode: values.mode,
         version: values.version,
+        topic: values.topic,
+        document: values.document,
+        showReasoning: values['show-reasoning'],
         json: values.json,
       });
     }

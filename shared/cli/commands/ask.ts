@@ -14,13 +14,6 @@ export interface AskOptions {
   json: boolean;
 }
 
-/** The `node:util` parseArgs options of `dropqa ask` beyond `--mode`, `--version` and `--json`. */
-export const ASK_CLI_OPTIONS = {
-  topic: { type: 'string', multiple: true },
-  document: { type: 'string', multiple: true },
-  'show-reasoning': { type: 'boolean', default: false },
-} as const;
-
 function ids(value: string | string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const list = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim());

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ASK_CLI_OPTIONS, askRequestFromCli } from '#shared/cli/commands/ask.ts';
+import { askRequestFromCli } from '#shared/cli/commands/ask.ts';
+import { CLI_OPTIONS } from '#shared/cli/options.ts';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -9,7 +10,7 @@ describe('askRequestFromCli', () => {
   it('builds the HTTP request body from the flags, ids repeated or comma-separated', () => {
     const { values } = parseArgs({
       args: ['--topic', A, '--document', `${A},${B}`, '--show-reasoning'],
-      options: ASK_CLI_OPTIONS,
+      options: CLI_OPTIONS,
     });
     const request = askRequestFromCli('预算是多少？', {
       mode: 'agent',
