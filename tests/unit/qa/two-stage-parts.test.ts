@@ -51,18 +51,26 @@ describe('judgeSufficiencyOffline', () => {
 });
 
 describe('ReadAhead', () => {
-  async function* source(log: string[]) {
-    for (const x of ['a', 'b', 'c']) {
-      await sleep(5);
-      log.push(x);
-      yield x;
-    }
+  /** Yields a, then waits for `gate`, then b and c; `read` resolves once c has been read. */
+  function source(log: string[], gate: Promise<void>, read: () => void) {
+    return (async function* () {
+      log.push('a');
+      yield 'a';
+      await gate;
+      log.push('b');
+      yield 'b';
+      log.push('c');
+      read();
+      yield 'c';
+    })();
   }
 
-  it('reads before it is drained and then yields everything in order', async () => {
+  it('reads the whole source before it is drained, then yields it in order', async () => {
     const log: string[] = [];
-    const ahead = new ReadAhead(source(log));
-    await sleep(40);
+    let read = () => {};
+    const allRead = new Promise<void>((resolve) => (read = resolve));
+    const ahead = new ReadAhead(source(log, Promise.resolve(), read));
+    await allRead;
     expect(log).toEqual(['a', 'b', 'c']);
     const out: string[] = [];
     for await (const x of ahead.drain()) out.push(x);
@@ -71,11 +79,14 @@ describe('ReadAhead', () => {
 
   it('stops reading when discarded', async () => {
     const log: string[] = [];
-    const ahead = new ReadAhead(source(log));
-    await sleep(7);
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const ahead = new ReadAhead(source(log, gate, () => {}));
+    await sleep(0);
     ahead.discard();
-    await sleep(30);
-    expect(log.length).toBeLessThan(3);
+    open();
+    await sleep(20);
+    expect(log).not.toContain('c');
   });
 });
 
