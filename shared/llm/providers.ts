@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { BedrockClientSettings } from './bedrock/client.ts';
 import { BatchingEmbedder } from './embedding/batching-embedder.ts';
 import { LazyChat, LazyEmbedder } from './lazy.ts';
+import { createOcrEngine } from './ocr/create.ts';
 import { HashingEmbedder } from './offline/hashing-embedder.ts';
 import { defaultChatModel, embedderSettings } from './provider-settings.ts';
 import type { BackoffOptions } from './resilience/backoff.ts';
@@ -38,6 +39,7 @@ export function createProviders(config: Config, options: ProviderOptions = {}): 
   if (chatConfig.kind === 'offline' && embedConfig.kind === 'offline') {
     return {
       embedder: new HashingEmbedder({ dimensions: embedConfig.dimensions }),
+      ocr: createOcrEngine(config),
       label: OFFLINE_LABEL,
       usage: ledger,
     };
@@ -51,7 +53,7 @@ export function createProviders(config: Config, options: ProviderOptions = {}): 
           batchSize: embedConfig.batchSize,
           maxWaitMs: options.embedBatchWaitMs,
         });
-  return { chat, embedder, label: providersLabel(config), usage: ledger };
+  return { chat, embedder, ocr: createOcrEngine(config), label: providersLabel(config), usage: ledger };
 }
 
 function createChat(config: Config, options: ProviderOptions, ledger: UsageLedger): ChatModel | undefined {

@@ -93,6 +93,8 @@ export interface Embedder {
 export interface OcrEngine {
   readonly name: string;
   recognize(image: Uint8Array, mime: string): Promise<{ text: string; confidence?: number }>;
+  /** Releases a worker or sockets (the tesseract worker also stops itself when idle). */
+  close?(): Promise<void>;
 }
 
 /** The providers in force. `chat` undefined means offline: extractive algorithms, labelled as such. */

@@ -34,6 +34,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     qa: { db: database.db, embedder: providers.embedder, search: config.search, providers },
     async close() {
       await ingest.idle();
+      await providers.ocr?.close?.();
       await database.close();
     },
   };
