@@ -18,7 +18,10 @@ const idParam = z.object({ id: z.uuid() });
 
 type Row = typeof qaHistory.$inferSelect;
 
-/** A history entry as listed: the question, its answer, mode, confidence and sources, newest first. */
+/**
+ * A history entry as listed: the stored row (question, mode, answer, the whole response, createdAt,
+ * as the web client reads it) with the response's confidence, sources and references brought up.
+ */
 function item(row: Row) {
   const response = row.response as {
     confidence?: string;
@@ -27,21 +30,17 @@ function item(row: Row) {
     references?: unknown[];
   };
   return {
-    id: row.id,
-    question: row.question,
-    mode: row.mode,
+    ...row,
     requested_mode: response.requested_mode ?? null,
-    answer: row.answer,
     confidence: response.confidence ?? null,
     sources: response.sources ?? [],
     ...(response.references ? { references: response.references } : {}),
-    created_at: row.createdAt,
   };
 }
 
 /**
  * `GET /api/qa/history?limit&offset&mode`: past questions with their answers, modes and sources
- * (`{ items, total }`); `GET /api/qa/history/{id}`: one entry with the whole stored response.
+ * (`{ items, total }`); `GET /api/qa/history/{id}`: one entry.
  */
 export function historyRoutes(rt: Runtime): Hono {
   const app = new Hono();
@@ -64,7 +63,7 @@ export function historyRoutes(rt: Runtime): Hono {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const [row] = await rt.db.select().from(qaHistory).where(eq(qaHistory.id, id));
     if (!row) throw new NotFoundError(`No history entry ${id}`);
-    return c.json({ ...item(row), response: row.response });
+    return c.json(item(row));
   });
   return app;
 }

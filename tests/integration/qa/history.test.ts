@@ -69,6 +69,8 @@ describe('GET /api/qa/history', () => {
       answer: 'Answer to JOIN的核心功能？',
       confidence: 'medium',
       sources: [expect.objectContaining({ document_name: 'plan.md', section: 'Budget' })],
+      response: expect.objectContaining({ provider: 'offline (extractive)' }),
+      createdAt: expect.any(String),
     });
   });
 
