@@ -161,6 +161,34 @@ export const configSchema = z.object({
       enrichTitles: bool(true),
     })
     .prefault({}),
+  qa: z
+    .object({
+      /** Agent-loop iterations before a forced synthesis with low confidence (seed 002 §5.5). */
+      maxIterations: int(5).pipe(z.number().min(1).max(50)),
+      /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
+      toolProtocol: z.enum(['native', 'json']).default('native'),
+      twoStage: z
+        .object({
+          maxSubQueries: int(5).pipe(z.number().min(1).max(5)),
+          /** Sub-queries a second stage may add. */
+          maxExtraQueries: int(3).pipe(z.number().min(0).max(10)),
+          /** Past this, the flow falls back to one retrieval for the question and says so. */
+          timeoutMs: int(20_000).pipe(z.number().positive()),
+          /** Start the answer while the sufficiency judge runs (discarded if a second stage follows). */
+          speculative: bool(true),
+        })
+        .prefault({}),
+      documents: z
+        .object({
+          /** Documents read whole in Stage 1 (seed 004 allows at most 10). */
+          maxDocuments: int(5).pipe(z.number().min(1).max(10)),
+          concurrency: int(4).pipe(z.number().min(1).max(16)),
+          /** A document whose Stage 1 takes longer is skipped, with an event. */
+          documentTimeoutMs: int(60_000).pipe(z.number().positive()),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   topics: z
     .object({
       /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */

@@ -4,7 +4,8 @@ import { type Db, openDatabase } from '../db/index.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
-import type { QaDeps } from '../qa/deps.ts';
+import type { DocumentsDeps } from '../qa/documents/flow.ts';
+import type { TwoStageDeps } from '../qa/two-stage/flow.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 
@@ -15,8 +16,8 @@ export interface Runtime {
   store: BlobStore;
   providers: Providers;
   ingest: IngestService;
-  /** What search and question answering take (a `QaDeps` is also a `SearchDeps`). */
-  qa: QaDeps;
+  /** What search and every question-answering mode take (a `QaDeps` is also a `SearchDeps`). */
+  qa: TwoStageDeps & DocumentsDeps;
   close(): Promise<void>;
 }
 
@@ -31,7 +32,16 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     ...deps,
     ingest,
-    qa: { db: database.db, embedder: providers.embedder, search: config.search, providers },
+    qa: {
+      db: database.db,
+      embedder: providers.embedder,
+      search: config.search,
+      providers,
+      store,
+      qa: { maxIterations: config.qa.maxIterations, toolProtocol: config.qa.toolProtocol },
+      twoStage: config.qa.twoStage,
+      documents: config.qa.documents,
+    },
     async close() {
       await ingest.idle();
       await providers.ocr?.close?.();
