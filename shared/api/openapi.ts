@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { askRequestSchema } from '../qa/request.ts';
+import { summarizeRequestSchema } from '../qa/summarize/request.ts';
+import { historyListQuery } from './routes/history.ts';
+import { imageQuery } from './routes/images.ts';
 import { searchQuery } from './routes/search.ts';
 import {
   documentListQuery,
@@ -179,8 +182,38 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/api/qa/summarize': {
+        post: {
+          summary: 'Summarize a document or a topic; streams Server-Sent Events like /api/qa/ask',
+          requestBody: { content: json(summarizeRequestSchema) },
+          responses: responses('text/event-stream of meta, delta, usage, done, error'),
+        },
+      },
       '/api/qa/history': {
-        get: { summary: 'Past questions and answers', responses: responses('{ items }') },
+        get: {
+          summary: 'Past questions with their answers, modes and sources',
+          parameters: queryParameters(historyListQuery),
+          responses: responses('{ items, total }'),
+        },
+      },
+      '/api/qa/history/{id}': {
+        get: { summary: 'One past answer', parameters: idParam, responses: responses('A history entry') },
+      },
+      '/api/v1/documents/{id}/images/{filename}': {
+        get: {
+          summary: "An image of a document's current (or given) version, with its media type",
+          parameters: [
+            ...idParam,
+            {
+              name: 'filename',
+              in: 'path',
+              required: true,
+              schema: { type: 'string', example: 'img_001.png' },
+            },
+            ...queryParameters(imageQuery),
+          ],
+          responses: responses('The image bytes'),
+        },
       },
       '/api/status': {
         get: { summary: 'Providers in force and document counts', responses: responses('Status') },

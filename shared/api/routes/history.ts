@@ -8,7 +8,7 @@ import { parseInput } from '../validate.ts';
 
 const { qaHistory } = schema;
 
-const listQuery = z.object({
+export const historyListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   /** The flow that answered: direct, agent, two-stage, documents. */
@@ -45,7 +45,7 @@ function item(row: Row) {
 export function historyRoutes(rt: Runtime): Hono {
   const app = new Hono();
   app.get('/history', async (c) => {
-    const { limit, offset, mode } = parseInput(listQuery, c.req.query(), 'query');
+    const { limit, offset, mode } = parseInput(historyListQuery, c.req.query(), 'query');
     const where = mode ? eq(qaHistory.mode, mode) : undefined;
     const [rows, totals] = await Promise.all([
       rt.db

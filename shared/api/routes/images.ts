@@ -11,7 +11,7 @@ const params = z.object({
   id: z.uuid('must be a document UUID'),
   filename: z.string().regex(IMAGE_FILENAME, 'must be an image file name such as img_001.png'),
 });
-const query = z.object({ version: z.coerce.number().int().positive().optional() });
+export const imageQuery = z.object({ version: z.coerce.number().int().positive().optional() });
 
 /**
  * `GET /api/v1/documents/{id}/images/{filename}[?version=n]` (seed 004 §2.5): an image of a
@@ -22,7 +22,7 @@ export function imageRoutes(rt: Runtime): Hono {
   const app = new Hono();
   app.get('/:id/images/:filename', async (c) => {
     const { id, filename } = parseInput(params, c.req.param(), 'path');
-    const { version } = parseInput(query, c.req.query(), 'query');
+    const { version } = parseInput(imageQuery, c.req.query(), 'query');
     const image = await readDocumentImage({ db: rt.db, store: rt.store }, id, filename, version);
     const etag = `"${image.etag}"`;
     const headers: Record<string, string> = {

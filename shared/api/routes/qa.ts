@@ -1,17 +1,12 @@
-import { desc } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { stream } from 'hono/streaming';
-import { z } from 'zod';
-import { schema } from '../../db/index.ts';
 import { ask } from '../../qa/ask.ts';
 import { encodeSse } from '../../qa/events.ts';
 import { askRequestSchema } from '../../qa/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { parseInput } from '../validate.ts';
 
-const historyQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) });
-
-/** `POST /api/qa/ask` streams Server-Sent Events (docs/events.md); `GET /api/qa/history`. */
+/** `POST /api/qa/ask` streams Server-Sent Events (docs/events.md). History: routes/history.ts. */
 export function qaRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
@@ -28,16 +23,6 @@ export function qaRoutes(rt: Runtime): Hono {
         await out.write(encodeSse(event));
       }
     });
-  });
-
-  app.get('/history', async (c) => {
-    const { limit } = parseInput(historyQuery, c.req.query(), 'query');
-    const rows = await rt.db
-      .select()
-      .from(schema.qaHistory)
-      .orderBy(desc(schema.qaHistory.createdAt))
-      .limit(limit);
-    return c.json({ items: rows });
   });
 
   return app;
