@@ -78,9 +78,8 @@ function printEvent(event: QaEvent): void {
     case 'done': {
       const { response } = event.data;
       const iterations = response.iterations === undefined ? '' : ` · ${response.iterations} iteration(s)`;
-      process.stdout.write(
-        `\n\nConfidence: ${response.confidence} · ${response.mode}${iterations}\nSources:\n`,
-      );
+      process.stdout.write(`\n\nConfidence: ${response.confidence} · ${response.mode}${iterations}\n`);
+      if (response.sources.length > 0) process.stdout.write('Sources:\n');
       for (const s of response.sources) {
         const score = ` (relevance ${s.relevance.toFixed(2)})`;
         const flag = s.verified === false ? ' [quote not found in this source]' : '';
