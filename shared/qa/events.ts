@@ -1,3 +1,4 @@
+import type { DocumentReference } from './documents/references.ts';
 import type { QaMode } from './request.ts';
 import type { QaResponse, QaSource, TraceStep } from './response.ts';
 
@@ -14,7 +15,7 @@ export type QaEvent =
   | { type: 'trace'; data: TraceStep }
   | { type: 'subqueries'; data: { items: { text: string; purpose?: string }[] } }
   | { type: 'delta'; data: { text: string } }
-  | { type: 'references'; data: { sources: QaSource[] } }
+  | { type: 'references'; data: { sources: QaSource[]; references?: DocumentReference[] } }
   | { type: 'usage'; data: { stage: string; inputTokens: number; outputTokens: number; model: string } }
   | { type: 'done'; data: { response: QaResponse } }
   | { type: 'error'; data: { code: string; message: string } };

@@ -1,4 +1,5 @@
 import type { QuoteCheck } from './citations.ts';
+import type { DocumentReference } from './documents/references.ts';
 import type { QaMode } from './request.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -50,6 +51,8 @@ export interface QaResponse {
   iterations?: number;
   /** Quotes presented as verbatim that cite no passage and occur in none of them. */
   unverified_quotes?: string[];
+  /** Documents mode: the answer's [DOC-...-PARA/IMAGE-n] markers resolved (seed 004 §2.4). */
+  references?: DocumentReference[];
   /** Present when the request asked `show_reasoning`. */
   reasoning_trace?: TraceStep[];
   /** Which provider answered, e.g. "offline (extractive)". */

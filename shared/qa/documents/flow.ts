@@ -135,10 +135,10 @@ export async function* documentsFlow(
     );
   const { references, unverified } = checkQuotes(answer, resolved.references);
   const sources = await referencesAsSources(deps.db, references, read);
-  yield { type: 'references', data: { sources, references } as { sources: typeof sources } };
+  yield { type: 'references', data: { sources, references } };
 
   const confidence: Confidence = references.length === 0 ? 'low' : chat ? 'high' : 'medium';
-  const response: QaResponse & { references: DocumentReference[] } = {
+  const response: QaResponse = {
     answer,
     confidence,
     sources,
