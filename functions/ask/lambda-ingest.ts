@@ -1,15 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import * as schema from '#shared/db/schema.ts';
 import { removeObject } from '#shared/documents/remove-object.ts';
-import { NotFoundError, ValidationError } from '#shared/errors.ts';
-import { queueDocument } from '#shared/pipeline/documents.ts';
+import { ValidationError } from '#shared/errors.ts';
+import { queueDocument, queueReindex } from '#shared/pipeline/documents.ts';
 import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { assertSafeKey } from '#shared/storage/keys.ts';
 import type { StartPipeline } from '../lib/start-execution.ts';
-
-const { documents } = schema;
 
 /**
  * Ingestion as the HTTP function sees it in AWS: the deployed state machine does the work, so
@@ -42,16 +38,7 @@ export function lambdaIngestService(deps: PipelineDeps, start: StartPipeline): I
       );
     },
     async reindex(documentId) {
-      const live = and(eq(documents.id, documentId), isNull(documents.deletedAt));
-      const [doc] = await deps.db.select({ key: documents.key }).from(documents).where(live);
-      if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
-      if (!(await deps.store.head(doc.key))) {
-        throw new NotFoundError(`The stored object ${doc.key} of document ${documentId} is gone`);
-      }
-      await deps.db
-        .update(documents)
-        .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
-        .where(live);
+      const doc = await queueReindex(deps.db, deps.store, documentId);
       await start({ key: doc.key, documentId, force: true });
       return {
         submitted: { key: doc.key, documentId, status: 'queued' },

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import type { BlobStore } from '../storage/types.ts';
 
 const { documents } = schema;
 
@@ -87,4 +88,29 @@ export async function settleDocumentStatus(db: Db, documentId: string): Promise<
       WHERE document_id = ${documentId}::uuid ORDER BY version DESC LIMIT 1
     ) l
     WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL`);
+}
+
+/**
+ * Marks a live document `queued` for a reindex of its stored object and returns its key; the caller
+ * starts the pipeline (`force: true`). Fails with NotFoundError when the document or its object is
+ * gone.
+ *
+ * @example const { key } = await queueReindex(db, store, documentId);
+ */
+export async function queueReindex(
+  db: Db,
+  store: Pick<BlobStore, 'head'>,
+  documentId: string,
+): Promise<{ key: string }> {
+  const live = and(eq(documents.id, documentId), isNull(documents.deletedAt));
+  const [doc] = await db.select({ key: documents.key }).from(documents).where(live);
+  if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
+  if (!(await store.head(doc.key))) {
+    throw new NotFoundError(`The stored object ${doc.key} of document ${documentId} is gone`);
+  }
+  await db
+    .update(documents)
+    .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
+    .where(live);
+  return { key: doc.key };
 }

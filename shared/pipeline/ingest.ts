@@ -1,19 +1,15 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { schema } from '../db/index.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
-import { NotFoundError, reasonOf } from '../errors.ts';
+import { reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
 import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
 import type { PipelineInput } from './contract.ts';
-import { queueDocument } from './documents.ts';
+import { queueDocument, queueReindex } from './documents.ts';
 import { objectEventAction } from './object-events.ts';
 import { type RecoveryReport, recoverInterrupted, SHARED_DATABASE_STALE_MS } from './recovery.ts';
 import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
 import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 import { contentHash, findUnchanged } from './unchanged.ts';
-
-const { documents } = schema;
 
 export type { PipelineEvent, PipelineOutcome } from './types.ts';
 
@@ -187,16 +183,7 @@ export function createIngestService(
       return results;
     },
     async reindex(documentId) {
-      const live = and(eq(documents.id, documentId), isNull(documents.deletedAt));
-      const [doc] = await deps.db.select({ key: documents.key }).from(documents).where(live);
-      if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
-      if (!(await deps.store.head(doc.key))) {
-        throw new NotFoundError(`The stored object ${doc.key} of document ${documentId} is gone`);
-      }
-      await deps.db
-        .update(documents)
-        .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
-        .where(live);
+      const doc = await queueReindex(deps.db, deps.store, documentId);
       const done = execute({ key: doc.key, documentId, force: true });
       return { submitted: { key: doc.key, documentId, status: 'queued' }, done };
     },
