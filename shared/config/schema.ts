@@ -49,6 +49,17 @@ export const configSchema = z.object({
     .object({
       /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
       url: z.string().optional(),
+      /**
+       * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
+       * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.
+       */
+      dataApi: z
+        .object({
+          resourceArn: z.string().min(1),
+          secretArn: z.string().min(1),
+          database: z.string().min(1).default('dropqa'),
+        })
+        .optional(),
     })
     .prefault({}),
   providers: z
@@ -187,6 +198,16 @@ export const configSchema = z.object({
           documentTimeoutMs: int(60_000).pipe(z.number().positive()),
         })
         .prefault({}),
+    })
+    .prefault({}),
+  lifecycle: z
+    .object({
+      /** How often the local bucket folder is scanned for files added or removed behind our back. */
+      scanIntervalMs: int(30_000).pipe(z.number().min(1_000)),
+      /** At start, a version still processing and untouched for this long is resumed or failed. */
+      recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
+      /** Lifetime of a presigned upload URL. */
+      presignExpirySeconds: int(900).pipe(z.number().min(60).max(7 * 24 * 3600)),
     })
     .prefault({}),
   topics: z
