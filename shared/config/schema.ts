@@ -207,7 +207,7 @@ export const configSchema = z.object({
       /** At start, a version still processing and untouched for this long is resumed or failed. */
       recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
       /** Lifetime of a presigned upload URL. */
-      presignExpirySeconds: int(900).pipe(z.number().min(60).max(7 * 24 * 3600)),
+      presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
     })
     .prefault({}),
   topics: z
