@@ -10,8 +10,6 @@ import { warmSearchIndex } from '../search/index.ts';
 import { createApp } from './app.ts';
 
 const WARM_DELAY_MS = 1000;
-/** How often the local bucket folder is checked for files removed by hand. */
-const REMOVAL_SCAN_MS = 30_000;
 
 /** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
 export async function startServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
@@ -57,7 +55,7 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   const stopWatching =
     config.storage.kind === 'local'
       ? watchVanishedObjects(rt.db, rt.store, {
-          intervalMs: REMOVAL_SCAN_MS,
+          intervalMs: config.lifecycle.scanIntervalMs,
           onRemoved: (keys) => console.error(`[ingest] removed from the bucket, deleted: ${keys.join(', ')}`),
           onError: (error) => console.error(`[ingest] bucket scan failed: ${reasonOf(error)}`),
         })

@@ -5,7 +5,7 @@ import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
 import type { PipelineInput } from './contract.ts';
 import { queueDocument, queueReindex } from './documents.ts';
 import { objectEventAction } from './object-events.ts';
-import { type RecoveryReport, recoverInterrupted, SHARED_DATABASE_STALE_MS } from './recovery.ts';
+import { type RecoveryReport, recoverInterrupted } from './recovery.ts';
 import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
 import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
@@ -193,7 +193,11 @@ export function createIngestService(
       return runner.run(action.input);
     },
     async recover() {
-      const staleAfterMs = deps.config.database.url ? SHARED_DATABASE_STALE_MS : 0;
+      // The embedded database belongs to this process alone: whatever is unfinished was interrupted.
+      // A shared Postgres may have another process working on a version right now, so only versions
+      // idle longer than any step may take (Lambda's 900 s cap, with margin) count as interrupted.
+      const shared = deps.config.database.url || deps.config.database.dataApi;
+      const staleAfterMs = shared ? deps.config.lifecycle.recoveryIdleMs : 0;
       return recoverInterrupted(
         deps,
         (input) => {

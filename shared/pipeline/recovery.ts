@@ -7,12 +7,6 @@ import { discardVersion } from './version-discard.ts';
 
 type Deps = Pick<PipelineDeps, 'db' | 'store'>;
 
-/**
- * With a shared Postgres another process may be working on a version right now: only versions idle
- * for longer than any step may take (Lambda's 900 s cap, with margin) count as interrupted.
- */
-export const SHARED_DATABASE_STALE_MS = 20 * 60 * 1000;
-
 export interface RecoveryReport {
   /** Versions sent through the pipeline again, from Parse on. */
   resumed: { documentId: string; version: number; key: string }[];

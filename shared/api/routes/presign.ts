@@ -2,9 +2,6 @@ import { ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { presignS3Put } from './s3-presign.ts';
 
-/** Presigned URLs are short-lived: long enough to start a large upload, no longer. */
-const EXPIRES_SECONDS = 900;
-
 export type PresignResult =
   | {
       supported: true;
@@ -27,6 +24,7 @@ export async function presignUpload(
   request: { key: string; size: number; contentType?: string },
 ): Promise<PresignResult> {
   const maxBytes = rt.config.limits.maxFileBytes;
+  const expiresSeconds = rt.config.lifecycle.presignExpirySeconds;
   if (request.size > maxBytes) {
     throw new ValidationError(
       `body.size: ${request.size} bytes is above the ${maxBytes} limit (limits.maxFileBytes)`,
@@ -36,7 +34,7 @@ export async function presignUpload(
     key: request.key,
     size: request.size,
     contentType: request.contentType ?? 'application/octet-stream',
-    expiresSeconds: EXPIRES_SECONDS,
+    expiresSeconds,
   });
   if (!signed) {
     return {
@@ -51,6 +49,6 @@ export async function presignUpload(
     supported: true,
     key: request.key,
     ...signed,
-    expiresAt: new Date(Date.now() + EXPIRES_SECONDS * 1000).toISOString(),
+    expiresAt: new Date(Date.now() + expiresSeconds * 1000).toISOString(),
   };
 }

@@ -41,6 +41,17 @@ describe('presigned uploads', () => {
     );
   });
 
+  it('signs for lifecycle.presignExpirySeconds', async () => {
+    const shortLived = parseConfig({ lifecycle: { presignExpirySeconds: 120 } });
+    const before = Date.now();
+    const signed = await presignUpload({ store, config: shortLived }, { key: 'uploads/a.md', size: 10 });
+    if (!signed.supported) throw new Error('expected a presigned URL');
+    expect(new URL(signed.url).searchParams.get('X-Amz-Expires')).toBe('120');
+    const expiresIn = Date.parse(signed.expiresAt) - before;
+    expect(expiresIn).toBeGreaterThanOrEqual(119_000);
+    expect(expiresIn).toBeLessThan(125_000);
+  });
+
   it('refuses to sign an upload above the file size limit', async () => {
     await expect(presignUpload({ store, config }, { key: 'uploads/big.pdf', size: 5000 })).rejects.toThrow(
       /body\.size: 5000 bytes is above the 1000 limit/,

@@ -246,6 +246,26 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     expect(rows.map((r) => r.sequencer)).toEqual(rows.map((r) => r.sequencer).sort());
   });
 
+  it("leaves a shared database's unfinished version alone until it has idled lifecycle.recoveryIdleMs", async () => {
+    const config = {
+      ...deps.config,
+      database: { url: 'postgres://another-process.example/dropqa' },
+      lifecycle: { ...deps.config.lifecycle, recoveryIdleMs: 60_000 },
+    };
+    const shared = createIngestService({ ...deps, config }, { retryDelayMs: 1 });
+    await deps.store.put('shared/busy.md', utf8('# Busy\n\nAnother process works on it.\n'));
+    const busy = await register({ key: 'shared/busy.md' }, deps);
+    expect((await shared.recover()).resumed).toEqual([]);
+
+    await deps.db.execute(sql`UPDATE document_versions SET updated_at = now() - interval '2 minutes'
+      WHERE document_id = ${busy.documentId}::uuid`);
+    expect((await shared.recover()).resumed).toEqual([
+      { documentId: busy.documentId, version: 1, key: 'shared/busy.md' },
+    ]);
+    await shared.idle();
+    expect(await versionsOf(busy.documentId)).toEqual([{ version: 1, status: 'ready' }]);
+  });
+
   it('resumes a version a stopped process left processing, and fails one interrupted twice', async () => {
     await deps.store.put('crash/a.md', utf8('# Crash\n\nResumed after a restart.\n'));
     await deps.store.put('crash/b.md', utf8('# Crash twice\n\nNever resumed again.\n'));
