@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
 import { handleError } from './errors.ts';
+import { documentImageRoutes } from './routes/document-images.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { historyRoutes } from './routes/history.ts';
 import { imageRoutes } from './routes/images.ts';
@@ -43,6 +44,7 @@ export function createApp(rt: Runtime): Hono {
   app.route('/api/qa', historyRoutes(rt));
   app.route('/api/qa', summarizeRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
+  app.route('/api/v1/documents', documentImageRoutes(rt));
   app.route('/api/v1/documents', imageRoutes(rt));
   serveWebClient(app);
   return app;

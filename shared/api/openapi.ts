@@ -199,6 +199,14 @@ export function openApiDocument(): Record<string, unknown> {
       '/api/qa/history/{id}': {
         get: { summary: 'One past answer', parameters: idParam, responses: responses('A history entry') },
       },
+      '/api/v1/documents/{id}/images': {
+        get: {
+          summary:
+            "A document's images (current or given version) in reading order: file name, type, size, page or slide, section (id and title path), OCR text, description and the URL serving it",
+          parameters: [...idParam, ...queryParameters(imageQuery)],
+          responses: responses('{ documentId, version, items: DocumentImage[] }'),
+        },
+      },
       '/api/v1/documents/{id}/images/{filename}': {
         get: {
           summary: "An image of a document's current (or given) version, with its media type",

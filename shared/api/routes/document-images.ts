@@ -1,0 +1,159 @@
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { type Db, queryRows } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import type { Runtime } from '../../runtime/runtime.ts';
+import { idParam } from '../schemas/documents.ts';
+import { parseInput } from '../validate.ts';
+import { imageQuery } from './images.ts';
+
+/** The section an image sits under: its node id and the titles from the top section down. */
+export interface ImageSection {
+  id: string;
+  title: string;
+  /** Titles from the outermost section down to this one (the document's own title excluded). */
+  path: string[];
+}
+
+/** One image of a document version as `GET /api/v1/documents/{id}/images` lists it. */
+export interface DocumentImage {
+  id: string;
+  nodeId: string;
+  filename: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  /** Place in the document's reading order. */
+  ordinal: number;
+  /** The PDF page or presentation slide it is on, when the format has pages. */
+  page: number | null;
+  slide: number | null;
+  ocrText: string | null;
+  description: string | null;
+  /** Why OCR or the description failed for this image, if it did. */
+  error: string | null;
+  /** Null for an image directly under the document (before any heading). */
+  section: ImageSection | null;
+  /** Where the image itself is served (`GET /api/v1/documents/{id}/images/{filename}`). */
+  url: string;
+}
+
+export interface DocumentImages {
+  documentId: string;
+  version: number;
+  items: DocumentImage[];
+}
+
+interface ImageRow {
+  id: string;
+  node_id: string;
+  parent_id: string | null;
+  filename: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  ordinal: number;
+  metadata: Record<string, unknown> | null;
+  ocr_text: string | null;
+  description: string | null;
+  error: string | null;
+}
+
+interface SectionRow {
+  id: string;
+  parent_id: string | null;
+  node_type: string;
+  title: string | null;
+}
+
+const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+/**
+ * The images of one version of a live document (default: its current version) in reading order,
+ * with OCR text, description, the section each sits under and the URL that serves it.
+ *
+ * @throws NotFoundError when the document does not exist, is deleted, or has no such version.
+ * @example await listDocumentImages(db, id) // { documentId, version: 2, items: [{ filename: 'img_001.png', ... }] }
+ */
+export async function listDocumentImages(
+  db: Db,
+  documentId: string,
+  version?: number,
+): Promise<DocumentImages> {
+  const [doc] = await queryRows<{ current_version: number | null }>(
+    db,
+    sql`SELECT current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+  );
+  if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
+  const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
+  if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
+  const [sections, images] = await Promise.all([
+    queryRows<SectionRow>(
+      db,
+      sql`SELECT id, parent_id, node_type, title FROM nodes
+          WHERE document_id = ${documentId}::uuid AND version = ${wanted}::int
+            AND node_type IN ('document', 'section')`,
+    ),
+    queryRows<ImageRow>(
+      db,
+      sql`SELECT i.id, n.id AS node_id, n.parent_id, i.filename, i.mime, i.width, i.height, i.size,
+                 n.ordinal, n.metadata, i.ocr_text, i.description, i.error
+          FROM nodes n JOIN images i ON i.node_id = n.id
+          WHERE n.document_id = ${documentId}::uuid AND n.version = ${wanted}::int
+          ORDER BY n.ordinal`,
+    ),
+  ]);
+  if (sections.length === 0) throw new NotFoundError(`Document ${documentId} has no version ${wanted}`);
+  const byId = new Map(sections.map((row) => [row.id, row]));
+  const base = `/api/v1/documents/${documentId}/images/`;
+  const pin = version === undefined ? '' : `?version=${wanted}`;
+  return {
+    documentId,
+    version: wanted,
+    items: images.map((row) => ({
+      id: row.id,
+      nodeId: row.node_id,
+      filename: row.filename,
+      mime: row.mime,
+      width: row.width === null ? null : Number(row.width),
+      height: row.height === null ? null : Number(row.height),
+      size: Number(row.size),
+      ordinal: Number(row.ordinal),
+      page: numberOr(row.metadata?.page),
+      slide: numberOr(row.metadata?.slide),
+      ocrText: row.ocr_text,
+      description: row.description,
+      error: row.error,
+      section: sectionOf(byId, row.parent_id),
+      url: `${base}${encodeURIComponent(row.filename)}${pin}`,
+    })),
+  };
+}
+
+/** The section with this id and its title path; null when it is the document node (or unknown). */
+function sectionOf(byId: Map<string, SectionRow>, id: string | null): ImageSection | null {
+  const section = id ? byId.get(id) : undefined;
+  if (section?.node_type !== 'section') return null;
+  const path: string[] = [];
+  for (let at: SectionRow | undefined = section; at?.node_type === 'section'; ) {
+    path.unshift(at.title ?? '');
+    at = at.parent_id ? byId.get(at.parent_id) : undefined;
+  }
+  return { id: section.id, title: section.title ?? '', path };
+}
+
+/**
+ * `GET /api/v1/documents/{id}/images[?version=n]`: a document's images with their OCR text,
+ * description, size, page or slide and section (for the detail page). Only the database is read.
+ */
+export function documentImageRoutes(rt: Pick<Runtime, 'db'>): Hono {
+  const app = new Hono();
+  app.get('/:id/images', async (c) => {
+    const { id } = parseInput(idParam, c.req.param(), 'path');
+    const { version } = parseInput(imageQuery, c.req.query(), 'query');
+    return c.json(await listDocumentImages(rt.db, id, version));
+  });
+  return app;
+}
