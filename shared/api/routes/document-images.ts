@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { type Db, queryRows } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
-import type { Runtime } from '../../runtime/runtime.ts';
-import { idParam } from '../schemas/documents.ts';
+import { imageUrl } from '../../qa/documents/references.ts';
+import { idParam, structureQuery } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
-import { imageQuery } from './images.ts';
 
 /** The section an image sits under: its node id and the titles from the top section down. */
 export interface ImageSection {
@@ -107,8 +106,6 @@ export async function listDocumentImages(
   ]);
   if (sections.length === 0) throw new NotFoundError(`Document ${documentId} has no version ${wanted}`);
   const byId = new Map(sections.map((row) => [row.id, row]));
-  const base = `/api/v1/documents/${documentId}/images/`;
-  const pin = version === undefined ? '' : `?version=${wanted}`;
   return {
     documentId,
     version: wanted,
@@ -127,7 +124,7 @@ export async function listDocumentImages(
       description: row.description,
       error: row.error,
       section: sectionOf(byId, row.parent_id),
-      url: `${base}${encodeURIComponent(row.filename)}${pin}`,
+      url: imageUrl(documentId, row.filename, version === undefined ? undefined : wanted),
     })),
   };
 }
@@ -148,11 +145,11 @@ function sectionOf(byId: Map<string, SectionRow>, id: string | null): ImageSecti
  * `GET /api/v1/documents/{id}/images[?version=n]`: a document's images with their OCR text,
  * description, size, page or slide and section (for the detail page). Only the database is read.
  */
-export function documentImageRoutes(rt: Pick<Runtime, 'db'>): Hono {
+export function documentImageRoutes(rt: { db: Db }): Hono {
   const app = new Hono();
   app.get('/:id/images', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    const { version } = parseInput(imageQuery, c.req.query(), 'query');
+    const { version } = parseInput(structureQuery, c.req.query(), 'query');
     return c.json(await listDocumentImages(rt.db, id, version));
   });
   return app;

@@ -1,19 +1,54 @@
-/** Shapes of the HTTP API (docs/api.md, docs/events.md) as the client reads them. */
+/**
+ * Shapes of the HTTP API (docs/api.md, docs/events.md) as the client reads them: the server's own
+ * types, imported type-only (erased from the bundle) so that the two cannot drift apart.
+ */
+import type { DocumentImage, DocumentImages } from '#shared/api/routes/document-images.ts';
+import type {
+  DocumentTopic,
+  DocumentSummary as ServerDocumentSummary,
+  VersionSummary as ServerVersionSummary,
+} from '#shared/documents/queries.ts';
+import type { TopicSummary } from '#shared/documents/topics.ts';
+import type { DocumentReference } from '#shared/qa/documents/references.ts';
+import type { QaMode } from '#shared/qa/request.ts';
+import type { Confidence, QaResponse, QaSource, TraceStep } from '#shared/qa/response.ts';
+import type { DocumentStructure, NodeCounts, StructureSection } from '#shared/search/structure.ts';
 
-export type DocumentStatus = 'queued' | 'processing' | 'ready' | 'failed' | 'deleted';
+export type {
+  Confidence,
+  DocumentImage,
+  DocumentImages,
+  DocumentReference,
+  DocumentStructure,
+  NodeCounts,
+  QaMode,
+  QaResponse,
+  QaSource,
+  StructureSection,
+  TopicSummary,
+  TraceStep,
+};
 
-export interface DocumentSummary {
-  id: string;
-  key: string;
-  filename: string;
-  fileType: string;
-  status: DocumentStatus;
-  statusDetail: string | null;
-  currentVersion: number | null;
-  createdAt: string;
-  updatedAt: string;
+/** A server type as it arrives in JSON: dates are ISO strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T;
+
+export type DocumentSummary = Json<ServerDocumentSummary>;
+export type DocumentStatus = DocumentSummary['status'];
+export type VersionSummary = Json<ServerVersionSummary>;
+
+/** `GET /api/documents/{id}`. */
+export interface DocumentDetail extends DocumentSummary {
+  versions: VersionSummary[];
+  topics: DocumentTopic[];
 }
 
+/** Every paged list: `{ items, total, limit, offset }`. */
 export interface Page<T> {
   items: T[];
   total: number;
@@ -21,116 +56,13 @@ export interface Page<T> {
   offset: number;
 }
 
-export interface VersionSummary {
-  version: number;
-  status: string;
-  step: string | null;
-  error: string | null;
-  fileHash: string;
-  fileSize: number;
-  fileType: string;
-  stats: Record<string, number>;
-  createdAt: string;
-  completedAt: string | null;
-}
-
-export interface TopicSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  documentCount: number;
-}
-
-export interface DocumentDetail extends DocumentSummary {
-  versions: VersionSummary[];
-  topics: { id: string; name: string; confidence?: number }[];
-}
-
-export interface NodeCounts {
-  sections: number;
-  paragraphs: number;
-  tables: number;
-  images: number;
-}
-
-export interface StructureSection {
-  id: string;
-  title: string;
-  summary: string | null;
-  depth: number;
-  position: number;
-  ordinal: number;
-  category: string | null;
-  counts: NodeCounts;
-  children: StructureSection[];
-}
-
-export interface DocumentStructure {
-  documentId: string;
-  filename: string;
-  version: number;
-  title: string;
-  summary: string | null;
-  counts: NodeCounts;
-  sections: StructureSection[];
-}
-
+/** `GET /api/status` (shared/api/routes/meta.ts). */
 export interface StatusInfo {
   providers: { label: string; chat: string; embedder: { model: string; dimensions: number } };
   documents: { byStatus: Record<string, number>; byType: Record<string, number> };
 }
 
-export type QaMode = 'auto' | 'agent' | 'two-stage' | 'documents';
-export type Confidence = 'high' | 'medium' | 'low';
-
-export interface QaSource {
-  citation: number;
-  document_id: string;
-  document_name: string;
-  section: string;
-  snippet: string;
-  relevance: number;
-  node_id: string;
-  version: number;
-  verified?: boolean;
-}
-
-/** A documents-mode reference (seed 004 §2.4.3). */
-export interface DocumentReference {
-  ref_id: string;
-  doc_id: string;
-  doc_name: string;
-  chunk_type: 'text' | 'image';
-  content?: string;
-  image_url?: string;
-  version: number;
-  verified?: boolean;
-}
-
-export interface TraceStep {
-  step: number;
-  type: 'thought' | 'action' | 'observation';
-  content: string;
-  tool?: string;
-}
-
-export interface QaResponse {
-  answer: string;
-  confidence: Confidence;
-  sources: QaSource[];
-  identified_topics: string[];
-  mode: string;
-  requested_mode: string;
-  reasoning_steps?: number;
-  iterations?: number;
-  unverified_quotes?: string[];
-  reasoning_trace?: TraceStep[];
-  provider: string;
-  version?: number;
-  history_id?: string;
-  references?: DocumentReference[];
-}
-
+/** `GET /api/qa/history` items (shared/api/routes/history.ts): the stored row and its response. */
 export interface HistoryItem {
   id: string;
   question: string;
