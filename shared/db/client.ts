@@ -1,17 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
-import * as schema from './schema.ts';
+import type * as schema from './schema.ts';
 
 /** The database handle every core function takes: the same drizzle API on PGlite, node-postgres or the Data API. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,6 +21,22 @@ export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '
 /** Opens the embedded PGlite database (with pgvector and pg_trgm); `dir` undefined means in memory. */
 export async function openPglite(dir?: string): Promise<Database & { pglite: PGlite }> {
   if (dir) mkdirSync(dir, { recursive: true });
+  // Each driver loads when chosen: the Lambda functions (Data API) never pay for PGlite or pg.
+  const [
+    { PGlite },
+    { pg_trgm },
+    { vector },
+    { drizzle: drizzlePglite },
+    { migrate: migratePglite },
+    schema,
+  ] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite-pgvector'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+    import('./schema.ts'),
+  ]);
   const pglite = await PGlite.create(dir, { extensions: { vector, pg_trgm } });
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -36,6 +45,14 @@ export async function openPglite(dir?: string): Promise<Database & { pglite: PGl
 
 /** Opens any Postgres through node-postgres and applies the migrations. */
 export async function openPostgres(url: string): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }, schema] = await Promise.all(
+    [
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+      import('./schema.ts'),
+    ],
+  );
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -1,5 +1,5 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import { createRequire } from 'node:module';
+import type { Jieba } from '@node-rs/jieba';
 
 let jieba: Jieba | undefined;
 
@@ -18,8 +18,17 @@ const STOPWORDS = new Set([
   ...'的 了 是 在 和 与 及 或 等 也 就 都 而 之 其 这 那 着 吗 呢 吧 啊 个'.split(' '),
 ]);
 
+/**
+ * The native module and its 5 MB dictionary load on the first CJK text, not at import: a process
+ * that never segments Chinese (a Lambda answering an English question) starts without them.
+ */
 function segmenter(): Jieba {
-  jieba ??= Jieba.withDict(dict);
+  if (!jieba) {
+    const require = createRequire(import.meta.url);
+    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+    const { dict } = require('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js');
+    jieba = JiebaClass.withDict(dict);
+  }
   return jieba;
 }
 

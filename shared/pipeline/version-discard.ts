@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { VersionRef } from './contract.ts';
-import { versionPrefix } from './steps/parse.ts';
 import type { PipelineDeps } from './types.ts';
+import { versionPrefix } from './version-prefix.ts';
 
 /**
  * Removes what the pipeline wrote for a version: its nodes (with their embeddings and image rows),

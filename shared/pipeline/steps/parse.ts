@@ -9,17 +9,15 @@ import {
   parseLimitsOf,
   renderMarkdown,
 } from '../../parse/index.ts';
-import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
+import { parseStepInput, versionRefSchema } from '../contract.ts';
 import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
+import { versionPrefix } from '../version-prefix.ts';
 import { getVersion, mergeVersionStats, startStep } from '../versions.ts';
 
 const { documents, images } = schema;
 
-/** Where a version's derived blobs live: `documents/<id>/v<n>/`. */
-export function versionPrefix(ref: VersionRef): string {
-  return `documents/${ref.documentId}/v${ref.version}/`;
-}
+export { versionPrefix };
 
 /**
  * Parse: the object -> document tree -> normalized tree -> `nodes` rows of the version; its images
