@@ -1,12 +1,12 @@
 import { reasonOf } from '#shared/errors.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
-import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { SearchFilters } from '#shared/search/types.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import type { TraceRecorder } from '../trace.ts';
 import type { Deadline } from './deadline.ts';
 import { judgeOffline, judgeWithModel } from './judge.ts';
+import { retrieveSubQuery } from './retrieve.ts';
 import type { SubQuery, SubQueryAnalysis } from './types.ts';
 
 /** Token usage summed over parallel calls of one stage. */
@@ -46,7 +46,7 @@ export async function* runStage(
     data: { stage: `retrieve_${stage}`, message: `Searching for ${subqueries.length} sub-queries` },
   };
   const hitLists = await deadline.within(
-    Promise.all(subqueries.map((s) => hybridSearch(deps, s.text, filters, topK))),
+    Promise.all(subqueries.map((s) => retrieveSubQuery(deps, s, filters, topK))),
   );
   for (const [i, s] of subqueries.entries())
     yield trace.action('hybrid_search', `“${s.text}”: ${hitLists[i]?.length ?? 0} passage(s).`);

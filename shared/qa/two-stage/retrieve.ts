@@ -1,0 +1,18 @@
+import { hybridSearch } from '#shared/search/hybrid.ts';
+import type { SearchDeps, SearchFilters, SearchHit } from '#shared/search/types.ts';
+import type { SubQuery } from './types.ts';
+
+/**
+ * The retrieval each stage runs for one sub-query (seed 001 §3.1): BM25 and semantic rankings in
+ * parallel, fused, `topK` passages within the filters. The benchmark times this very function.
+ *
+ * @example await retrieveSubQuery(deps, { text: '云平台建设的预算' }, {}, 10)
+ */
+export function retrieveSubQuery(
+  deps: SearchDeps,
+  subquery: Pick<SubQuery, 'text'>,
+  filters: SearchFilters,
+  topK: number,
+): Promise<SearchHit[]> {
+  return hybridSearch(deps, subquery.text, filters, topK);
+}
