@@ -6,6 +6,7 @@ export { hydrateHits } from './hydrate.ts';
 export { type KeywordQuery, keywordSearch, rankKeyword } from './keyword.ts';
 export { invalidateMemoryIndex, warmSearchIndex } from './memory-sync.ts';
 export { getChildren, getContextWindow, getNode, type NodeView } from './nodes.ts';
+export { type RelatedDocument, relatedDocuments } from './related.ts';
 export { reciprocalRankFusion } from './rrf.ts';
 export { search, splitKeywords } from './search.ts';
 export { cosineSimilarities, embedQuery, rankSemantic, semanticSearch } from './semantic.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
+import { relatedDocuments } from '#shared/search/related.ts';
 import { loadQaPrompt, passagesBlock } from '../../prompt.ts';
 import { findNumericContradictions, type Statement } from '../consistency.ts';
-import { relatedDocuments } from '../related.ts';
 import type { Contradiction, ToolContext } from '../state.ts';
 import { attribute } from './format.ts';
 import { defineTool, type ToolOutcome } from './tool.ts';
