@@ -1,38 +1,60 @@
-import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
-import type { NodeType } from '#shared/db/schema.ts';
-import { NotFoundError } from '#shared/errors.ts';
+import type { Db } from '#shared/db/client.ts';
 import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
+import { contextKey, previousContexts } from './context/context-cache.ts';
+import { writeContexts } from './context/write-contexts.ts';
 import { createLimiter } from './limiter.ts';
-import { fillPrompt, loadPrompt } from './prompt.ts';
 import { previousSummaries, summaryKey } from './summary-cache.ts';
+import { summarizeWithContexts } from './summary-call.ts';
+import {
+  isPassage,
+  loadSummaryTree,
+  modelInput,
+  offlineInput,
+  type SummaryNode,
+  sectionsOf,
+} from './summary-tree.ts';
+import type { OutlineSection } from './topics/outline.ts';
 import { type SummaryUpdate, writeSummaries } from './write-summaries.ts';
 
 /** Seed 000 §5.2.2: sections in 1-2 sentences, the document in 2-3. */
 const SECTION_LIMITS = { maxSentences: 2, maxChars: 200 };
 const DOCUMENT_LIMITS = { maxSentences: 3, maxChars: 300 };
-/** Bounds one prompt's data; a section's first ~12k characters say what it is about. */
-const MAX_PROMPT_CHARS = 12_000;
+/**
+ * Bounds one prompt's data (a section's first ~12k characters say what it is about) and the
+ * passages it asks contexts for (the answer is ~30 tokens a passage).
+ */
+const PROMPT_LIMITS = { maxChars: 12_000, maxPassages: 40 };
 /** Model calls in flight when the caller does not say (`providers.chat.maxConcurrency`). */
 const DEFAULT_CONCURRENCY = 4;
 /** Bumped when prompts or extraction change, so cached summaries are not reused across methods. */
-const METHOD_VERSION = 1;
+const CHAT_METHOD_VERSION = 2;
+const OFFLINE_METHOD_VERSION = 1;
 
-interface TreeRow {
-  id: string;
-  parent_id: string | null;
-  node_type: NodeType;
-  depth: number;
-  title: string | null;
-  content: string | null;
-  metadata: Record<string, unknown> | null;
+type ContextUpdate = { id: string; context: string; key: string };
+
+/** Where a version stands once every section is summarized (the document summary is next). */
+export interface SectionsDone {
+  title: string;
+  /** Every section in reading order with its summary. */
+  sections: OutlineSection[];
+  /**
+   * Nodes whose index text is final only after the document summary: the document, its own
+   * paragraphs (their contexts come with its summary) and paragraphs left without a context.
+   */
+  late: ReadonlySet<string>;
+  /** Settles once the section summaries and their paragraphs' contexts are written. */
+  written: Promise<void>;
 }
 
-interface Node extends TreeRow {
-  children: Node[];
-  summary: string | null;
-  key: string;
+export interface SummarizeOptions {
+  concurrency?: number;
+  /**
+   * Runs once every section is summarized, while the document summary is generated and the section
+   * summaries and contexts are written (e.g. draft topics at once, embed the sections and leaves once
+   * `written` settles); awaited before returning.
+   */
+  afterSections?: (done: SectionsDone) => Promise<void>;
 }
 
 export interface SummarizeResult {
@@ -42,16 +64,24 @@ export interface SummarizeResult {
   /** Summaries taken from an earlier version (or attempt) because their input had not changed. */
   reused: number;
   documentSummary: string | null;
+  /** Paragraphs given a context by a summary call or from the cache. */
+  contexts: number;
+  /** Prose paragraphs left without a context (with a chat model: past a prompt's bounds, or skipped). */
+  withoutContext: number;
+  /** As in `SectionsDone`. */
+  late: ReadonlySet<string>;
 }
 
 /**
  * Writes bottom-up summaries for one version (seed 000 §5.2.2): every section from its children
  * (paragraph text and child-section summaries), then the document from its sections' titles and
- * summaries. A section starts as soon as its subsections are done, so independent sections run
- * concurrently (at most `concurrency` model calls at once). Each summary is keyed by a hash of its
- * input: unchanged sections of a new version reuse the earlier summary without a model call.
- * Offline (`providers.chat` undefined) the summaries are extractive: sentences quoted from the text.
- * Each summarized node is re-indexed with its summary (weight C).
+ * summaries. A section starts as soon as its subsections are done, deepest first, so independent
+ * sections run concurrently (at most `concurrency` model calls at once). With a chat model the same
+ * call also writes each of the node's prose paragraphs a contextual sentence (seed 003 §3.3),
+ * prepended to its index text. Each summary is keyed by a hash of its input and each context by the
+ * paragraph's text and place: unchanged sections of a new version reuse both without a model call.
+ * Offline (`providers.chat` undefined) the summaries are extractive (sentences quoted from the text)
+ * and there are no contexts. Each summarized node is re-indexed with its summary (weight C).
  *
  * @example const { sections, modelCalls } = await summarizeVersion(db, providers, { documentId, version }, { concurrency: 8 });
  */
@@ -59,116 +89,108 @@ export async function summarizeVersion(
   db: Db,
   providers: Providers,
   ref: { documentId: string; version: number },
-  options: { concurrency?: number } = {},
+  options: SummarizeOptions = {},
 ): Promise<SummarizeResult> {
-  const root = await loadTree(db, ref);
-  const sections: Node[] = [];
-  const collect = (node: Node) => {
-    for (const child of node.children) {
-      if (child.node_type === 'section') {
-        sections.push(child);
-        collect(child);
-      }
-    }
-  };
-  collect(root);
-
-  const cache = await previousSummaries(db, ref.documentId);
+  const root = await loadSummaryTree(db, ref);
+  const sections = sectionsOf(root);
+  const chat = providers.chat;
+  const summaryCache = await previousSummaries(db, ref.documentId);
+  const contextCache = chat ? await previousContexts(db, ref.documentId) : new Map<string, string>();
   const limit = createLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
-  const method = providers.chat
-    ? `chat:${providers.chat.provider}:${METHOD_VERSION}`
-    : `offline:${METHOD_VERSION}`;
+  const title = root.title ?? '';
+  const late = new Set([root.id, ...root.children.filter(isPassage).map((p) => p.id)]);
   let modelCalls = 0;
   let reused = 0;
-  const summarize = async (node: Node): Promise<void> => {
-    await Promise.all(node.children.filter((c) => c.node_type === 'section').map(summarize));
-    const chat = providers.chat;
-    node.key = summaryKey([method, node.node_type, node.title, chat ? modelInput(node) : offlineInput(node)]);
-    const cached = cache.get(node.key);
+  let withoutContext = 0;
+
+  /** Summarizes one node whose subsections are done; returns its paragraphs' contexts. */
+  const summarizeNode = async (node: SummaryNode): Promise<ContextUpdate[]> => {
+    if (!chat) {
+      const texts = offlineInput(node);
+      node.key = summaryKey([`offline:${OFFLINE_METHOD_VERSION}`, node.node_type, node.title, texts]);
+      const cached = summaryCache.get(node.key);
+      if (cached !== undefined) reused += 1;
+      node.summary = cached ?? (offlineSummary(node, texts) || null);
+      return [];
+    }
+    const input = modelInput(node, PROMPT_LIMITS);
+    const method = `chat:${chat.provider}:${CHAT_METHOD_VERSION}`;
+    node.key = summaryKey([method, node.node_type, node.title, input.text]);
+    const cached = summaryCache.get(node.key);
+    let fresh: Map<number, string> | undefined;
     if (cached !== undefined) {
       reused += 1;
       node.summary = cached;
-    } else if (!chat) node.summary = offlineSummary(node) || null;
-    else {
-      node.summary = await limit(() => {
+    } else {
+      const result = await limit(() => {
         modelCalls += 1;
-        return modelSummary(chat, node);
-      });
+        return callModel(chat, node, title, input.text);
+      }, node.depth);
+      node.summary = result.summary;
+      fresh = result.contexts;
     }
+    const updates: ContextUpdate[] = [];
+    input.passages.forEach((passage, i) => {
+      const key = contextKey(title, node.path, passage.content ?? '');
+      const context = fresh?.get(i + 1) ?? contextCache.get(key);
+      if (context) updates.push({ id: passage.id, context, key });
+    });
+    const given = new Set(updates.map((u) => u.id));
+    for (const child of node.children) {
+      if (isPassage(child) && !given.has(child.id)) {
+        withoutContext += 1;
+        late.add(child.id);
+      }
+    }
+    return updates;
   };
-  await summarize(root);
 
-  const updates: SummaryUpdate[] = [root, ...sections].map((n) => ({
-    id: n.id,
-    title: n.title,
-    summary: n.summary,
-    key: n.key,
-  }));
-  await writeSummaries(db, updates);
-  return { sections: sections.length, modelCalls, reused, documentSummary: root.summary };
+  const visit = async (node: SummaryNode): Promise<ContextUpdate[]> => {
+    const below = await Promise.all(node.children.filter((c) => c.node_type === 'section').map(visit));
+    return [...below.flat(), ...(await summarizeNode(node))];
+  };
+  const topLevel = await Promise.all(root.children.filter((c) => c.node_type === 'section').map(visit));
+  const sectionContexts = topLevel.flat();
+
+  const rootDone = summarizeNode(root);
+  const written = (async () => {
+    await writeSummaries(db, sections.map(updateOf));
+    await writeContexts(db, sectionContexts);
+  })();
+  const outline = sections.map((s) => ({ title: s.title ?? '', summary: s.summary, depth: s.depth }));
+  const [rootContexts] = await Promise.all([
+    rootDone,
+    written,
+    options.afterSections?.({ title, sections: outline, late, written }),
+  ]);
+  await writeSummaries(db, [updateOf(root)]);
+  await writeContexts(db, rootContexts);
+  return {
+    sections: sections.length,
+    modelCalls,
+    reused,
+    documentSummary: root.summary,
+    contexts: sectionContexts.length + rootContexts.length,
+    withoutContext,
+    late,
+  };
 }
 
-async function loadTree(db: Db, ref: { documentId: string; version: number }): Promise<Node> {
-  const rows = await queryRows<TreeRow>(
-    db,
-    sql`SELECT id, parent_id, node_type, depth, title, content, metadata FROM nodes
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-        ORDER BY ordinal`,
-  );
-  const byId = new Map<string, Node>(rows.map((r) => [r.id, { ...r, children: [], summary: null, key: '' }]));
-  let root: Node | undefined;
-  // Reading order lists each parent before its children and siblings by position.
-  for (const node of byId.values()) {
-    if (node.node_type === 'document') root = node;
-    else if (node.parent_id) byId.get(node.parent_id)?.children.push(node);
-  }
-  if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
-  return root;
+function updateOf(node: SummaryNode): SummaryUpdate {
+  return { id: node.id, title: node.title, summary: node.summary, key: node.key };
 }
 
-/**
- * Prose an extract may quote: paragraphs (not code) and child summaries. Tables, code and image alt
- * text are left out: their "sentences" are rows and lines, not statements about the section.
- */
-function offlineInput(node: Node): string[] {
-  const texts: string[] = [];
-  for (const child of node.children) {
-    if (child.node_type === 'section' && child.summary) texts.push(child.summary);
-    else if (child.node_type === 'paragraph' && child.content && child.metadata?.kind !== 'code') {
-      texts.push(child.content);
-    }
-  }
-  return texts;
-}
-
-function offlineSummary(node: Node): string {
+function offlineSummary(node: SummaryNode, texts: string[]): string {
   const limits = node.node_type === 'document' ? DOCUMENT_LIMITS : SECTION_LIMITS;
-  return extractiveSummary({ title: node.title ?? undefined, texts: offlineInput(node), ...limits });
+  return extractiveSummary({ title: node.title ?? undefined, texts, ...limits });
 }
 
-/** The data of a node's prompt: child section titles and summaries, paragraph and image text. */
-function modelInput(node: Node): string {
-  const lines = node.children.map((child) => {
-    if (child.node_type === 'section') return `- ${child.title ?? ''}: ${child.summary ?? ''}`;
-    if (child.node_type === 'image') return `[image: ${child.content ?? ''}]`;
-    return child.content ?? '';
+function callModel(chat: ChatModel, node: SummaryNode, documentTitle: string, content: string) {
+  const isDocument = node.node_type === 'document';
+  return summarizeWithContexts(chat, {
+    kind: isDocument ? 'document' : 'section',
+    title: node.title ?? '',
+    location: [documentTitle, node.path].filter(Boolean).join(' > '),
+    content,
   });
-  return lines
-    .filter((line) => line.trim())
-    .join('\n')
-    .slice(0, MAX_PROMPT_CHARS);
-}
-
-async function modelSummary(chat: ChatModel, node: Node): Promise<string | null> {
-  const data = modelInput(node);
-  const prompt =
-    node.node_type === 'document'
-      ? fillPrompt(loadPrompt('summarize-document'), { title: node.title ?? '', sections: data })
-      : fillPrompt(loadPrompt('summarize-section'), { title: node.title ?? '', content: data });
-  const result = await chat.complete({
-    role: 'summarize',
-    system: loadPrompt('summarize-system'),
-    messages: [{ role: 'user', content: prompt }],
-  });
-  return result.text.trim() || null;
 }

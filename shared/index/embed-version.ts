@@ -14,10 +14,12 @@ export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'imag
 /**
  * Embeds the index text of a version's nodes of `nodeTypes` (default: the leaves: paragraphs with
  * their context, tables, images with their OCR text and description; sections and the document
- * are embedded by their title and summary) in batches of `batchSize`, in one pass so every call but
- * the last carries a full batch, and stores one vector per node for the embedder's model. Re-running replaces the
- * vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
- * maps to the zero vector, get no vector: cosine distance is undefined for them.
+ * are embedded by their title and summary) in as few batches of at most `batchSize` as can be, of
+ * equal size (so none is small when many are pending), and stores one vector per node for the
+ * embedder's model. Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
+ * maps to the zero vector, get no vector: cosine distance is undefined for them. `filter` narrows the
+ * nodes by id (the Summarize step embeds most nodes while the document summary is still being
+ * written, and the rest after it).
  *
  * @example const { embedded } = await embedVersion(db, providers.embedder, { documentId, version }, 64);
  */
@@ -27,6 +29,7 @@ export async function embedVersion(
   ref: { documentId: string; version: number },
   batchSize: number,
   nodeTypes: readonly NodeType[] = LEAF_NODE_TYPES,
+  filter: { include?: ReadonlySet<string>; exclude?: ReadonlySet<string> } = {},
 ): Promise<{ embedded: number }> {
   const nodes = await queryRows<{ id: string; index_text: string | null }>(
     db,
@@ -35,9 +38,16 @@ export async function embedVersion(
           AND node_type = ANY(${`{${nodeTypes.join(',')}}`}::text[])
         ORDER BY ordinal`,
   );
-  const pending = nodes.filter((node) => node.index_text?.trim());
+  const pending = nodes.filter(
+    (node) =>
+      node.index_text?.trim() &&
+      (!filter.include || filter.include.has(node.id)) &&
+      !filter.exclude?.has(node.id),
+  );
   const rows: { nodeId: string; literal: string }[] = [];
-  const step = Math.max(1, Math.floor(batchSize));
+  // Equal batches (80 texts at 64 a batch: 40 + 40, not 64 + 16): as few calls, none of them small.
+  const calls = Math.ceil(pending.length / Math.max(1, Math.floor(batchSize)));
+  const step = Math.ceil(pending.length / Math.max(1, calls));
   for (let start = 0; start < pending.length; start += step) {
     const batch = pending.slice(start, start + step);
     const vectors = await embedBatch(

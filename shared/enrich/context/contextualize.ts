@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
 import { createLimiter } from '../limiter.ts';
 import { fillPrompt, loadPrompt } from '../prompt.ts';
+import { contextKey, previousContexts } from './context-cache.ts';
 import { loadParagraphs, type ParagraphRow } from './paragraph-rows.ts';
 import { writeContexts } from './write-contexts.ts';
 
@@ -14,7 +13,6 @@ const MAX_PASSAGES_PER_CALL = 40;
 const MAX_CHARS_PER_CALL = 16_000;
 /** A passage's first characters say what it is about; the prompt need not carry all of it. */
 const MAX_PASSAGE_CHARS = 600;
-const METHOD_VERSION = 1;
 
 const contextsSchema = z.object({
   contexts: z.array(z.object({ id: z.number().int(), context: z.string().trim() })),
@@ -46,17 +44,13 @@ export async function contextualizeVersion(
   options: { documentSummary: string; concurrency: number },
 ): Promise<ContextResult> {
   const { title, paragraphs } = await loadParagraphs(db, ref);
-  const keyOf = (p: ParagraphRow) =>
-    createHash('sha256')
-      .update(JSON.stringify([METHOD_VERSION, title, p.path, p.content]))
-      .digest('hex');
   const previous = await previousContexts(db, ref.documentId);
   const updates: { id: string; context: string; key: string }[] = [];
   const pending: (ParagraphRow & { key: string })[] = [];
   let reused = 0;
   for (const paragraph of paragraphs) {
     if (paragraph.context !== null) continue;
-    const key = keyOf(paragraph);
+    const key = contextKey(title, paragraph.path, paragraph.content);
     const cached = previous.get(key);
     if (cached) {
       reused += 1;
@@ -84,15 +78,6 @@ export async function contextualizeVersion(
   );
   await writeContexts(db, updates);
   return { paragraphs: updates.length, modelCalls: batches.length, reused, failures };
-}
-
-async function previousContexts(db: Db, documentId: string): Promise<Map<string, string>> {
-  const rows = await queryRows<{ key: string; context: string }>(
-    db,
-    sql`SELECT metadata->>'contextKey' AS key, metadata->>'context' AS context FROM nodes
-        WHERE document_id = ${documentId}::uuid AND node_type = 'paragraph' AND metadata ? 'contextKey'`,
-  );
-  return new Map(rows.map((row) => [row.key, row.context]));
 }
 
 /** Consecutive whole sections per batch; a section larger than one batch is split on its own. */

@@ -7,6 +7,7 @@ import { corpusFrequencies } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
 import { linkDocumentTopics, type TopicLink } from './link.ts';
+import type { TopicSource } from './outline.ts';
 import { refreshTopicVectors } from './topic-vectors.ts';
 
 export interface TopicSettings {
@@ -39,22 +40,25 @@ export interface TopicDraft {
 
 /**
  * One version's topic candidates: a chat model names `minPerDocument`..`maxPerDocument` topics from
- * the summary and outline; offline (or when the model fails) they are the document's TF-IDF keywords
- * against the corpus.
+ * `source` (the Summarize step passes the section outline it has in hand) or else the version's
+ * stored title, summary and outline; offline (or when the model fails) they are the document's
+ * TF-IDF keywords against the corpus.
  */
 export async function extractTopicCandidates(
   db: Db,
   providers: Providers,
   ref: { documentId: string; version: number },
   settings: Pick<TopicSettings, 'minPerDocument' | 'maxPerDocument'>,
+  source?: TopicSource,
 ): Promise<TopicDraft> {
-  const text = await loadDocumentText(db, ref);
   const max = Math.max(settings.maxPerDocument, 1);
   const min = Math.min(settings.minPerDocument, max);
   if (providers.chat) {
     try {
-      return { candidates: await extractTopicsWithModel(providers.chat, text, { min, max }), modelCalls: 1 };
+      const doc = source ?? (await loadDocumentText(db, ref));
+      return { candidates: await extractTopicsWithModel(providers.chat, doc, { min, max }), modelCalls: 1 };
     } catch (error) {
+      const text = await loadDocumentText(db, ref);
       return {
         candidates: await keywordCandidates(db, ref.documentId, text, max),
         modelCalls: 1,
@@ -62,12 +66,14 @@ export async function extractTopicCandidates(
       };
     }
   }
+  const text = await loadDocumentText(db, ref);
   return { candidates: await keywordCandidates(db, ref.documentId, text, max), modelCalls: 0 };
 }
 
 /**
  * Keeps a draft on the version's document node, so the Topics step links it without extracting
- * again (the Summarize step drafts topics while the paragraph contexts are generated).
+ * again (the Summarize step drafts topics from the section summaries while the document summary is
+ * generated).
  */
 export async function saveTopicDraft(
   db: Db,

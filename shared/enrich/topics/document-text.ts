@@ -2,12 +2,10 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import type { WeightedText } from '#shared/llm/offline/topics.ts';
+import type { TopicSource } from './outline.ts';
 
 /** What topics are drawn from: the document's title and summary, its sections, and its text. */
-export interface DocumentText {
-  title: string;
-  summary: string | null;
-  sections: { title: string; summary: string | null }[];
+export interface DocumentText extends TopicSource {
   /** Every text with its weight: titles count more than body text (for keyword extraction). */
   weighted: WeightedText[];
 }
@@ -21,13 +19,14 @@ export async function loadDocumentText(
 ): Promise<DocumentText> {
   const rows = await queryRows<{
     node_type: string;
+    depth: number;
     title: string | null;
     content: string | null;
     summary: string | null;
     kind: string | null;
   }>(
     db,
-    sql`SELECT node_type, title, content, summary, metadata->>'kind' AS kind FROM nodes
+    sql`SELECT node_type, depth, title, content, summary, metadata->>'kind' AS kind FROM nodes
         WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int ORDER BY ordinal`,
   );
   const root = rows.find((row) => row.node_type === 'document');
@@ -42,7 +41,7 @@ export async function loadDocumentText(
       push(row.title, WEIGHTS.documentTitle);
       push(row.summary, WEIGHTS.summary);
     } else if (row.node_type === 'section') {
-      sections.push({ title: row.title ?? '', summary: row.summary });
+      sections.push({ title: row.title ?? '', summary: row.summary, depth: row.depth });
       push(row.title, WEIGHTS.sectionTitle);
       push(row.summary, WEIGHTS.summary);
     } else if (row.kind !== 'code') push(row.content, WEIGHTS.body);

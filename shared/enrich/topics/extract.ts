@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatModel } from '#shared/llm/types.ts';
 import { fillPrompt, loadPrompt } from '../prompt.ts';
-import type { DocumentText } from './document-text.ts';
+import { formatOutline, type TopicSource } from './outline.ts';
 
 /** A topic as extracted from one document, before it is merged with the existing ones. */
 export interface TopicCandidate {
@@ -20,22 +20,21 @@ const topicsSchema = z.object({
   ),
 });
 
-/** Section lines in the prompt; a document's first ~8k characters of outline say what it is about. */
+/** Outline characters in the prompt: deeper levels are dropped first when a document's is longer. */
 const MAX_OUTLINE_CHARS = 8_000;
 
 /**
  * Topics from a chat model (seed 000 §5.3): one structured call over the document's title, summary
- * and section outline; the names are de-duplicated (case-insensitive) and cut to `max`.
+ * (when known: the Summarize step asks before the document summary is written, from the section
+ * summaries, which say more) and section outline; the names are de-duplicated (case-insensitive)
+ * and cut to `max`.
  */
 export async function extractTopicsWithModel(
   chat: ChatModel,
-  doc: DocumentText,
+  doc: TopicSource,
   limits: { min: number; max: number },
 ): Promise<TopicCandidate[]> {
-  const outline = doc.sections
-    .map((s) => `- ${s.title}${s.summary ? `: ${s.summary}` : ''}`)
-    .join('\n')
-    .slice(0, MAX_OUTLINE_CHARS);
+  const outline = formatOutline(doc.sections, MAX_OUTLINE_CHARS);
   const { value } = await chat.structured(
     {
       role: 'summarize',
@@ -47,7 +46,7 @@ export async function extractTopicsWithModel(
             min: String(limits.min),
             max: String(limits.max),
             title: doc.title,
-            summary: doc.summary ?? '',
+            summary: doc.summary ? `\nSummary: ${doc.summary}\n` : '',
             sections: outline,
           }),
         },

@@ -1,6 +1,6 @@
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
-import { extractTopicCandidates, saveTopicDraft } from '../../enrich/topics/derive.ts';
+import { extractTopicCandidates, saveTopicDraft, type TopicDraft } from '../../enrich/topics/derive.ts';
 import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
@@ -8,11 +8,14 @@ import type { PipelineDeps } from '../types.ts';
 import { mergeVersionStats, startStep } from '../versions.ts';
 
 /**
- * Summarize: bottom-up section and document summaries; with a chat model, a contextual sentence for
- * each paragraph from the document summary (offline the index text keeps its meta-content form) and,
- * at the same time, the draft of the version's topics (which the Topics step links) and the vectors
- * of the sections and the document (title and summary); then one vector per leaf. The embedder's
- * HNSW index is created first if missing, unless a bulk load defers it. Counts are merged into the version's stats.
+ * Summarize: bottom-up section and document summaries, each model call also writing the contextual
+ * sentences of its paragraphs (offline the index text keeps its meta-content form). Once the
+ * sections are done, and while the model writes the document summary, the draft of the version's
+ * topics (which the Topics step links) is made from the section summaries, and the sections and
+ * leaves are embedded; the document and its own paragraphs follow its summary. Paragraphs a summary
+ * call left without a context get one from the document summary in a separate call. The embedder's
+ * HNSW index is created first if missing, unless a bulk load defers it. Counts are merged into the
+ * version's stats.
  *
  * @example await summarize({ documentId, version: 1 }, deps) // { documentId, version: 1 }
  */
@@ -21,29 +24,58 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   const { db, providers, config } = deps;
   await startStep(db, ref, 'summarize');
   const concurrency = config.providers.chat.maxConcurrency;
-  const summaries = await summarizeVersion(db, providers, ref, { concurrency });
   const chat = providers.chat;
   const { embedder } = providers;
   const batchSize = config.providers.embedder.batchSize;
-  if (!deps.deferVectorIndex?.()) await ensureVectorIndex(db, embedder, config.search.hnsw);
-  // Sections and the document are embedded while the model writes the paragraph contexts and drafts
-  // the topics (both need only the summaries): their database work fills the model's latency.
-  const [contexts, topicDraft, outline] = await Promise.all([
-    chat && summaries.documentSummary
-      ? contextualizeVersion(db, chat, ref, { documentSummary: summaries.documentSummary, concurrency })
-      : undefined,
-    chat ? extractTopicCandidates(db, providers, ref, config.topics) : undefined,
-    embedVersion(db, embedder, ref, batchSize, ['section', 'document']),
+  const indexReady = deps.deferVectorIndex?.()
+    ? Promise.resolve()
+    : ensureVectorIndex(db, embedder, config.search.hnsw);
+  // Awaited below; marked handled so a failure before then is not reported as unhandled.
+  indexReady.catch(() => undefined);
+  let drafting: Promise<TopicDraft> | undefined;
+  let early = 0;
+  const summaries = await summarizeVersion(db, providers, ref, {
+    concurrency,
+    afterSections: async (done) => {
+      if (chat && done.sections.length > 0) {
+        drafting = extractTopicCandidates(db, providers, ref, config.topics, { ...done, summary: null });
+        drafting.catch(() => undefined);
+      }
+      await Promise.all([indexReady, done.written]);
+      const nodeTypes = ['section', ...LEAF_NODE_TYPES] as const;
+      early = (await embedVersion(db, embedder, ref, batchSize, nodeTypes, { exclude: done.late })).embedded;
+    },
+  });
+  await indexReady;
+  const settle = async () => {
+    const contexts =
+      chat && summaries.documentSummary && summaries.withoutContext > 0
+        ? await contextualizeVersion(db, chat, ref, {
+            documentSummary: summaries.documentSummary,
+            concurrency,
+          })
+        : undefined;
+    return { contexts, late: await embedLate(deps, ref, summaries.late) };
+  };
+  const [{ contexts, late }, topicDraft] = await Promise.all([
+    settle(),
+    drafting ?? (chat ? extractTopicCandidates(db, providers, ref, config.topics) : undefined),
   ]);
   if (topicDraft) await saveTopicDraft(db, ref, topicDraft);
-  const leaves = await embedVersion(db, embedder, ref, batchSize, LEAF_NODE_TYPES);
-  const embedded = outline.embedded + leaves.embedded;
   await mergeVersionStats(db, ref, {
     summarizedSections: summaries.sections,
     reusedSummaries: summaries.reused,
     modelCalls: summaries.modelCalls + (contexts?.modelCalls ?? 0) + (topicDraft?.modelCalls ?? 0),
-    contextualizedParagraphs: contexts?.paragraphs ?? 0,
-    embeddings: embedded,
+    contextualizedParagraphs: summaries.contexts + (contexts?.paragraphs ?? 0),
+    embeddings: early + late.embedded,
   });
   return ref;
+}
+
+/** The document and the paragraphs whose index text was settled only after its summary. */
+function embedLate(deps: PipelineDeps, ref: VersionRef, late: ReadonlySet<string>) {
+  const batchSize = deps.config.providers.embedder.batchSize;
+  return embedVersion(deps.db, deps.providers.embedder, ref, batchSize, ['document', 'paragraph'], {
+    include: late,
+  });
 }

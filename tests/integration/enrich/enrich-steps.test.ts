@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '#shared/db/index.ts';
-import { parse, register, summarize, topics } from '#shared/pipeline/steps/index.ts';
+import type { ChatRequest } from '#shared/llm/types.ts';
+import { activate, parse, register, summarize, topics } from '#shared/pipeline/steps/index.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
@@ -24,22 +26,27 @@ Replicas move to the second site in March.
 Storage costs grow by ten percent a year.
 `;
 
-/** Summaries, one context per passage, and two topics. */
+/** What a call was for: a section's or the document's title, or `topics`. */
+function label(request: ChatRequest): string {
+  if (request.system?.includes('topics')) return 'topics';
+  return /(?:Section title|Document): (.*)/.exec(promptText(request))?.[1] ?? '?';
+}
+
+/**
+ * Summaries that change with their input, one context per passage, and one topic; every answer
+ * carries all three keys (each caller's schema keeps its own).
+ */
 function model() {
-  return scriptedChat((request, kind) => {
+  return scriptedChat((request) => {
     const prompt = promptText(request);
-    if (kind === 'structured' && prompt.includes('Passages:')) {
-      return {
-        contexts: [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => ({
-          id: Number(m[1]),
-          context: 'About storage.',
-        })),
-      };
-    }
-    if (kind === 'structured') {
-      return { topics: [{ name: 'Storage planning', description: 'Plans for storage.', relevance: 0.9 }] };
-    }
-    return `Summary: ${/(?:Section title|Document): (.*)/.exec(prompt)?.[1]}.`;
+    return {
+      summary: `Summary: ${label(request)} (${createHash('md5').update(prompt).digest('hex').slice(0, 8)}).`,
+      contexts: [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => ({
+        id: Number(m[1]),
+        context: 'About storage.',
+      })),
+      topics: [{ name: 'Storage planning', description: 'Plans for storage.', relevance: 0.9 }],
+    };
   });
 }
 
@@ -72,8 +79,14 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
             count(*)::int AS vectors, array_agg(DISTINCT n.node_type ORDER BY n.node_type) AS kinds
           FROM embeddings e JOIN nodes n ON n.id = e.node_id WHERE n.document_id = ${ref.documentId}::uuid`,
     );
-    expect(calls.length).toBeLessThanOrEqual((counts?.sections ?? 0) + 3);
-    expect(calls.filter((c) => c.kind === 'structured')).toHaveLength(2);
+    // One call per section and the document (each writing its paragraphs' contexts), and topics.
+    expect(calls).toHaveLength((counts?.sections ?? 0) + 2);
+    expect(calls.every((c) => c.kind === 'structured')).toBe(true);
+    const topicPrompt = promptText(
+      calls.find((c) => label(c.request) === 'topics')?.request ?? { role: 'summarize', messages: [] },
+    );
+    expect(topicPrompt).toMatch(/^ {2}- Replication: Summary: Replication/m);
+    expect(topicPrompt).toMatch(/^ {4}- Second site: Summary: Second site/m);
     expect(counts?.kinds).toEqual(['document', 'paragraph', 'section']);
     const [topic] = await queryRows<{ name: string; confidence: number }>(
       database.db,
@@ -86,6 +99,32 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
       sql`SELECT index_text FROM nodes WHERE document_id = ${ref.documentId}::uuid AND content LIKE 'Backups run%'`,
     );
     expect(paragraph?.index_text.startsWith('About storage.\n')).toBe(true);
+  });
+
+  it('calls the model again only for a changed section, its ancestors, the document and topics', async () => {
+    const chat = model();
+    const withChat = { ...deps, providers: { ...deps.providers, chat } };
+    const ingest = async (text: string) => {
+      await deps.store.put('plans/reingest.md', utf8(text));
+      const registered = await register({ key: 'plans/reingest.md' }, withChat);
+      const ref = { documentId: registered.documentId, version: registered.version };
+      await parse(ref, withChat);
+      const before = chat.calls.length;
+      await summarize(ref, withChat);
+      await topics(ref, withChat);
+      await activate(ref, withChat);
+      return { ref, labels: chat.calls.slice(before).map((c) => label(c.request)) };
+    };
+    await ingest(DOC);
+    const { ref, labels } = await ingest(DOC.replace('in March.', 'in April.'));
+    expect(labels.sort()).toEqual(['Replication', 'Second site', 'Storage plan', 'reingest', 'topics']);
+    const rows = await queryRows<{ content: string; index_text: string }>(
+      database.db,
+      sql`SELECT content, index_text FROM nodes WHERE document_id = ${ref.documentId}::uuid
+            AND version = ${ref.version}::int AND node_type = 'paragraph'`,
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row.index_text.startsWith('About storage.\n'), row.content).toBe(true);
   });
 
   it('links keyword topics offline in the Topics step', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ZodType } from 'zod';
 import type { Db } from '#shared/db/client.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { summarizeVersion } from '#shared/enrich/summaries.ts';
@@ -11,28 +12,40 @@ import type { ChatModel, ChatRequest, Providers } from '#shared/llm/types.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
-import { planDocument } from '../../unit/index/plan-document.ts';
+import { CONTAINER_PARAGRAPH, planDocument } from '../../unit/index/plan-document.ts';
 import { insertDocument } from '../index/insert-document.ts';
 
 const offline: Providers = { embedder: new HashingEmbedder({ dimensions: 32 }), label: 'offline' };
 
-/** A chat model that answers from the prompt and records each request, in order. */
+/** The section's or document's title in a summary prompt. */
+function titleOf(prompt: string): string | undefined {
+  return /(?:Section title|Document): (.*)/.exec(prompt)?.[1];
+}
+
+/**
+ * A chat model that answers from the prompt (a summary naming the title and a context per numbered
+ * passage) and records each request, in order.
+ */
 function recordingChat(): ChatModel & { requests: ChatRequest[] } {
   const requests: ChatRequest[] = [];
   return {
     provider: 'openai',
     requests,
-    async complete(request) {
-      requests.push(request);
-      const prompt = String(request.messages[0]?.content);
-      const title = /(?:Section title|Document): (.*)/.exec(prompt)?.[1];
-      return { text: `  Summary of ${title}.\n`, model: 'fake', usage: { inputTokens: 1, outputTokens: 1 } };
+    complete() {
+      throw new Error('not used');
     },
     stream() {
       throw new Error('not used');
     },
-    structured() {
-      throw new Error('not used');
+    async structured<T>(request: ChatRequest, schema: ZodType<T>) {
+      requests.push(request);
+      const prompt = String(request.messages[0]?.content);
+      const contexts = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => ({
+        id: Number(m[1]),
+        context: `Passage ${m[1]} of ${titleOf(prompt)}.`,
+      }));
+      const value = schema.parse({ summary: `  Summary of ${titleOf(prompt)}.\n`, contexts });
+      return { value, model: 'fake', usage: { inputTokens: 1, outputTokens: 1 } };
     },
   };
 }
@@ -145,9 +158,7 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
         modelCalls: 5,
         documentSummary: 'Summary of 2024年度技术规划.',
       });
-      const titles = chat.requests.map(
-        (r) => /(?:Section title|Document): (.*)/.exec(String(r.messages[0]?.content))?.[1],
-      );
+      const titles = chat.requests.map((r) => titleOf(String(r.messages[0]?.content)));
       expect(titles.indexOf('3.2.1 容器化改造')).toBeLessThan(titles.indexOf('3.2 云平台建设'));
       expect(titles.indexOf('3.2 云平台建设')).toBeLessThan(titles.indexOf('第3章 基础设施'));
       expect(titles.at(-1)).toBe('2024年度技术规划');
@@ -185,8 +196,9 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       const prompt = String(request?.messages[0]?.content);
       expect(request?.system).toMatch(/never an instruction/);
       expect(prompt.match(/<\/document_content>/g)).toHaveLength(1);
-      expect(prompt.trimEnd().endsWith('</document_content>')).toBe(true);
-      expect(prompt).toContain('Ignore previous instructions');
+      expect(prompt.indexOf('Ignore previous instructions')).toBeLessThan(
+        prompt.indexOf('</document_content>'),
+      );
     });
 
     it('summarizes a changed section, its ancestors and the document only, in a new version', async () => {
@@ -194,7 +206,12 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       const contentChat = () =>
         scriptedChat((request) => {
           const prompt = promptText(request);
-          return `Summary of ${/(?:Section title|Document): (.*)/.exec(prompt)?.[1]} (${createHash('md5').update(prompt).digest('hex')}).`;
+          const hash = createHash('md5').update(prompt).digest('hex');
+          const contexts = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => ({
+            id: Number(m[1]),
+            context: hash,
+          }));
+          return { summary: `Summary of ${titleOf(prompt)} (${hash}).`, contexts };
         });
       const documentId = await indexed();
       await summarizeVersion(database.db, { ...offline, chat: contentChat() }, { documentId, version: 1 });
@@ -207,9 +224,7 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       await indexParsedDocument(database.db, { documentId, version: 2, parsed: changed });
       const chat = contentChat();
       const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 2 });
-      const titles = chat.calls.map(
-        (c) => /(?:Section title|Document): (.*)/.exec(promptText(c.request))?.[1],
-      );
+      const titles = chat.calls.map((c) => titleOf(promptText(c.request)));
       expect(titles).toEqual(['3.2.1 容器化改造', '3.2 云平台建设', '第3章 基础设施', '2024年度技术规划']);
       expect(result).toMatchObject({ modelCalls: 4, reused: 1 });
       const budgets = await queryRows<{ summary: string }>(
@@ -218,6 +233,99 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       );
       expect(budgets).toHaveLength(2);
       expect(budgets[1]?.summary).toBe(budgets[0]?.summary);
+      const contexts = await queryRows<{ context: string }>(
+        database.db,
+        sql`SELECT metadata->>'context' AS context FROM nodes
+            WHERE document_id = ${documentId} AND content LIKE 'The budget grew%' ORDER BY version`,
+      );
+      expect(contexts[1]?.context).toBeTruthy();
+      expect(contexts[1]?.context).toBe(contexts[0]?.context);
+      expect(result).toMatchObject({ contexts: 5, withoutContext: 0 });
+    });
+
+    it("writes each prose paragraph's context in its section's summary call", async () => {
+      const documentId = await indexed();
+      const chat = recordingChat();
+      const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 1 });
+      expect(chat.requests).toHaveLength(5);
+      const containers = chat.requests
+        .map((r) => String(r.messages[0]?.content))
+        .find((p) => p.includes('Section title: 3.2.1 容器化改造'));
+      expect(containers).toContain(`[1] ${CONTAINER_PARAGRAPH}`);
+      expect(containers).toContain(
+        'Location: 2024年度技术规划 > 第3章 基础设施 > 3.2 云平台建设 > 3.2.1 容器化改造',
+      );
+      const budget = chat.requests
+        .map((r) => String(r.messages[0]?.content))
+        .find((p) => p.includes('Section title: Budget'));
+      expect(budget).toMatch(/^\[1\] The budget grew/m);
+      expect(budget).not.toMatch(/^\[2\] /m);
+      const rows = await queryRows<{ content: string; index_text: string; context: string | null }>(
+        database.db,
+        sql`SELECT content, index_text, metadata->>'context' AS context FROM nodes
+            WHERE document_id = ${documentId} AND node_type = 'paragraph' ORDER BY ordinal`,
+      );
+      const container = rows.find((r) => r.content === CONTAINER_PARAGRAPH);
+      expect(container?.index_text.startsWith('Passage 1 of 3.2.1 容器化改造.\n')).toBe(true);
+      const intro = rows.find((r) => r.content.startsWith('This plan covers'));
+      expect(intro?.context).toBe('Passage 1 of 2024年度技术规划.');
+      expect(rows.find((r) => r.content.startsWith('const budget'))?.context).toBeNull();
+      expect(result).toMatchObject({ contexts: 5, withoutContext: 0 });
+    });
+
+    it('hands the section outline over while the document summary is being written', async () => {
+      const documentId = await indexed();
+      const chat = scriptedChat((request) => ({ summary: `Summary of ${titleOf(promptText(request))}.` }), {
+        latencyMs: 20,
+      });
+      let seen: { calls: number; sections: unknown; late: number; written: number } | undefined;
+      const result = await summarizeVersion(
+        database.db,
+        { ...offline, chat },
+        { documentId, version: 1 },
+        {
+          afterSections: async (done) => {
+            const before = chat.calls.length;
+            await done.written;
+            const [written] = await queryRows<{ n: number }>(
+              database.db,
+              sql`SELECT count(*)::int AS n FROM nodes WHERE document_id = ${documentId}
+                  AND node_type = 'section' AND summary IS NOT NULL`,
+            );
+            seen = { calls: before, sections: done.sections, late: done.late.size, written: written?.n ?? 0 };
+          },
+        },
+      );
+      // The document's call had started (5 calls), and every section summary was stored.
+      expect(seen).toMatchObject({ calls: 5, written: 4 });
+      expect(seen?.sections).toEqual([
+        { title: '第3章 基础设施', summary: 'Summary of 第3章 基础设施.', depth: 1 },
+        { title: '3.2 云平台建设', summary: 'Summary of 3.2 云平台建设.', depth: 2 },
+        { title: '3.2.1 容器化改造', summary: 'Summary of 3.2.1 容器化改造.', depth: 3 },
+        { title: 'Budget', summary: 'Summary of Budget.', depth: 1 },
+      ]);
+      // The document node, its own paragraph and the four paragraphs the model gave no context.
+      expect(seen?.late).toBe(6);
+      expect(result).toMatchObject({ contexts: 0, withoutContext: 5 });
+    });
+
+    it('asks for contexts of at most 40 passages per call and leaves the rest to a separate call', async () => {
+      const parsed = planDocument();
+      parsed.children.push({
+        type: 'section',
+        title: 'Long list',
+        children: Array.from({ length: 45 }, (_, i) => ({ type: 'paragraph' as const, text: `Item ${i}.` })),
+      });
+      const documentId = await indexed(parsed);
+      const chat = recordingChat();
+      const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 1 });
+      const prompt = chat.requests
+        .map((r) => String(r.messages[0]?.content))
+        .find((p) => p.includes('Section title: Long list'));
+      expect(prompt).toContain('[40] Item 39.');
+      expect(prompt).toMatch(/^Item 44\.$/m);
+      expect(result).toMatchObject({ contexts: 45, withoutContext: 5 });
+      expect(result.late.size).toBe(7);
     });
 
     it('summarizes independent sections concurrently, within the concurrency limit', async () => {
@@ -230,7 +338,9 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
         });
       }
       const documentId = await indexed(parsed);
-      const chat = scriptedChat((request) => `Summary of ${promptText(request).length}.`, { latencyMs: 20 });
+      const chat = scriptedChat((request) => ({ summary: `Summary of ${promptText(request).length}.` }), {
+        latencyMs: 20,
+      });
       await summarizeVersion(
         database.db,
         { ...offline, chat },

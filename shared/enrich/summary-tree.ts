@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import type { NodeType } from '#shared/db/schema.ts';
+import { NotFoundError } from '#shared/errors.ts';
+import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
+
+interface TreeRow {
+  id: string;
+  parent_id: string | null;
+  node_type: NodeType;
+  depth: number;
+  title: string | null;
+  content: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/** A node of one version's tree, with what summarizing it produced. */
+export interface SummaryNode extends TreeRow {
+  children: SummaryNode[];
+  /** Section titles from the document down to this node (a leaf: its section's path). */
+  path: string;
+  summary: string | null;
+  /** The hash of the summary's input (see `summaryKey`). */
+  key: string;
+}
+
+/** One version's tree, in reading order under its document node. */
+export async function loadSummaryTree(
+  db: Db,
+  ref: { documentId: string; version: number },
+): Promise<SummaryNode> {
+  const rows = await queryRows<TreeRow>(
+    db,
+    sql`SELECT id, parent_id, node_type, depth, title, content, metadata FROM nodes
+        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
+        ORDER BY ordinal`,
+  );
+  const byId = new Map<string, SummaryNode>();
+  const titles = new Map<string, string[]>();
+  let root: SummaryNode | undefined;
+  // Reading order lists each parent before its children and siblings by position.
+  for (const row of rows) {
+    const parentTitles = row.parent_id ? (titles.get(row.parent_id) ?? []) : [];
+    const own = row.node_type === 'section' ? [...parentTitles, row.title ?? ''] : parentTitles;
+    titles.set(row.id, own);
+    const node: SummaryNode = {
+      ...row,
+      children: [],
+      path: own.join(PATH_SEPARATOR),
+      summary: null,
+      key: '',
+    };
+    byId.set(row.id, node);
+    if (row.node_type === 'document') root = node;
+    else if (row.parent_id) byId.get(row.parent_id)?.children.push(node);
+  }
+  if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
+  return root;
+}
+
+/** Sections of the tree in reading order. */
+export function sectionsOf(root: SummaryNode): SummaryNode[] {
+  const sections: SummaryNode[] = [];
+  const collect = (node: SummaryNode) => {
+    for (const child of node.children) {
+      if (child.node_type === 'section') {
+        sections.push(child);
+        collect(child);
+      }
+    }
+  };
+  collect(root);
+  return sections;
+}
+
+/** A prose paragraph (not code, not empty): what gets a contextual sentence. */
+export function isPassage(node: SummaryNode): boolean {
+  return node.node_type === 'paragraph' && node.metadata?.kind !== 'code' && Boolean(node.content?.trim());
+}
+
+/**
+ * Prose an extract may quote: paragraphs (not code) and child summaries. Tables, code and image alt
+ * text are left out: their "sentences" are rows and lines, not statements about the section.
+ */
+export function offlineInput(node: SummaryNode): string[] {
+  const texts: string[] = [];
+  for (const child of node.children) {
+    if (child.node_type === 'section' && child.summary) texts.push(child.summary);
+    else if (isPassage(child) && child.content) texts.push(child.content);
+  }
+  return texts;
+}
+
+/**
+ * The data of a node's prompt: child section titles and summaries, table and image text, and its
+ * prose paragraphs numbered `[1]`, `[2]`, ... (the passages the model writes contexts for), within
+ * `maxChars` and `maxPassages`. Paragraphs past those bounds are left out of `passages` (the caller
+ * contextualizes them separately); past `maxChars` nothing more is included.
+ */
+export function modelInput(
+  node: SummaryNode,
+  limits: { maxChars: number; maxPassages: number },
+): { text: string; passages: SummaryNode[] } {
+  const lines: string[] = [];
+  const passages: SummaryNode[] = [];
+  let chars = 0;
+  for (const child of node.children) {
+    let line: string;
+    if (child.node_type === 'section') line = `- ${child.title ?? ''}: ${child.summary ?? ''}`;
+    else if (child.node_type === 'image') line = `[image: ${child.content ?? ''}]`;
+    else if (isPassage(child) && passages.length < limits.maxPassages) {
+      passages.push(child);
+      line = `[${passages.length}] ${child.content ?? ''}`;
+    } else line = child.content ?? '';
+    if (!line.trim()) continue;
+    lines.push(line.slice(0, limits.maxChars - chars));
+    chars += line.length + 1;
+    if (chars >= limits.maxChars) break;
+  }
+  return { text: lines.join('\n'), passages };
+}
