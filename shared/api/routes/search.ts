@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { search } from '../../search/index.ts';
+import { searchOptionsSchema } from '../../search/options.ts';
 import { parseInput } from '../validate.ts';
 
 const uuidList = z
@@ -10,13 +11,9 @@ const uuidList = z
   .pipe(z.array(z.uuid()));
 
 /** `GET /api/search` query (also what the OpenAPI description is generated from). */
-export const searchQuery = z.object({
+export const searchQuery = searchOptionsSchema.extend({
   q: z.string().trim().min(1).max(1000),
-  kind: z.enum(['keyword', 'fulltext', 'semantic', 'hybrid']).default('hybrid'),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  version: z.coerce.number().int().positive().optional(),
   document_ids: uuidList.optional(),
-  mode: z.enum(['exact', 'regex', 'fuzzy']).default('exact'),
   case_sensitive: z.enum(['true', 'false']).optional(),
 });
 

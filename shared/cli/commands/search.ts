@@ -1,13 +1,6 @@
-import { z } from 'zod';
 import type { Config } from '../../config/index.ts';
+import { searchOptionsSchema } from '../../search/options.ts';
 import { openBackend } from '../backend.ts';
-
-const options = z.object({
-  kind: z.enum(['keyword', 'fulltext', 'semantic', 'hybrid']).default('hybrid'),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  mode: z.enum(['exact', 'regex', 'fuzzy']).default('exact'),
-  version: z.coerce.number().int().positive().optional(),
-});
 
 /** `dropqa search "<query>" [--kind] [--limit] [--mode] [--version] [--json]`. */
 export async function searchCommand(
@@ -15,7 +8,7 @@ export async function searchCommand(
   query: string,
   raw: { kind?: string; limit?: string; mode?: string; version?: string; json: boolean },
 ): Promise<number> {
-  const o = options.parse(raw);
+  const o = searchOptionsSchema.parse(raw);
   const backend = await openBackend(config);
   try {
     const hits = await backend.search({
