@@ -1,19 +1,17 @@
-import { resolve } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
+import { type FunctionEntry, functionBundle } from './function-bundles.ts';
 import { ensureJiebaArm64 } from './jieba-arm64.ts';
 import { acknowledge } from './nag.ts';
-import { REPO_ROOT } from './paths.ts';
 
 export { REPO_ROOT } from './paths.ts';
 
 export interface HouseFunctionProps {
   /** The handler module, relative to the repository root (`functions/parse/handler.ts`). */
-  entry: string;
+  entry: FunctionEntry;
   description: string;
   /** Default 30 s. */
   timeout?: Duration;
@@ -27,24 +25,32 @@ export interface HouseFunctionProps {
   deadLetterQueue?: IQueue;
 }
 
+/** Stands in for the code when a test synthesizes without bundling. */
+const UNBUNDLED = Code.fromInline('export const handler = async () => { throw new Error("not bundled"); };');
+
 /**
- * Every DropQA function: Node 22 on arm64, one minified ESM bundle with source maps (the AWS SDK v3
- * comes with the runtime), X-Ray tracing, its own log group with a retention, Powertools named
- * after the function. The jieba segmenter is a native module: its linux-arm64 build is copied
- * beside the bundle instead of bundled (see jieba-arm64.ts).
+ * Every DropQA function: Node 22 on arm64, X-Ray tracing, its own log group with a retention,
+ * Powertools named after the function. Its code is its folder from the one esbuild build of all
+ * functions (see function-bundles.ts: ESM, split, minified, source maps); the jieba segmenter, a
+ * native module, is copied beside the functions that segment text as its linux-arm64 build (see
+ * jieba-arm64.ts).
  */
-export class HouseFunction extends NodejsFunction {
+export class HouseFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     const bundled = Stack.of(scope).bundlingRequired;
-    const jieba = bundled ? ensureJiebaArm64() : undefined;
+    const bundle = bundled
+      ? functionBundle(props.entry, {
+          withMigrations: props.withMigrations,
+          jiebaDir: `${ensureJiebaArm64()}/node_modules`,
+        })
+      : undefined;
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     super(scope, id, {
-      entry: resolve(REPO_ROOT, props.entry),
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: resolve(REPO_ROOT, 'package-lock.json'),
+      code: bundle ? Code.fromAsset(bundle.dir) : UNBUNDLED,
+      handler: bundle?.handler ?? 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -59,29 +65,6 @@ export class HouseFunction extends NodejsFunction {
         POWERTOOLS_METRICS_NAMESPACE: 'DropQA',
         DROPQA_DATA_DIR: '/tmp/dropqa',
         ...props.environment,
-      },
-      bundling: {
-        // Without bundling (tests), the asset would be a fingerprint of the whole repository.
-        assetHash: bundled ? undefined : `unbundled-${id}`,
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies inside an ESM bundle still call require().
-        banner: "import { createRequire as __cr } from 'node:module';const require = __cr(import.meta.url);",
-        externalModules: ['@aws-sdk/*', '@node-rs/jieba'],
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) => [
-            `mkdir -p "${outputDir}/node_modules" && cp -r "${jieba}/node_modules/@node-rs" "${outputDir}/node_modules/"`,
-            ...(props.withMigrations
-              ? [`cp -r "${inputDir}/shared/db/migrations" "${outputDir}/migrations"`]
-              : []),
-          ],
-        },
       },
     });
     // The Function construct keeps no metadata of its own: acknowledge on its resources.

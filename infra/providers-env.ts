@@ -4,7 +4,8 @@ import type { Settings } from './settings.ts';
 
 /** The `DROPQA_*` variables that configure the providers (read by shared/config like any setting). */
 export function providerEnvironment(settings: Settings): Record<string, string> {
-  if (settings.providers === 'offline') return {};
+  // Offline OCR (tesseract) is not deployed: images keep their alt text.
+  if (settings.providers === 'offline') return { DROPQA_PROVIDERS__OCR__KIND: 'none' };
   return {
     DROPQA_PROVIDERS__CHAT__KIND: 'bedrock',
     DROPQA_PROVIDERS__CHAT__MODEL: settings.chatModel,

@@ -3,14 +3,15 @@ import { openDataApi } from '#shared/db/data-api.ts';
 import { createProviders } from '#shared/llm/providers.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { createBlobStore } from '#shared/storage/create.ts';
-import { readLambdaEnv } from './env.ts';
+import { dataApiOf } from './env.ts';
 
 let opened: Promise<PipelineDeps> | undefined;
 
 /**
  * The core's dependencies inside Lambda, opened once per container (reused across invocations): the
- * configuration from `DROPQA_*` variables, Aurora through the Data API, the bucket on S3, the
- * configured providers. A failed open is not cached, so the next invocation tries again.
+ * configuration from `DROPQA_*` variables, Aurora through the Data API (`database.dataApi`), the
+ * bucket on S3, the configured providers. A failed open is not cached, so the next invocation tries
+ * again.
  */
 export function lambdaDeps(): Promise<PipelineDeps> {
   opened ??= open().catch((error: unknown) => {
@@ -21,12 +22,8 @@ export function lambdaDeps(): Promise<PipelineDeps> {
 }
 
 async function open(): Promise<PipelineDeps> {
-  const env = readLambdaEnv();
   const config = loadConfig();
-  const { db } = await openDataApi({
-    resourceArn: env.DB_CLUSTER_ARN,
-    secretArn: env.DB_SECRET_ARN,
-    database: env.DB_NAME,
-  });
+  // No migrations here: the migration function applies them on deploy.
+  const { db } = await openDataApi(dataApiOf(config));
   return { db, store: createBlobStore(config), providers: createProviders(config), config };
 }

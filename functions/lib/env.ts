@@ -1,22 +1,35 @@
 import { z } from 'zod';
+import type { Config } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
 
 /**
- * What the deployment tells a function about its resources. The infra construct that grants access
- * to a resource also sets its variable, so a function sees exactly what it may use.
+ * What the deployment tells a function about resources outside the configuration. The infra
+ * construct that grants access to a resource also sets its variable, so a function sees exactly
+ * what it may use. (The database comes through the configuration: `database.dataApi`.)
  */
 const lambdaEnvSchema = z.object({
-  DB_CLUSTER_ARN: z.string().min(1),
-  DB_SECRET_ARN: z.string().min(1),
-  DB_NAME: z.string().min(1),
   STATE_MACHINE_ARN: z.string().min(1).optional(),
 });
 export type LambdaEnv = z.infer<typeof lambdaEnvSchema>;
 
-/** Reads and validates the function's environment once; a missing variable is named in the error. */
+/** Reads and validates the function's environment; a bad variable is named in the error. */
 export function readLambdaEnv(env: Record<string, string | undefined> = process.env): LambdaEnv {
   const parsed = lambdaEnvSchema.safeParse(env);
   if (parsed.success) return parsed.data;
-  const missing = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-  throw new ConfigError(`The function's environment is incomplete: ${missing.join('; ')}`);
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`The function's environment is incomplete: ${problems.join('; ')}`);
+}
+
+/**
+ * The Aurora cluster the configuration names (`DROPQA_DATABASE__DATA_API__RESOURCE_ARN`,
+ * `..._SECRET_ARN`, `..._DATABASE`, set by the database stack's grant): in Lambda there is no other
+ * database.
+ */
+export function dataApiOf(config: Config): NonNullable<Config['database']['dataApi']> {
+  const dataApi = config.database.dataApi;
+  if (!dataApi)
+    throw new ConfigError(
+      'database.dataApi is not set: DROPQA_DATABASE__DATA_API__RESOURCE_ARN and DROPQA_DATABASE__DATA_API__SECRET_ARN name the Aurora cluster in Lambda',
+    );
+  return dataApi;
 }

@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { loadConfig } from '#shared/config/load.ts';
 import { openDataApi } from '#shared/db/data-api.ts';
-import { readLambdaEnv } from '../lib/env.ts';
+import { dataApiOf } from '../lib/env.ts';
 import { logger } from '../lib/powertools.ts';
 
 /** The bundle carries a copy of shared/db/migrations beside it (see the house function's bundling). */
@@ -18,13 +19,7 @@ const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 export const handler = middy(async (event: CloudFormationCustomResourceEvent) => {
   const physicalResourceId = 'dropqa-schema';
   if (event.RequestType === 'Delete') return { PhysicalResourceId: physicalResourceId };
-  const env = readLambdaEnv();
-  const database = await openDataApi({
-    resourceArn: env.DB_CLUSTER_ARN,
-    secretArn: env.DB_SECRET_ARN,
-    database: env.DB_NAME,
-    migrationsFolder: MIGRATIONS,
-  });
+  const database = await openDataApi({ ...dataApiOf(loadConfig()), migrationsFolder: MIGRATIONS });
   await database.close();
   logger.info('migrations applied');
   return { PhysicalResourceId: physicalResourceId };

@@ -112,8 +112,9 @@ export class DatabaseStack extends Stack {
    */
   grantDataApi(fn: IFunction & { addEnvironment(key: string, value: string): unknown }): void {
     this.cluster.grantDataApiAccess(fn);
-    fn.addEnvironment('DB_CLUSTER_ARN', this.cluster.clusterArn);
-    fn.addEnvironment('DB_SECRET_ARN', this.cluster.secret?.secretArn ?? '');
-    fn.addEnvironment('DB_NAME', DATABASE_NAME);
+    // The configuration's database.dataApi (shared/config), as every DROPQA_* setting.
+    fn.addEnvironment('DROPQA_DATABASE__DATA_API__RESOURCE_ARN', this.cluster.clusterArn);
+    fn.addEnvironment('DROPQA_DATABASE__DATA_API__SECRET_ARN', this.cluster.secret?.secretArn ?? '');
+    fn.addEnvironment('DROPQA_DATABASE__DATA_API__DATABASE', DATABASE_NAME);
   }
 }

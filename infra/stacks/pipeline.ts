@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { pipelineDefinition, TASK_NAMES, type TaskName } from '#shared/pipeline/definition.ts';
+import type { FunctionEntry } from '../function-bundles.ts';
 import { grantObjects } from '../grants.ts';
 import { HouseFunction } from '../house-function.ts';
 import { acknowledge } from '../nag.ts';
@@ -16,7 +17,7 @@ import type { DatabaseStack } from './database.ts';
 import { DERIVED_PREFIX } from './storage.ts';
 
 interface TaskFunctionSpec {
-  entry: string;
+  entry: FunctionEntry;
   description: string;
   timeout: Duration;
   memorySize: number;

@@ -114,7 +114,13 @@ describe('database stack', () => {
     s.database.resourceCountIs('AWS::CloudFormation::CustomResource', 1);
     s.database.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('migrations'),
-      Environment: { Variables: Match.objectLike({ DB_NAME: 'dropqa', DB_CLUSTER_ARN: Match.anyValue() }) },
+      Environment: {
+        Variables: Match.objectLike({
+          DROPQA_DATABASE__DATA_API__DATABASE: 'dropqa',
+          DROPQA_DATABASE__DATA_API__RESOURCE_ARN: Match.anyValue(),
+          DROPQA_DATABASE__DATA_API__SECRET_ARN: Match.anyValue(),
+        }),
+      },
     });
   });
 });
