@@ -1,9 +1,13 @@
+import type { StoredJpeg } from './page-objects.ts';
+
 /** What the image XObjects stored in a PDF file say about its images, before pdf.js reads a page. */
 export interface ImageStreams {
   /** Image XObjects of at least `minSide` pixels each way: none means no page can have an image worth extracting. */
   large: number;
   /** Plain JPEG files stored whole (DCTDecode streams), by pixel size (`640x480`). */
   jpegs: ReadonlyMap<string, Uint8Array[]>;
+  /** The same JPEGs by the number of their image XObject. */
+  jpegObjects: ReadonlyMap<number, StoredJpeg>;
 }
 
 const DICTIONARY_WINDOW = 2048;
@@ -41,6 +45,7 @@ function isPlainJpeg(dictionary: string): boolean {
 export function scanImageStreams(pdf: Uint8Array, minSide: number): ImageStreams {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   const jpegs = new Map<string, Uint8Array[]>();
+  const jpegObjects = new Map<number, StoredJpeg>();
   let large = 0;
   let at = bytes.indexOf('/Image', 0, 'latin1');
   while (at !== -1) {
@@ -64,10 +69,12 @@ export function scanImageStreams(pdf: Uint8Array, minSide: number): ImageStreams
         if (data && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) {
           const key = `${width}x${height}`;
           jpegs.set(key, [...(jpegs.get(key) ?? []), data]);
+          const num = /(\d+)\s+\d+\s*$/.exec(head.slice(0, objectStart));
+          if (num) jpegObjects.set(Number(num[1]), { bytes: data, width, height });
         }
       }
     }
     at = bytes.indexOf('/Image', at + 1, 'latin1');
   }
-  return { large, jpegs };
+  return { large, jpegs, jpegObjects };
 }

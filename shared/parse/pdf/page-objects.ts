@@ -1,7 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist';
-import type { PageFonts } from './layout.ts';
-
-type Matrix = [number, number, number, number, number, number];
+import { isBoldFontName } from './font-names.ts';
+import { IDENTITY, type Matrix, multiply, type Placement, placement } from './matrix.ts';
 
 /** Operator ids this reader needs (pdf.js's `OPS`). */
 export interface Ops {
@@ -21,44 +20,31 @@ export interface ImagePixels {
   height: number;
   kind?: number;
   data?: Uint8Array | Uint8ClampedArray;
+  /** The image XObject's reference (`63R`). */
+  ref?: string;
 }
 
-/** An image painted on a page: where (PDF units, y upwards) and its pixels. */
-export interface PaintedImage {
-  /** Left edge, top edge, and the size on the page. */
-  x: number;
-  top: number;
+/** A font a page uses: whether it is bold, and its name as pdf.js read it. */
+export interface PageFont {
+  bold: boolean;
+  name: string;
+}
+
+/** A JPEG file stored whole in the PDF, with its pixel size. */
+export interface StoredJpeg {
+  bytes: Uint8Array;
   width: number;
   height: number;
-  pixels: ImagePixels | undefined;
+}
+
+/** An image painted on a page: where (PDF units, y upwards), and its decoded pixels or its stored JPEG. */
+export interface PaintedImage extends Placement {
+  pixels?: ImagePixels | undefined;
+  jpeg?: StoredJpeg;
 }
 
 /** pdf.js's `AnnotationMode.DISABLE`. */
 const ANNOTATIONS_DISABLED = 0;
-
-const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]bd\b|-b$/i;
-
-function multiply(m: Matrix, n: readonly number[]): Matrix {
-  const [a, b, c, d, e, f] = m;
-  const [a2 = 1, b2 = 0, c2 = 0, d2 = 1, e2 = 0, f2 = 0] = n;
-  return [
-    a2 * a + b2 * c,
-    a2 * b + b2 * d,
-    c2 * a + d2 * c,
-    c2 * b + d2 * d,
-    e2 * a + f2 * c + e,
-    e2 * b + f2 * d + f,
-  ];
-}
-
-/** The page box a unit square painted under `m` covers. */
-function placement(m: Matrix): Omit<PaintedImage, 'pixels'> {
-  const xs = [m[4], m[0] + m[4], m[2] + m[4], m[0] + m[2] + m[4]];
-  const ys = [m[5], m[1] + m[5], m[3] + m[5], m[1] + m[3] + m[5]];
-  const x = Math.min(...xs);
-  const top = Math.max(...ys);
-  return { x, top, width: Math.max(...xs) - x, height: top - Math.min(...ys) };
-}
 
 /** pdf.js sends decoded images after the operator list; one it never sends must not hang the parse. */
 const IMAGE_WAIT_MS = 10_000;
@@ -75,12 +61,11 @@ function objectOf(page: PDFPageProxy, id: string): Promise<ImagePixels | undefin
   });
 }
 
-function fontIsBold(page: PDFPageProxy, id: string): boolean {
-  if (!page.commonObjs.has(id)) return false;
+function fontOf(page: PDFPageProxy, id: string): PageFont {
+  if (!page.commonObjs.has(id)) return { bold: false, name: '' };
   const font = page.commonObjs.get(id) as { name?: string; bold?: boolean; black?: boolean } | undefined;
-  if (!font) return false;
-  const name = (font.name ?? '').replace(/^[A-Z]{6}\+/, '');
-  return font.bold === true || font.black === true || BOLD_NAME.test(name);
+  const name = font?.name ?? '';
+  return { bold: font?.bold === true || font?.black === true || isBoldFontName(name), name };
 }
 
 /**
@@ -91,12 +76,12 @@ function fontIsBold(page: PDFPageProxy, id: string): boolean {
 export async function readPageObjects(
   page: PDFPageProxy,
   ops: Ops,
-): Promise<{ fonts: PageFonts; images: PaintedImage[] }> {
+): Promise<{ fonts: Map<string, PageFont>; images: PaintedImage[] }> {
   // Annotation appearances (form fields, stamps) are not the page's content; skipping them saves work.
   const list = await page.getOperatorList({ annotationMode: ANNOTATIONS_DISABLED });
-  const fonts = new Map<string, { bold: boolean }>();
-  const painted: { place: Omit<PaintedImage, 'pixels'>; pixels: Promise<ImagePixels | undefined> }[] = [];
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const fonts = new Map<string, PageFont>();
+  const painted: { place: Placement; pixels: Promise<ImagePixels | undefined> }[] = [];
+  let ctm: Matrix = IDENTITY;
   const stack: Matrix[] = [];
   for (let i = 0; i < list.fnArray.length; i++) {
     const fn = list.fnArray[i];
@@ -110,7 +95,7 @@ export async function readPageObjects(
     } else if (fn === ops.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
     else if (fn === ops.setFont) {
       const id = String(args[0]);
-      if (!fonts.has(id)) fonts.set(id, { bold: fontIsBold(page, id) });
+      if (!fonts.has(id)) fonts.set(id, fontOf(page, id));
     } else if (fn === ops.paintImageXObject && typeof args[0] === 'string') {
       painted.push({ place: placement(ctm), pixels: objectOf(page, args[0]) });
     } else if (fn === ops.paintInlineImageXObject && args[0]) {

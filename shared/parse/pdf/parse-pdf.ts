@@ -15,6 +15,7 @@ import { joinAcrossPages } from './page-breaks.ts';
 import { groupParagraphs } from './paragraphs.ts';
 import { pdfTitle } from './pdf-title.ts';
 import { loadPdfjs, openPdf } from './pdfjs.ts';
+import { type RawObjects, readRawObjects } from './raw-objects.ts';
 import { createPageReader, type PageContent } from './read-page.ts';
 
 const INFO_FIELDS: Record<string, string> = {
@@ -60,8 +61,22 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
       );
     }
     const streams = scanImageStreams(input.bytes, MIN_IMAGE_SIDE);
-    const images = createPdfImages(streams.jpegs);
-    const readPage = createPageReader(doc, OPS, images, streams.large > 0, input.filename);
+    const images = createPdfImages(streams);
+    let objects: RawObjects | undefined;
+    const readPage = createPageReader(
+      doc,
+      OPS,
+      images,
+      {
+        objects: () => {
+          objects ??= readRawObjects(input.bytes);
+          return objects;
+        },
+        hasImages: streams.large > 0,
+        jpegObjects: streams.jpegObjects,
+      },
+      input.filename,
+    );
     const pages: PageContent[] = [];
     for (let number = 1; number <= doc.numPages; number++) {
       input.signal?.throwIfAborted();

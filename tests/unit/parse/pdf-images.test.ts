@@ -57,6 +57,27 @@ describe('parsePdf images', () => {
     expect(Buffer.from(parsed.images[0]?.bytes ?? [])).toEqual(jpeg);
   });
 
+  it('places a stored JPEG of a later page between its paragraphs, kept as the original file', async () => {
+    const jpeg = grayJpeg();
+    const bytes = await pdfBytes((doc) => {
+      body(doc, 'The first page has only text.');
+      doc.addPage();
+      body(doc, 'The photo below was taken at noon.');
+      doc.image(jpeg, { width: 96 });
+      doc.moveDown();
+      body(doc, 'The photo above shows the square.');
+    });
+    const parsed = await parsePdf({ bytes, filename: 'later.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      'paragraph:The first page has only text.',
+      'paragraph:The photo below was taken at noon.',
+      'image:img_001.jpg',
+      'paragraph:The photo above shows the square.',
+    ]);
+    expect(parsed.children[2]?.metadata).toEqual({ page: 2 });
+    expect(Buffer.from(parsed.images[0]?.bytes ?? [])).toEqual(jpeg);
+  });
+
   it('extracts an embedded image as a PNG at its place among the paragraphs, with its pixels intact', async () => {
     const pixels = gradient(64, 48);
     const png = Buffer.from(encodePng(64, 48, PIXEL_KIND.rgb, pixels));
