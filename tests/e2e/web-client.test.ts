@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPng } from '../helpers/text-png.ts';
 import { buildWebClient, DESKTOP, launchBrowser, PHONE, screenshot } from './helpers/browser.ts';
+import { startFakeCognito } from './helpers/fake-cognito.ts';
 import { notesMarkdown, planDocx } from './helpers/fixtures.ts';
 import { dropFilesScript, scriptedAskScript } from './helpers/in-page.ts';
 import { gzippedBytes, recordMetric } from './helpers/metrics.ts';
@@ -110,6 +111,120 @@ describe('web client', () => {
     await page.setViewportSize(PHONE);
     await screenshot(page, 'document-phone');
     await page.setViewportSize(DESKTOP);
+  });
+
+  it('shows a document’s images with their OCR text, full size on click, and links to their section', async () => {
+    const card = page.getByTestId('image-card').first();
+    await card.waitFor();
+    // Whatever tesseract read from the picture (its pixel font reads loosely), as the API lists it.
+    const id = /\/documents\/([0-9a-f-]{36})/.exec(page.url())?.[1];
+    const listed = (await (await page.request.get(`/api/v1/documents/${id}/images`)).json()) as {
+      items: { ocrText: string | null }[];
+    };
+    const ocr = listed.items[0]?.ocrText?.trim() ?? '';
+    expect(ocr).toMatch(/[A-Z]{4}/);
+    expect(await card.getByTestId('image-ocr').textContent()).toContain(ocr);
+    expect(await card.locator('img').getAttribute('loading')).toBe('lazy');
+    await card.getByRole('button', { name: /Open img_\d+\.png full size/ }).click();
+    const full = page.locator('dialog[open] img');
+    await full.waitFor();
+    await expect
+      .poll(() => full.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await card.getByTestId('image-section').click();
+    await page.waitForURL(/[?&]at=[0-9a-f-]{36}/);
+    await expect.poll(() => page.locator('[data-target="true"]').textContent()).toContain('Architecture');
+  });
+
+  it('signs in through Cognito when config.json asks for it, sends the token on every call and signs in again once it expires', async () => {
+    const cognito = await startFakeCognito({ alice: { password: 'Temporary-1', mustChangePassword: true } });
+    const signed = await browser.newContext({ viewport: DESKTOP, baseURL: server.url });
+    try {
+      const refused: string[] = [];
+      let served = 0;
+      await signed.route('**/config.json', (route) =>
+        route.fulfill({
+          json: {
+            auth: {
+              type: 'cognito',
+              region: 'eu-west-1',
+              userPoolId: 'eu-west-1_E2E',
+              clientId: 'e2e-client',
+              endpoint: cognito.url,
+            },
+          },
+        }),
+      );
+      // What functions/ask does in AWS: the token from x-dropqa-token, or from the cookie for images.
+      await signed.route('**/api/**', async (route) => {
+        const headers = await route.request().allHeaders();
+        const cookie = /(?:^|;\s*)dropqa_token=([^;]+)/.exec(headers.cookie ?? '')?.[1];
+        if (cognito.isValid(headers['x-dropqa-token'] ?? cookie ?? '')) {
+          served += 1;
+          return route.continue();
+        }
+        refused.push(new URL(route.request().url()).pathname);
+        return route.fulfill({
+          status: 401,
+          json: { error: { code: 'unauthorized', message: 'Invalid token' } },
+        });
+      });
+      const tab = await signed.newPage();
+      await tab.goto('/');
+      await tab.getByTestId('signin-form').waitFor();
+      expect(await tab.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+      await screenshot(tab, 'sign-in-desktop');
+
+      await tab.getByLabel('User name').fill('alice');
+      await tab.getByLabel('Password').fill('wrong');
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => tab.getByTestId('signin-error').textContent())
+        .toContain('Incorrect user name or password');
+      await tab.getByLabel('Password').fill('Temporary-1');
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+      await tab.getByLabel('New password', { exact: true }).fill('Chosen-pass-1');
+      await tab.getByLabel('Repeat the new password').fill('Chosen-pass-1');
+      await tab.getByRole('button', { name: 'Set password and sign in' }).click();
+      await tab.getByTestId('signed-in-user').getByText('alice').waitFor();
+      expect(cognito.calls).toEqual(['InitiateAuth', 'InitiateAuth', 'RespondToAuthChallenge']);
+
+      const docs = (await (await page.request.get('/api/documents?name=plan.docx')).json()) as {
+        items: { id: string }[];
+      };
+      await tab.goto(`/documents/${docs.items[0]?.id}`);
+      const thumbnail = tab.getByTestId('image-card').first().locator('img');
+      await thumbnail.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+        .toBeGreaterThan(0);
+
+      await tab.goto('/ask');
+      await tab.getByLabel('Question').fill('Who leads project Alpha?');
+      await tab.getByRole('button', { name: 'Ask', exact: true }).click();
+      await tab.locator('article[aria-busy="false"]').waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      expect(await tab.getByTestId('answer').first().textContent()).toContain('Zhang San');
+      expect(refused).toEqual([]);
+      expect(served).toBeGreaterThan(5);
+
+      cognito.expireAll();
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Topics' }).click();
+      await tab.getByRole('status').getByText('Your session has expired').waitFor();
+      expect(refused).toContain('/api/topics');
+      await tab.getByLabel('User name').fill('alice');
+      await tab.getByLabel('Password').fill('Chosen-pass-1');
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { name: 'Topics', exact: true }).waitFor();
+
+      await tab.getByRole('button', { name: 'Sign out' }).click();
+      await tab.getByTestId('signin-form').waitFor();
+      expect(await tab.evaluate("sessionStorage.getItem('dropqa.idToken')")).toBeNull();
+    } finally {
+      await signed.close();
+      await cognito.close();
+    }
   });
 
   it('paints streamed text within 100 ms, shows document progress, opens image references and stops', async () => {

@@ -1,5 +1,6 @@
 import { reactive, ref } from 'vue';
 import { messageOf } from '../lib/api.ts';
+import { authHeaders, unauthorized } from '../lib/session.ts';
 import { readSse } from '../lib/sse.ts';
 import { applyEvent, newTurn, type Turn } from '../lib/turn.ts';
 
@@ -28,7 +29,7 @@ export function useConversation() {
     try {
       const response = await fetch('/api/qa/ask', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        headers: { ...authHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify({
           question: options.question,
           mode: options.mode,
@@ -38,6 +39,7 @@ export function useConversation() {
         }),
         signal: controller.signal,
       });
+      if (response.status === 401) unauthorized();
       if (!response.ok || !response.body) {
         const body = (await response.json().catch(() => ({}))) as {
           error?: { code?: string; message?: string };

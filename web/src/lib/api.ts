@@ -1,3 +1,5 @@
+import { authHeaders, unauthorized } from './session.ts';
+
 /** An API error with the server's code (`not_found`, `validation_failed`, ...) and message. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -14,8 +16,12 @@ export class ApiError extends Error {
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(path, {
     ...init,
-    headers: init?.body && typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : undefined,
+    headers: {
+      ...authHeaders(),
+      ...(init?.body && typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}),
+    },
   });
+  if (response.status === 401) unauthorized();
   const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
   if (!response.ok) {
     throw new ApiError(

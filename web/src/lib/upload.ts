@@ -1,4 +1,5 @@
 import { ApiError } from './api.ts';
+import { authHeaders, unauthorized } from './session.ts';
 
 /** Upload progress of one file: bytes sent of total. */
 export type OnProgress = (sent: number, total: number) => void;
@@ -30,12 +31,13 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
   if (presignSupported !== false) {
     const response = await fetch('/api/documents/upload-url', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { ...authHeaders(), 'Content-Type': 'application/json' },
       body: JSON.stringify({ filename: file.name, size: file.size, contentType: file.type || undefined }),
     });
     const body = (await response.json().catch(() => ({}))) as PresignAnswer & {
       error?: { code?: string; message?: string };
     };
+    if (response.status === 401) unauthorized();
     if (response.ok && body.supported && body.url) {
       presignSupported = true;
       await send('PUT', body.url, file, body.headers ?? {}, onProgress);
@@ -52,7 +54,7 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
   }
   const form = new FormData();
   form.append('files', file, file.name);
-  const text = await send('POST', '/api/documents/upload', form, {}, onProgress);
+  const text = await send('POST', '/api/documents/upload', form, authHeaders(), onProgress);
   const answer = JSON.parse(text) as { documents?: Uploaded[] };
   const first = answer.documents?.[0];
   if (!first) throw new ApiError(500, 'bad_answer', 'The server accepted the upload but listed no document');
@@ -73,6 +75,8 @@ function send(
     xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.responseText);
+      // Only the API answers 401 (a presigned bucket URL answers 403).
+      if (xhr.status === 401) unauthorized();
       let message = `${xhr.status} ${xhr.statusText}`;
       let code = 'http_error';
       try {
