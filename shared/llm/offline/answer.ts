@@ -31,6 +31,14 @@ const QUESTION_WORDS = new Set(
 );
 /** A sentence scoring below this share of the best one adds noise, not an answer. */
 const RELATIVE_FLOOR = 0.35;
+/** Questions asking for an amount: "how many", "how much", "number of", 多少, 几个, 数量. */
+const QUANTITY_QUESTION =
+  /\bhow\s+(?:many|much)\b|\b(?:number|amount|quantity|count|total)\s+of\b|多少|几[个台件人名种次位家条张套箱批]|数量|总数|总额/i;
+/** A "column: value" line (spreadsheet rows, key-value lists) whose column names an amount. */
+const QUANTITY_FIELD =
+  /^[^:：\n]{0,40}(?:quantit|qty|count|number|amount|total|stock|units?\b|pcs|pieces|inventory|on hand|balance|price|cost|budget|数量|库存|总数|个数|件数|台数|人数|金额|总计|合计|余额|价格|费用|预算)[^:：\n]{0,40}[:：]\s*\S/i;
+const HAS_NUMBER = /\d/;
+const BLOCK_BREAK = /\n[ \t]*\n/;
 
 /**
  * The share (0..1) of the question's content terms that the quoted sentences contain: the offline
@@ -64,31 +72,38 @@ export function pickAnswerSentences(
   if (terms.size === 0 || maxSentences < 1) return [];
 
   const seen = new Set<string>();
-  const sentences: { text: string; citation: number; order: number; tokens: Set<string> }[] = [];
+  const sentences: { text: string; citation: number; block: number; order: number; tokens: Set<string> }[] =
+    [];
+  let block = 0;
   for (const context of contexts) {
-    for (const text of splitSentences(context.content)) {
-      if (seen.has(text)) continue;
-      seen.add(text);
-      sentences.push({
-        text,
-        citation: context.citation,
-        order: sentences.length,
-        tokens: new Set(segment(text)),
-      });
+    // Blank lines part a passage's blocks: the rows of a sheet, the items of a list.
+    for (const part of context.content.split(BLOCK_BREAK)) {
+      block += 1;
+      for (const text of splitSentences(part)) {
+        if (seen.has(text)) continue;
+        seen.add(text);
+        sentences.push({
+          text,
+          citation: context.citation,
+          block,
+          order: sentences.length,
+          tokens: new Set(segment(text)),
+        });
+      }
     }
   }
   const frequency = new Map<string, number>();
   for (const s of sentences)
     for (const t of s.tokens) if (terms.has(t)) frequency.set(t, (frequency.get(t) ?? 0) + 1);
-  const scored = sentences
-    .map((s) => {
-      let score = 0;
-      for (const t of s.tokens) {
-        const f = frequency.get(t);
-        if (f) score += Math.log(1 + sentences.length / f);
-      }
-      return { ...s, score };
-    })
+  const matched = sentences.map((s) => {
+    let score = 0;
+    for (const t of s.tokens) {
+      const f = frequency.get(t);
+      if (f) score += Math.log(1 + sentences.length / f);
+    }
+    return { ...s, score };
+  });
+  const scored = (QUANTITY_QUESTION.test(question) ? favourQuantities(matched) : matched)
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order);
   const best = scored[0]?.score ?? 0;
@@ -102,6 +117,24 @@ export function pickAnswerSentences(
     chars += length;
   }
   return picked;
+}
+
+/**
+ * For a question asking how many or how much: the lines of a matching block (a paragraph, or one
+ * row of a sheet) that state an amount gain that block's best score (a "Quantity: 1450" field) or
+ * half of it (any other number), since the line holding the answer to such a question rarely
+ * repeats its terms (a sheet row's Part and Warehouse lines match "titanium bolts in Rotterdam", its
+ * Quantity line does not). Numbers in blocks that match nothing gain nothing.
+ */
+function favourQuantities<T extends { text: string; block: number; score: number }>(sentences: T[]): T[] {
+  const best = new Map<number, number>();
+  for (const s of sentences) best.set(s.block, Math.max(best.get(s.block) ?? 0, s.score));
+  return sentences.map((s) => {
+    const passage = best.get(s.block) ?? 0;
+    if (passage === 0 || !HAS_NUMBER.test(s.text)) return s;
+    const weight = QUANTITY_FIELD.test(s.text) ? 1 : 0.5;
+    return { ...s, score: s.score + passage * weight };
+  });
 }
 
 /**

@@ -71,6 +71,39 @@ describe('extractiveAnswer', () => {
   });
 });
 
+describe('extractiveAnswer over sheet rows ("column: value" lines, rows parted by a blank line)', () => {
+  const rows = [
+    {
+      content:
+        'Part: Titanium bolt\nWarehouse: Rotterdam\nQuantity: 1450\n\nPart: Copper washer\nWarehouse: Hamburg\nQuantity: 310',
+      citation: 1,
+    },
+  ];
+
+  it('quotes the quantity of the matching row when the question asks how many', () => {
+    const quoted = quotes(extractiveAnswer('How many titanium bolts are in Rotterdam?', rows).text);
+    expect(quoted.map((q) => q.sentence)).toContain('Quantity: 1450');
+    expect(quoted.map((q) => q.sentence)).not.toContain('Quantity: 310');
+  });
+
+  it('does the same for a Chinese question asking 多少', () => {
+    const zh = [
+      {
+        content: '零件：钛螺栓\n仓库：鹿特丹\n数量：1450\n\n零件：铜垫圈\n仓库：汉堡\n数量：310',
+        citation: 1,
+      },
+    ];
+    const quoted = quotes(extractiveAnswer('鹿特丹仓库有多少钛螺栓？', zh).text).map((q) => q.sentence);
+    expect(quoted).toContain('数量：1450');
+    expect(quoted).not.toContain('数量：310');
+  });
+
+  it('leaves the quantity out when the question asks for something else', () => {
+    const quoted = quotes(extractiveAnswer('Which warehouse holds the titanium bolts?', rows).text);
+    expect(quoted.map((q) => q.sentence)).not.toContain('Quantity: 1450');
+  });
+});
+
 describe('questionCoverage', () => {
   it('counts the share of content terms the quoted sentences contain, ignoring question words', () => {
     expect(questionCoverage('What is the 2024 budget?', ['The budget for 2024 is 2 million.'])).toBe(1);
