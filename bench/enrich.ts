@@ -70,9 +70,10 @@ function generateDocument(changed?: string): { text: string; sections: number; c
   return { text: lines.join('\n'), sections, changedChain };
 }
 
-/** What a call was for: a section's or the document's title, or `topics`. */
+/** What a call was for: a section's or the document's title, `topics` or (separate) `contexts`. */
 function callLabel(request: ChatRequest): string {
   if (request.system?.includes('topics')) return 'topics';
+  if (promptText(request).includes('Passages:')) return 'contexts';
   return /(?:Section title|Document): (.*)/.exec(promptText(request))?.[1] ?? '?';
 }
 

@@ -22,9 +22,10 @@ const SECTION_LIMITS = { maxSentences: 2, maxChars: 200 };
 const DOCUMENT_LIMITS = { maxSentences: 3, maxChars: 300 };
 /**
  * Bounds one prompt's data (a section's first ~12k characters say what it is about) and the
- * passages it asks contexts for (the answer is ~30 tokens a passage).
+ * passages it asks contexts for: at ~40 tokens a context, 20 keep the answer within the default
+ * 1024 output tokens of the summarize role (a cut answer is invalid JSON).
  */
-const PROMPT_LIMITS = { maxChars: 12_000, maxPassages: 40 };
+const PROMPT_LIMITS = { maxChars: 12_000, maxPassages: 20 };
 /** Model calls in flight when the caller does not say (`providers.chat.maxConcurrency`). */
 const DEFAULT_CONCURRENCY = 4;
 /** Bumped when prompts or extraction change, so cached summaries are not reused across methods. */

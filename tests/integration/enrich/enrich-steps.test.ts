@@ -26,9 +26,10 @@ Replicas move to the second site in March.
 Storage costs grow by ten percent a year.
 `;
 
-/** What a call was for: a section's or the document's title, or `topics`. */
+/** What a call was for: a section's or the document's title, `topics` or (separate) `contexts`. */
 function label(request: ChatRequest): string {
   if (request.system?.includes('topics')) return 'topics';
+  if (promptText(request).includes('Passages:')) return 'contexts';
   return /(?:Section title|Document): (.*)/.exec(promptText(request))?.[1] ?? '?';
 }
 
@@ -125,6 +126,30 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
     );
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(row.index_text.startsWith('About storage.\n'), row.content).toBe(true);
+  });
+
+  it("gives paragraphs past a summary call's bounds a context in one more call, and embeds them with it", async () => {
+    const chat = model();
+    const withChat = { ...deps, providers: { ...deps.providers, chat } };
+    const items = Array.from({ length: 25 }, (_, i) => `Shelf ${i} holds the tapes of week ${i}.`);
+    await deps.store.put('plans/long.md', utf8(`# Tapes\n\n${items.join('\n\n')}\n`));
+    const registered = await register({ key: 'plans/long.md' }, withChat);
+    const ref = { documentId: registered.documentId, version: registered.version };
+    await parse(ref, withChat);
+    await summarize(ref, withChat);
+    // The section's summary (with 20 contexts), the document's, the topics, and one call for the
+    // other 5 contexts, from the document summary.
+    expect(chat.calls.map((c) => label(c.request)).sort()).toEqual(['Tapes', 'contexts', 'long', 'topics']);
+    const rows = await queryRows<{ index_text: string; vector: string }>(
+      database.db,
+      sql`SELECT n.index_text, e.embedding::text AS vector FROM nodes n JOIN embeddings e ON e.node_id = n.id
+          WHERE n.document_id = ${ref.documentId}::uuid AND n.node_type = 'paragraph' ORDER BY n.ordinal`,
+    );
+    expect(rows).toHaveLength(25);
+    const [expected] = await deps.providers.embedder.embed([rows[24]?.index_text ?? '']);
+    expect(rows[24]?.index_text.startsWith('About storage.\n')).toBe(true);
+    expect(JSON.parse(rows[24]?.vector ?? '[]')[0]).toBeCloseTo(expected?.[0] ?? Number.NaN, 5);
+    for (const row of rows) expect(row.index_text.startsWith('About storage.\n')).toBe(true);
   });
 
   it('links keyword topics offline in the Topics step', async () => {

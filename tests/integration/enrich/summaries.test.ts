@@ -309,12 +309,12 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       expect(result).toMatchObject({ contexts: 0, withoutContext: 5 });
     });
 
-    it('asks for contexts of at most 40 passages per call and leaves the rest to a separate call', async () => {
+    it('asks for contexts of at most 20 passages per call and leaves the rest to a separate call', async () => {
       const parsed = planDocument();
       parsed.children.push({
         type: 'section',
         title: 'Long list',
-        children: Array.from({ length: 45 }, (_, i) => ({ type: 'paragraph' as const, text: `Item ${i}.` })),
+        children: Array.from({ length: 25 }, (_, i) => ({ type: 'paragraph' as const, text: `Item ${i}.` })),
       });
       const documentId = await indexed(parsed);
       const chat = recordingChat();
@@ -322,9 +322,9 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       const prompt = chat.requests
         .map((r) => String(r.messages[0]?.content))
         .find((p) => p.includes('Section title: Long list'));
-      expect(prompt).toContain('[40] Item 39.');
-      expect(prompt).toMatch(/^Item 44\.$/m);
-      expect(result).toMatchObject({ contexts: 45, withoutContext: 5 });
+      expect(prompt).toContain('[20] Item 19.');
+      expect(prompt).toMatch(/^Item 24\.$/m);
+      expect(result).toMatchObject({ contexts: 25, withoutContext: 5 });
       expect(result.late.size).toBe(7);
     });
 
