@@ -5,6 +5,7 @@ import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { assertSafeKey } from '#shared/storage/keys.ts';
+import { withDecodedKey } from '../lib/s3-event-key.ts';
 import type { StartPipeline } from '../lib/start-execution.ts';
 
 /**
@@ -46,7 +47,7 @@ export function lambdaIngestService(deps: PipelineDeps, start: StartPipeline): I
       };
     },
     async handleObjectEvent(event) {
-      const action = objectEventAction(event);
+      const action = objectEventAction(withDecodedKey(event));
       if (action.kind === 'remove') return removeObject(deps.db, deps.store, action);
       await start(action.input);
       return { status: 'unchanged' };

@@ -1,6 +1,7 @@
 import type { RemovalOutcome, RemovedObject } from '#shared/documents/remove-object.ts';
 import { type PipelineInput, pipelineInputSchema } from '#shared/pipeline/contract.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
+import { withDecodedKey } from '../lib/s3-event-key.ts';
 import type { StartPipeline } from '../lib/start-execution.ts';
 
 export interface RouteDeps {
@@ -14,7 +15,7 @@ export type RouteResult =
 
 /**
  * What the ingest function does with an event: an S3 "Object Created" event (EventBridge) starts an
- * ingestion with its key and sequencer, "Object Deleted" removes the key's document, and a bare
+ * ingestion with its key (URL-decoded, as S3 encodes it) and sequencer, "Object Deleted" removes the key's document, and a bare
  * pipeline input (`{ key, documentId?, force? }`, the StartExecution contract) starts it as is.
  *
  * @example await routeObjectEvent({ key: 'uploads/a.md' }, deps) // { action: 'ingest', ... }
@@ -25,7 +26,7 @@ export async function routeObjectEvent(event: unknown, deps: RouteDeps): Promise
     const input = pipelineInputSchema.parse(event);
     return { action: 'ingest', input, ...(await deps.start(input)) };
   }
-  const action = objectEventAction(event);
+  const action = objectEventAction(withDecodedKey(event));
   if (action.kind === 'ingest')
     return { action: 'ingest', input: action.input, ...(await deps.start(action.input)) };
   const removed = await deps.remove({ key: action.key, sequencer: action.sequencer });

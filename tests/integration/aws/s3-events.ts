@@ -1,6 +1,21 @@
 /**
- * S3 events exactly as EventBridge delivers them (documented shapes, `source: aws.s3`), for a
- * versioned bucket (with `version-id`) or an unversioned one (without).
+ * A key as S3 writes it into its events: form URL encoding (space as '+', UTF-8 and punctuation such
+ * as parentheses as %XX escapes), '/' left as it is.
+ */
+export function encodeS3EventKey(key: string): string {
+  return key
+    .split('/')
+    .map((part) =>
+      encodeURIComponent(part)
+        .replace(/[!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+        .replaceAll('%20', '+'),
+    )
+    .join('/');
+}
+
+/**
+ * S3 events exactly as EventBridge delivers them (documented shapes, `source: aws.s3`, the key
+ * URL-encoded), for a versioned bucket (with `version-id`) or an unversioned one (without).
  */
 export function objectCreatedEvent(key: string, sequencer: string, versionId?: string, size = 100) {
   return {
@@ -16,7 +31,7 @@ export function objectCreatedEvent(key: string, sequencer: string, versionId?: s
       version: '0',
       bucket: { name: 'dropqa-documents-123456789012-us-east-1' },
       object: {
-        key,
+        key: encodeS3EventKey(key),
         size,
         etag: 'b1946ac92492d2347c6235b4d2611184',
         ...(versionId ? { 'version-id': versionId } : {}),
@@ -43,7 +58,7 @@ export function objectDeletedEvent(key: string, sequencer: string, versionId?: s
     detail: {
       version: '0',
       bucket: { name: 'dropqa-documents-123456789012-us-east-1' },
-      object: { key, ...(versionId ? { 'version-id': versionId } : {}), sequencer },
+      object: { key: encodeS3EventKey(key), ...(versionId ? { 'version-id': versionId } : {}), sequencer },
       'request-id': '0BH729840619AG5K',
       requester: '123456789012',
       'source-ip-address': '1.2.3.4',
