@@ -1,16 +1,17 @@
-import { DropQAError, reasonOf } from '#shared/errors.ts';
+import { DropQAError, ProviderError, reasonOf } from '#shared/errors.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import type { AskRequest } from '../request.ts';
 import { requestFilters } from '../retrieve.ts';
 import type { TraceRecorder } from '../trace.ts';
+import { answerWithoutPlanner } from './degrade.ts';
 import { adaptiveStrategy, evaluateOutcome, infoDensity } from './evaluate.ts';
 import { Evidence } from './evidence.ts';
 import { followUpTerms, isMultiHop } from './follow-ups.ts';
 import { JsonActionPlanner, NativeToolPlanner } from './model-planner.ts';
 import { OfflinePlanner, signature } from './offline-planner.ts';
-import type { CallResult, PlannedCall, Planner } from './planner.ts';
+import type { CallResult, PlannedCall, PlannedStep, Planner } from './planner.ts';
 import { routeQuestion } from './route.ts';
 import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
@@ -40,7 +41,8 @@ export function plannerFor(deps: QaDeps): Planner {
  * corpus), then up to `maxIterations` times plans (thought), runs each tool (action) and reports its
  * result (observation), evaluates it and sets the strategy hint the planner sees next. Ends with the
  * planner's final_answer, offline as soon as the strategy says finalize, or, at the limit, with a
- * forced synthesis of low confidence. Every step streams as `trace`.
+ * forced synthesis of low confidence. When the model fails to plan, the answer degrades to the
+ * standard retrieval and an extractive answer (`answerWithoutPlanner`). Every step streams as `trace`.
  */
 export async function* agentLoop(
   deps: QaDeps,
@@ -90,7 +92,14 @@ export async function* agentLoop(
       type: 'progress',
       data: { stage: 'agent', current: i, total: state.maxIterations, message: `Iteration ${i}` },
     };
-    const step = await planner.next(state);
+    let step: PlannedStep;
+    try {
+      step = await planner.next(state);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      yield* answerWithoutPlanner(deps, state, trace, error, { topics: start.topics, signal: start.signal });
+      return;
+    }
     if (step.usage) yield step.usage;
     if (step.thought) yield trace.thought(step.thought);
     const final = step.calls.find((c) => c.name === FINAL_ANSWER);

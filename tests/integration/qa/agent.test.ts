@@ -324,6 +324,34 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     expect(fake.recorded('chat-stream')).toHaveLength(1);
   });
 
+  it('degrades to the standard retrieval and a quoted answer when the model fails while planning', async () => {
+    const qa = modelDeps();
+    const failure = { error: { status: 500, type: 'server_error', message: 'model crashed' } };
+    fake.enqueue('chat', ...Array.from({ length: 20 }, () => failure));
+    const events = await collect(
+      ask(qa, askRequestSchema.parse({ question: 'A项目的云平台预算是多少？', mode: 'agent' })),
+    );
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    const response = done(events);
+    const degraded = events.find((e) => e.type === 'progress' && e.data.stage === 'degraded');
+    expect(degraded?.type === 'progress' && degraded.data.message).toMatch(
+      /模型在规划下一步时出错.*model crashed/,
+    );
+    expect(
+      events.filter((e) => e.type === 'trace').map((e) => e.type === 'trace' && e.data.content),
+    ).toContainEqual(expect.stringMatching(/^模型在规划下一步时出错/));
+    expect(actions(events)).toEqual(['hybrid_search']);
+    expect(response.mode).toBe('agent');
+    expect(response.confidence).toBe('low');
+    expect(response.answer).toMatch(/^离线抽取式回答/);
+    expect(response.answer).toContain('云平台预算为');
+    expect(response.sources.length).toBeGreaterThan(0);
+    const calls = fake.recorded('chat');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => Array.isArray(c.body.tools))).toBe(true);
+    expect(fake.recorded('chat-stream')).toHaveLength(0);
+  });
+
   it('calls tools natively through Bedrock Converse and returns the results as toolResult blocks', async () => {
     bedrock.reset();
     const qa: QaDeps = {
