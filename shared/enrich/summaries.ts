@@ -123,10 +123,8 @@ export async function summarizeVersion(
       reused += 1;
       node.summary = cached;
     } else {
-      const result = await limit(() => {
-        modelCalls += 1;
-        return callModel(chat, node, title, input.text);
-      }, node.depth);
+      const result = await limit(() => callModel(chat, node, title, input.text), node.depth);
+      modelCalls += result.calls;
       node.summary = result.summary;
       fresh = result.contexts;
     }

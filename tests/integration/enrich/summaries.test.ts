@@ -5,7 +5,9 @@ import type { ZodType } from 'zod';
 import type { Db } from '#shared/db/client.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { summarizeVersion } from '#shared/enrich/summaries.ts';
+import { ProviderError } from '#shared/errors.ts';
 import { indexParsedDocument } from '#shared/index/index-document.ts';
+import { InvalidOutputError } from '#shared/llm/chat/repair.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { splitSentences } from '#shared/llm/offline/sentences.ts';
 import type { ChatModel, ChatRequest, Providers } from '#shared/llm/types.ts';
@@ -326,6 +328,46 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       expect(prompt).toMatch(/^Item 24\.$/m);
       expect(result).toMatchObject({ contexts: 25, withoutContext: 5 });
       expect(result.late.size).toBe(7);
+    });
+
+    it('asks for the summary alone, as text, when the model cannot answer in the JSON form', async () => {
+      const documentId = await indexed();
+      const structured: ChatRequest[] = [];
+      const plain: ChatRequest[] = [];
+      const chat: ChatModel = {
+        provider: 'openai',
+        async structured() {
+          structured.push({ role: 'summarize', messages: [] });
+          throw new ProviderError('openai model m (role summarize) failed', {
+            cause: new InvalidOutputError('contexts: expected array'),
+          });
+        },
+        async complete(request) {
+          plain.push(request);
+          const title = titleOf(String(request.messages[0]?.content));
+          return { text: `Summary of ${title}.`, model: 'fake', usage: { inputTokens: 1, outputTokens: 1 } };
+        },
+        stream() {
+          throw new Error('not used');
+        },
+      };
+      const result = await summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 1 });
+      expect(structured).toHaveLength(5);
+      expect(plain).toHaveLength(5);
+      expect(String(plain[0]?.messages[0]?.content)).not.toContain('Reply with JSON');
+      expect(plain[0]?.system).toMatch(/summary alone/);
+      expect(result).toMatchObject({ modelCalls: 10, contexts: 0, withoutContext: 5 });
+      expect((await summaries(database.db, documentId)).get('Budget')?.summary).toBe('Summary of Budget.');
+    });
+
+    it('fails when the model fails for another reason', async () => {
+      const documentId = await indexed();
+      const chat = scriptedChat(() => {
+        throw new ProviderError('openai model m (role summarize) failed: 500');
+      });
+      await expect(
+        summarizeVersion(database.db, { ...offline, chat }, { documentId, version: 1 }),
+      ).rejects.toThrow(/500/);
     });
 
     it('summarizes independent sections concurrently, within the concurrency limit', async () => {
