@@ -34,11 +34,31 @@ function ensureDomMatrix(): void {
   }
 }
 
+/**
+ * The legacy build (the one that runs on Node 20) bundles core-js, which replaces
+ * `Array.prototype.push` process-wide with a polyfill several times slower, for an edge case (arrays
+ * with a read-only length) no code here meets: every push in pdf.js and in the parser paid for it.
+ * Its worker is loaded here too (pdf.js then runs it in this thread, as it would by itself on Node),
+ * so that the native method can be put back once both have run their polyfills.
+ */
+async function importPdfjs(): Promise<Pdfjs> {
+  const push = Array.prototype.push;
+  const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as Pdfjs;
+  await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  Object.defineProperty(Array.prototype, 'push', {
+    value: push,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  return pdfjs;
+}
+
 /** pdf.js is large: it is imported the first time a PDF is parsed, not when the registry loads. */
 export function loadPdfjs(): Promise<Pdfjs> {
   if (!loading) {
     ensureDomMatrix();
-    loading = import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<Pdfjs>;
+    loading = importPdfjs();
   }
   return loading;
 }
