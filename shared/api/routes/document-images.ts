@@ -44,21 +44,11 @@ export interface DocumentImages {
   items: DocumentImage[];
 }
 
-interface ImageRow {
-  id: string;
-  node_id: string;
-  parent_id: string | null;
-  filename: string;
-  mime: string;
-  width: number | null;
-  height: number | null;
-  size: number;
-  ordinal: number;
+/** An image row as selected: the listed fields read straight from their columns, and what the rest derive from. */
+type ImageRow = Omit<DocumentImage, 'page' | 'slide' | 'section' | 'url'> & {
+  parentId: string | null;
   metadata: Record<string, unknown> | null;
-  ocr_text: string | null;
-  description: string | null;
-  error: string | null;
-}
+};
 
 interface SectionRow {
   id: string;
@@ -97,8 +87,8 @@ export async function listDocumentImages(
     ),
     queryRows<ImageRow>(
       db,
-      sql`SELECT i.id, n.id AS node_id, n.parent_id, i.filename, i.mime, i.width, i.height, i.size,
-                 n.ordinal, n.metadata, i.ocr_text, i.description, i.error
+      sql`SELECT i.id, n.id AS "nodeId", n.parent_id AS "parentId", i.filename, i.mime, i.width, i.height,
+                 i.size, n.ordinal, n.metadata, i.ocr_text AS "ocrText", i.description, i.error
           FROM nodes n JOIN images i ON i.node_id = n.id
           WHERE n.document_id = ${documentId}::uuid AND n.version = ${wanted}::int
           ORDER BY n.ordinal`,
@@ -109,21 +99,11 @@ export async function listDocumentImages(
   return {
     documentId,
     version: wanted,
-    items: images.map((row) => ({
-      id: row.id,
-      nodeId: row.node_id,
-      filename: row.filename,
-      mime: row.mime,
-      width: row.width === null ? null : Number(row.width),
-      height: row.height === null ? null : Number(row.height),
-      size: Number(row.size),
-      ordinal: Number(row.ordinal),
-      page: numberOr(row.metadata?.page),
-      slide: numberOr(row.metadata?.slide),
-      ocrText: row.ocr_text,
-      description: row.description,
-      error: row.error,
-      section: sectionOf(byId, row.parent_id),
+    items: images.map(({ parentId, metadata, ...row }) => ({
+      ...row,
+      page: numberOr(metadata?.page),
+      slide: numberOr(metadata?.slide),
+      section: sectionOf(byId, parentId),
       url: imageUrl(documentId, row.filename, version === undefined ? undefined : wanted),
     })),
   };
