@@ -64,7 +64,7 @@ describe('web client', () => {
         .locator(`[data-filename="${name}"] [data-status="ready"]`)
         .waitFor({ timeout: READY_TIMEOUT_MS });
     }
-    await screenshot(page, 'documents-desktop');
+    await screenshot(page, 'documents-desktop', { publish: true });
   });
 
   it('shows a script tag from a document as text and never runs it', async () => {
@@ -96,20 +96,25 @@ describe('web client', () => {
         expect(await trace.evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(true);
       }
     }
-    await screenshot(page, 'ask-desktop');
+    await screenshot(page, 'ask-modes-desktop');
   });
 
   it('opens the document at the cited section when a source is clicked', async () => {
     await page.goto('/ask');
     const turn = await ask('Who leads project Alpha?');
+    await screenshot(page, 'ask-desktop', { publish: true });
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'ask-phone', { publish: true });
+    await page.setViewportSize(DESKTOP);
     await turn.getByTestId('source-link').filter({ hasText: 'Team' }).first().click();
     await page.waitForURL(/\/documents\/[0-9a-f-]{36}\?/);
     const target = page.locator('[data-target="true"]');
     await target.waitFor();
     expect(await target.textContent()).toContain('Team');
-    await screenshot(page, 'document-desktop');
+    await screenshot(page, 'document-desktop', { publish: true });
     await page.setViewportSize(PHONE);
-    await screenshot(page, 'document-phone');
+    await screenshot(page, 'document-phone', { publish: true });
     await page.setViewportSize(DESKTOP);
   });
 
@@ -174,7 +179,7 @@ describe('web client', () => {
       await tab.goto('/');
       await tab.getByTestId('signin-form').waitFor();
       expect(await tab.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
-      await screenshot(tab, 'sign-in-desktop');
+      await screenshot(tab, 'sign-in-desktop', { publish: true });
 
       await tab.getByLabel('User name').fill('alice');
       await tab.getByLabel('Password').fill('wrong');
@@ -247,7 +252,7 @@ describe('web client', () => {
     expect(await scripted.getByTestId('unverified').count()).toBe(1);
     await scripted.getByRole('button', { name: /Open image DOC-0000abcd-IMAGE-1/ }).click();
     await scripted.locator('dialog[open] img').waitFor();
-    await screenshot(scripted, 'ask-image-reference');
+    await screenshot(scripted, 'ask-image-reference-desktop', { publish: true });
     await scripted.getByRole('button', { name: 'Close' }).click();
 
     await scripted.evaluate(
@@ -279,8 +284,9 @@ describe('web client', () => {
             PHONE.width,
           );
         }
-        if (!(name === 'documents' || name === 'ask') || size === 'phone')
-          await screenshot(page, `${name}-${size}`);
+        // The Q&A page is shot with an answer (above) and documents on desktop right after the upload.
+        if (name !== 'ask' && (name !== 'documents' || size === 'phone'))
+          await screenshot(page, `${name}-${size}`, { publish: true });
       }
     }
   });
