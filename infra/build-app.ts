@@ -51,7 +51,16 @@ export function buildApp(
   // Referred to by name, so the order is stated rather than implied by an export.
   pipeline.addStackDependency(storage);
   api.addStackDependency(storage);
-  const web = new WebStack(app, `${prefix}Web`, { env, functionUrl: api.url });
+  const web = new WebStack(app, `${prefix}Web`, {
+    env,
+    functionUrl: api.url,
+    auth: {
+      type: 'cognito',
+      region: api.region,
+      userPoolId: api.userPool.userPoolId,
+      clientId: api.userPoolClient.userPoolClientId,
+    },
+  });
   // Tests that only need a template skip the checks (the template tests run them).
   if (options.checks !== false) {
     Aspects.of(app).add(new JustifiedWildcards());

@@ -68,7 +68,8 @@ export class ApiStack extends Stack {
       'MFA is offered (TOTP) but left to each organisation to require; invitation-only sign-up limits exposure.',
     );
     this.userPoolClient = this.userPool.addClient('Web', {
-      authFlows: { userSrp: true },
+      // The web client signs in with InitiateAuth USER_PASSWORD_AUTH over HTTPS (no SDK in the client).
+      authFlows: { userSrp: true, userPassword: true },
       generateSecret: false,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),

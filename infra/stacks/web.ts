@@ -37,14 +37,26 @@ const SPA_REWRITE = `function handler(event) {
   return request;
 }`;
 
+/** How the web client signs users in: written to `/config.json` beside the client. */
+export interface WebAuth {
+  type: 'cognito';
+  region: string;
+  userPoolId: string;
+  clientId: string;
+}
+
 export interface WebStackProps extends StackProps {
   functionUrl: IFunctionUrl;
+  /** The Cognito user pool and app client the client signs in with (USER_PASSWORD_AUTH). */
+  auth: WebAuth;
 }
 
 /**
  * The web client on a private bucket behind CloudFront (origin access control), `/api/*` routed to
  * the ask function's URL (origin access control signs the requests) on the same origin, security
- * headers on every answer, client-side routes answered with index.html.
+ * headers on every answer, client-side routes answered with index.html (a CloudFront Function on
+ * the default behavior only: the API's own 403 and 404 answers stay as they are). `/config.json`
+ * tells the client how to sign in (locally there is none, and the client shows no sign-in).
  */
 export class WebStack extends Stack {
   readonly distribution: Distribution;
@@ -132,7 +144,10 @@ export class WebStack extends Stack {
     }
 
     new BucketDeployment(this, 'Client', {
-      sources: [existsSync(WEB_DIST) ? Source.asset(WEB_DIST) : Source.data('index.html', PLACEHOLDER)],
+      sources: [
+        existsSync(WEB_DIST) ? Source.asset(WEB_DIST) : Source.data('index.html', PLACEHOLDER),
+        Source.jsonData('config.json', { auth: props.auth }),
+      ],
       destinationBucket: site,
       distribution: this.distribution,
       distributionPaths: ['/*'],

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type localResources, pipelineDefinition, TASK_NAMES } from '#shared/pipeline/definition.ts';
@@ -249,6 +251,60 @@ describe('web stack', () => {
           ContentSecurityPolicy: Match.anyValue(),
         }),
       }),
+    });
+  });
+
+  it("answers client routes with index.html on the default behavior only, so /api/* errors stay the API's", () => {
+    const [fn] = Object.values(s.web.findResources('AWS::CloudFront::Function'));
+    type Rewrite = (event: { request: { uri: string } }) => { uri: string };
+    const handler = new Function(`${fn?.Properties.FunctionCode}; return handler;`)() as Rewrite;
+    const served = (uri: string) => handler({ request: { uri } }).uri;
+    expect(served('/documents/123')).toBe('/index.html');
+    expect(served('/ask')).toBe('/index.html');
+    expect(served('/assets/index-4f3a.js')).toBe('/assets/index-4f3a.js');
+    expect(served('/config.json')).toBe('/config.json');
+    const [distribution] = Object.values(s.web.findResources('AWS::CloudFront::Distribution'));
+    const config = distribution?.Properties.DistributionConfig;
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: expect.anything() },
+    ]);
+    expect(config.CacheBehaviors[0].FunctionAssociations).toBeUndefined();
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+
+  it('deploys /config.json naming the Cognito user pool and app client the ask function checks tokens against', () => {
+    const [deployment] = Object.values(s.web.findResources('Custom::CDKBucketDeployment'));
+    const props = deployment?.Properties as {
+      SourceObjectKeys: string[];
+      SourceMarkers: Record<string, unknown>[];
+    };
+    const found = props.SourceObjectKeys.map((key, i) => ({
+      file: join(s.built.app.outdir, `asset.${key.replace(/\.zip$/, '')}`, 'config.json'),
+      markers: props.SourceMarkers[i] ?? {},
+    })).find(({ file }) => existsSync(file));
+    expect(found).toBeDefined();
+    const raw = JSON.parse(readFileSync(found?.file ?? '', 'utf8')) as { auth: Record<string, string> };
+    // Deploy-time values are markers the deployment function replaces with the referenced values.
+    const auth = Object.fromEntries(
+      Object.entries(raw.auth).map(([k, v]) => [k, (found?.markers[v] ?? v) as unknown]),
+    );
+    const exported = (ref: unknown) => {
+      const name = (ref as { 'Fn::ImportValue': string })['Fn::ImportValue'];
+      const output = Object.values(
+        s.api.toJSON().Outputs as Record<string, { Export?: { Name: string }; Value: { Ref: string } }>,
+      ).find((o) => o.Export?.Name === name);
+      return s.api.toJSON().Resources[output?.Value.Ref ?? '']?.Type;
+    };
+    expect(auth.type).toBe('cognito');
+    expect(auth.region).toEqual({ Ref: 'AWS::Region' });
+    expect(exported(auth.userPoolId)).toBe('AWS::Cognito::UserPool');
+    expect(exported(auth.clientId)).toBe('AWS::Cognito::UserPoolClient');
+  });
+
+  it('lets the web client sign in with USER_PASSWORD_AUTH and no client secret', () => {
+    s.api.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']),
+      GenerateSecret: false,
     });
   });
 });
