@@ -1,4 +1,4 @@
-import { reasonOf } from '#shared/errors.ts';
+import { ProviderError, reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
@@ -111,10 +111,10 @@ export async function* twoStageFlow(
 
   yield { type: 'progress', data: { stage: 'answer', message: 'Writing the report' } };
   const passages = extractedPassages(analyses);
-  const answer = yield* report(chat, question, analyses, passages, speculative, signal);
-  if (answer === undefined) return;
+  const written = yield* report(chat, question, analyses, passages, speculative, signal, trace);
+  if (written === undefined) return;
   const confidence: Confidence =
-    passages.length === 0
+    passages.length === 0 || written.degraded
       ? 'low'
       : chat
         ? verdict.confidence
@@ -122,7 +122,7 @@ export async function* twoStageFlow(
           ? 'medium'
           : verdict.confidence;
   yield* finishAnswer(deps, request, {
-    answer,
+    answer: written.answer,
     confidence,
     passages,
     mode: 'two-stage',
@@ -188,7 +188,11 @@ async function* judgeSufficiency(
   return verdict;
 }
 
-/** Streams the report (the speculative one when kept) and returns its text; undefined when aborted. */
+/**
+ * Streams the report (the speculative one when kept) and returns its text; undefined when aborted.
+ * When the model fails before writing anything, the offline report of the same extracts stands in
+ * (`degraded`, said in a `progress` event and the trace).
+ */
 async function* report(
   chat: ChatModel | undefined,
   question: string,
@@ -196,30 +200,47 @@ async function* report(
   passages: SearchHit[],
   speculative: ReadAhead<ChatStreamEvent> | undefined,
   signal: AbortSignal | undefined,
+  trace: TraceRecorder,
   prefix = '',
-): AsyncGenerator<QaEvent, string | undefined> {
+): AsyncGenerator<QaEvent, { answer: string; degraded: boolean } | undefined> {
   let answer = prefix;
   if (prefix) yield { type: 'delta', data: { text: prefix } };
+  const lines = function* (text: string): Generator<QaEvent> {
+    for (const line of text.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
+  };
   if (!chat || passages.length === 0) {
     const text = chat ? nothingFound(question) : offlineReport(question, analyses, passages);
-    for (const line of text.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
-    return answer + text;
+    yield* lines(text);
+    return { answer: answer + text, degraded: false };
   }
   const events = speculative?.drain() ?? streamReport(chat, question, analyses, passages);
-  for await (const event of events) {
-    if (signal?.aborted) {
-      speculative?.discard();
-      return undefined;
+  try {
+    for await (const event of events) {
+      if (signal?.aborted) {
+        speculative?.discard();
+        return undefined;
+      }
+      if (event.type === 'delta') {
+        if (!event.text) continue;
+        answer += event.text;
+        yield { type: 'delta', data: { text: event.text } };
+      } else {
+        yield { type: 'usage', data: { stage: 'answer', ...event.usage, model: event.model } };
+      }
     }
-    if (event.type === 'delta') {
-      if (!event.text) continue;
-      answer += event.text;
-      yield { type: 'delta', data: { text: event.text } };
-    } else {
-      yield { type: 'usage', data: { stage: 'answer', ...event.usage, model: event.model } };
-    }
+  } catch (error) {
+    // Text already streamed cannot be taken back: past the first delta a failure stays an error.
+    if (!(error instanceof ProviderError) || answer !== prefix) throw error;
+    const message = hasCjk(question)
+      ? `模型写报告时出错（${reasonOf(error)}）：改为直接引用摘录，置信度低。`
+      : `The model failed while writing the report (${reasonOf(error)}): quoting the extracts instead, low confidence.`;
+    yield { type: 'progress', data: { stage: 'degraded', message } };
+    yield trace.observation(message);
+    const text = offlineReport(question, analyses, passages);
+    yield* lines(text);
+    return { answer: answer + text, degraded: true };
   }
-  return answer;
+  return { answer, degraded: false };
 }
 
 /** The answer from one hybrid retrieval for the question, when the stages ran out of time. */
@@ -251,18 +272,19 @@ async function* degraded(
       }
     : judgeOffline(subquery, hits);
   const passages = extractedPassages([analysis]);
-  const answer = yield* report(
+  const written = yield* report(
     chat,
     request.question,
     [analysis],
     passages,
     undefined,
     signal,
+    trace,
     `${message}\n\n`,
   );
-  if (answer === undefined) return;
+  if (written === undefined) return;
   yield* finishAnswer(deps, request, {
-    answer,
+    answer: written.answer,
     confidence: 'low',
     passages,
     mode: 'two-stage',
