@@ -180,6 +180,10 @@ describe('web client', () => {
       await tab.getByTestId('signin-form').waitFor();
       expect(await tab.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
       await screenshot(tab, 'sign-in-desktop', { publish: true });
+      await tab.setViewportSize(PHONE);
+      expect(await tab.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(tab, 'sign-in-phone', { publish: true });
+      await tab.setViewportSize(DESKTOP);
 
       await tab.getByLabel('User name').fill('alice');
       await tab.getByLabel('Password').fill('wrong');
@@ -195,6 +199,10 @@ describe('web client', () => {
       await tab.getByRole('button', { name: 'Set password and sign in' }).click();
       await tab.getByTestId('signed-in-user').getByText('alice').waitFor();
       expect(cognito.calls).toEqual(['InitiateAuth', 'InitiateAuth', 'RespondToAuthChallenge']);
+      // The tab keeps its session across a reload (sessionStorage), without asking Cognito again.
+      await tab.reload();
+      await tab.getByTestId('signed-in-user').getByText('alice').waitFor();
+      expect(cognito.calls).toHaveLength(3);
 
       const docs = (await (await page.request.get('/api/documents?name=plan.docx')).json()) as {
         items: { id: string }[];
