@@ -166,5 +166,22 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
     );
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.map((r) => r.name)).toContain('storage');
+    const nodes = await queryRows<{
+      node_type: string;
+      summary: string | null;
+      index_text: string;
+      vectors: number;
+    }>(
+      database.db,
+      sql`SELECT n.node_type, n.summary, n.index_text, count(e.node_id)::int AS vectors
+          FROM nodes n LEFT JOIN embeddings e ON e.node_id = n.id
+          WHERE n.document_id = ${ref.documentId}::uuid GROUP BY n.id ORDER BY n.ordinal`,
+    );
+    // Extractive summaries, the meta-content form of the index text, and one vector per node.
+    expect(nodes.filter((n) => n.node_type !== 'paragraph').every((n) => n.summary)).toBe(true);
+    expect(
+      nodes.find((n) => n.node_type === 'paragraph' && n.index_text.includes('Replicas'))?.index_text,
+    ).toMatch(/Storage plan > Replication > Second site\nReplicas move/);
+    expect(nodes.every((n) => n.vectors === 1)).toBe(true);
   });
 });
