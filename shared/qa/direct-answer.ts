@@ -1,6 +1,7 @@
 import { hasCjk } from '#shared/index/segment.ts';
 import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { finishAnswer, lineChunks } from './finish.ts';
@@ -12,9 +13,10 @@ import type { TraceRecorder } from './trace.ts';
 
 /**
  * The direct answer over retrieved passages (seed 000 §6.4 fast path): the chat model's streamed
- * answer over the numbered passages, or offline the extractive answer quoting them verbatim; then
- * `references` and `done` (mode `direct`). Confidence: low when the verdict says insufficient or
- * nothing is cited, else high with a model and medium offline.
+ * answer over the numbered passages, or offline (or when the model fails before answering) the
+ * extractive answer quoting them verbatim; then `references` and `done` (mode `direct`). Confidence:
+ * low when the verdict says insufficient, nothing is cited or the model failed, else high with a
+ * model and medium offline.
  */
 export async function* directAnswer(
   deps: QaDeps,
@@ -27,22 +29,25 @@ export async function* directAnswer(
   const chat = deps.providers.chat;
   yield { type: 'progress', data: { stage: 'answer', message: 'Writing the answer' } };
   let answer = '';
-  let passages: SearchHit[];
+  let passages: SearchHit[] = hits;
+  let degraded = false;
   if (chat && hits.length > 0) {
-    for await (const event of streamModelAnswer(chat, request.question, hits)) {
-      if (options.signal?.aborted) return;
-      if (event.type === 'delta') answer += event.data.text;
-      yield event;
+    const streamed = yield* relayModelAnswer(streamModelAnswer(chat, request.question, hits), options.signal);
+    if (streamed.status === 'aborted') return;
+    if (streamed.status === 'done') answer = streamed.text;
+    else {
+      yield* modelAnswerFailed(request.question, streamed.error, trace);
+      degraded = true;
     }
-    passages = hits;
-  } else {
-    const extract = extractiveAnswer(request.question, hits, chat !== undefined);
+  }
+  if (!chat || hits.length === 0 || degraded) {
+    const extract = extractiveAnswer(request.question, hits, chat !== undefined && !degraded);
     answer = extract.text;
     passages = extract.passages;
     for (const text of lineChunks(answer)) yield { type: 'delta', data: { text } };
   }
   const confidence: Confidence =
-    !verdict.sufficient || passages.length === 0 ? 'low' : chat ? 'high' : 'medium';
+    !verdict.sufficient || passages.length === 0 || degraded ? 'low' : chat ? 'high' : 'medium';
   yield* finishAnswer(deps, request, {
     answer,
     confidence,

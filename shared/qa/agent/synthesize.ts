@@ -1,6 +1,7 @@
 import { hasCjk } from '#shared/index/segment.ts';
 import { cosineSimilarities, embedQuery } from '#shared/search/semantic.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { modelAnswerFailed, relayModelAnswer, type StreamedAnswer } from '../answer-fallback.ts';
 import { renumberCitations } from '../citations.ts';
 import type { QaDeps } from '../deps.ts';
 import { extractiveAnswer } from '../direct-answer.ts';
@@ -52,22 +53,27 @@ export async function* synthesize(
     passages = order.flatMap((n) => (hits[n - 1] ? [hits[n - 1] as SearchHit] : []));
     confidence = final.confidence;
     for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
-  } else if (chat && hits.length > 0) {
-    passages = hits.slice(0, MAX_PASSAGES);
-    answer = '';
-    for await (const event of streamModelAnswer(chat, request.question, passages)) {
-      if (options.signal?.aborted) return;
-      if (event.type === 'delta') answer += event.data.text;
-      yield event;
-    }
-    confidence = 'medium';
   } else {
-    const hops = isMultiHop(state.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
-    const extract = extractiveAnswer(state.question, hits, chat !== undefined, hops);
-    passages = extract.passages;
-    answer = extract.text + contradictionNote(state, passages);
-    confidence = state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 ? 'medium' : 'low';
-    for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+    let streamed: StreamedAnswer | undefined;
+    if (chat && hits.length > 0) {
+      passages = hits.slice(0, MAX_PASSAGES);
+      streamed = yield* relayModelAnswer(streamModelAnswer(chat, request.question, passages), options.signal);
+      if (streamed.status === 'aborted') return;
+      if (streamed.status === 'failed') yield* modelAnswerFailed(state.question, streamed.error, trace);
+    }
+    if (streamed?.status === 'done') {
+      answer = streamed.text;
+      passages = hits.slice(0, MAX_PASSAGES);
+      confidence = 'medium';
+    } else {
+      const hops = isMultiHop(state.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
+      const extract = extractiveAnswer(state.question, hits, chat !== undefined && !streamed, hops);
+      passages = extract.passages;
+      answer = extract.text + contradictionNote(state, passages);
+      confidence =
+        state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 && !streamed ? 'medium' : 'low';
+      for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+    }
   }
   if (options.forced || passages.length === 0) confidence = 'low';
   yield* finishAnswer(deps, request, {

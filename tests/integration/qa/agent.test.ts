@@ -352,6 +352,25 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     expect(fake.recorded('chat-stream')).toHaveLength(0);
   });
 
+  it.each(['standard', 'auto'] as const)(
+    'answers from the passages with low confidence in %s mode when every model call answers 500',
+    async (mode) => {
+      const qa = modelDeps();
+      const failure = { error: { status: 500, type: 'server_error', message: 'model crashed' } };
+      fake.enqueue('chat', ...Array.from({ length: 40 }, () => failure));
+      const events = await collect(
+        ask(qa, askRequestSchema.parse({ question: 'A项目的云平台预算是多少？', mode })),
+      );
+      expect(events.some((e) => e.type === 'error')).toBe(false);
+      const response = done(events);
+      const degraded = events.find((e) => e.type === 'progress' && e.data.stage === 'degraded');
+      expect(degraded?.type === 'progress' && degraded.data.message).toMatch(/model crashed/);
+      expect(response.confidence).toBe('low');
+      expect(response.answer).toMatch(/^离线抽取式回答/);
+      expect(response.answer).toContain('云平台预算为');
+    },
+  );
+
   it('calls tools natively through Bedrock Converse and returns the results as toolResult blocks', async () => {
     bedrock.reset();
     const qa: QaDeps = {
