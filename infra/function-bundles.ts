@@ -43,6 +43,12 @@ export interface FunctionBundle {
   bytes: number;
   /** Whether the function can reach the jieba segmenter (its native build is copied beside it). */
   needsJieba: boolean;
+  /** The source modules (repository paths) evaluated at initialization. */
+  initModules: string[];
+  /** The source modules it can load at all. */
+  modules: string[];
+  /** Packages left out of the bundle that its initialization imports (they must be in the folder). */
+  initExternals: string[];
 }
 
 export interface BundleOptions {
@@ -132,9 +138,11 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
     cpSync(resolve(REPO_ROOT, file), target);
     cpSync(resolve(REPO_ROOT, `${file}.map`), `${target}.map`);
   }
-  const needsJieba = files.some((file) =>
-    Object.keys(metafile.outputs[file]?.inputs ?? {}).includes(JIEBA_USER),
-  );
+  const initFiles = reachable(metafile, entry, false);
+  const modulesOf = (list: string[]) =>
+    [...new Set(list.flatMap((file) => Object.keys(metafile.outputs[file]?.inputs ?? {})))].sort();
+  const modules = modulesOf(files);
+  const needsJieba = modules.includes(JIEBA_USER);
   if (needsJieba && options.jiebaDir)
     cpSync(join(options.jiebaDir, '@node-rs'), join(dir, 'node_modules', '@node-rs'), { recursive: true });
   if (options.withMigrations)
@@ -146,9 +154,20 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
   const bundle: FunctionBundle = {
     dir,
     handler: `${outName(entry)}.handler`,
-    initBytes: size(reachable(metafile, entry, false)),
+    initBytes: size(initFiles),
     bytes: size(files),
     needsJieba,
+    initModules: modulesOf(initFiles),
+    initExternals: [
+      ...new Set(
+        initFiles.flatMap((file) =>
+          (metafile.outputs[file]?.imports ?? [])
+            .filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:'))
+            .map((i) => i.path),
+        ),
+      ),
+    ],
+    modules,
   };
   assembled.set(entry, bundle);
   return bundle;
