@@ -1,4 +1,5 @@
 import { withoutBlankLines } from './blank-lines.ts';
+import { pipeTable } from './pipe-table.ts';
 import type { ImageNode, ParagraphNode, ParsedDocument, TableNode, TreeNode } from './types.ts';
 
 function fenceFor(code: string): string {
@@ -17,17 +18,9 @@ function renderParagraph(node: ParagraphNode): string {
   return withoutBlankLines(node.text);
 }
 
-function escapeCell(cell: string): string {
-  return cell.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-}
-
 function renderTable(node: TableNode): string {
   if (node.text.trim() || !node.rows?.length) return withoutBlankLines(node.text);
-  const width = Math.max(...node.rows.map((row) => row.length));
-  const line = (cells: string[]) =>
-    `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? '')).join(' | ')} |`;
-  const [head = [], ...body] = node.rows;
-  return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+  return pipeTable(node.rows);
 }
 
 function renderImage(node: ImageNode): string {

@@ -1,3 +1,4 @@
+import { pipeTable } from '../pipe-table.ts';
 import type { TableNode } from '../types.ts';
 import { cleanText, type InlinePart, inlineParts, type NoteMarker } from './inline.ts';
 import type { DocxContainer, DocxElement, DocxImage, DocxTable } from './model.ts';
@@ -58,18 +59,6 @@ function grid(table: DocxTable, marker: NoteMarker, images: DocxImage[]): string
   return rows
     .filter((row) => row.some((cell) => cell !== ''))
     .map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
-}
-
-function pipeRow(cells: readonly string[]): string {
-  return `| ${cells.map((cell) => cell.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
-}
-
-/** A Markdown pipe table of the rows, the first row as its header. */
-export function pipeTable(rows: readonly string[][]): string {
-  const [header, ...body] = rows;
-  if (!header) return '';
-  const rule = `| ${header.map(() => '---').join(' | ')} |`;
-  return [pipeRow(header), rule, ...body.map(pipeRow)].join('\n');
 }
 
 /** Converts a Word table into a table node (pipe-table text, rows of cell text) and its images. */

@@ -1,4 +1,4 @@
-import { pipeTable } from '../docx/table.ts';
+import { pipeTable } from '../pipe-table.ts';
 import type { SectionNode, TreeNode } from '../types.ts';
 import type { PdfItem } from './layout.ts';
 

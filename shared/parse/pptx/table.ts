@@ -1,4 +1,4 @@
-import { pipeTable } from '../docx/table.ts';
+import { pipeTable } from '../pipe-table.ts';
 import type { TableNode } from '../types.ts';
 import { flatText } from './text-body.ts';
 import { childrenNamed, type XmlElement } from './xml.ts';
