@@ -1,25 +1,25 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.ts';
-import { readZipDirectory } from './zip.ts';
+import type { ZipEntry } from './zip.ts';
 
 /** Entries smaller than this are exempt from the ratio check (tiny XML parts compress very well). */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
 const MB = 1024 * 1024;
 
 /**
- * Refuses an Office archive whose central directory declares too many entries, too many
- * uncompressed bytes or a compression ratio only a zip bomb has, before anything is inflated.
- * `kind` names the format in the reason ("report.docx is not a readable Word document: ...").
+ * Refuses an Office archive whose central directory (`entries`, from `readZipDirectory`) declares
+ * too many entries, too many uncompressed bytes or a compression ratio only a zip bomb has, before
+ * anything is inflated. `kind` names the format in the reason ("report.docx is not a readable Word
+ * document: ...").
  *
- * @example checkArchiveLimits(bytes, 'deck.pptx', 'PowerPoint presentation', input.limits)
+ * @example checkArchiveLimits(readZipDirectory(bytes), 'deck.pptx', 'PowerPoint presentation', input.limits)
  */
 export function checkArchiveLimits(
-  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
   filename: string,
   kind: string,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
 ): void {
-  const entries = readZipDirectory(bytes);
   const refuse = (reason: string) =>
     new UnsupportedDocumentError(`${filename} is not a readable ${kind}: ${reason}`);
   if (entries.length > limits.maxZipEntries) {

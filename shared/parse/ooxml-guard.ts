@@ -5,7 +5,7 @@ import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.ts';
 import { sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { entryXmlProlog } from './xml-doctype.ts';
-import { readZipDirectory } from './zip.ts';
+import { readZipDirectory, type ZipEntry } from './zip.ts';
 
 const KIND: Partial<Record<FileType, string>> = {
   docx: 'Word document',
@@ -16,7 +16,8 @@ const KIND: Partial<Record<FileType, string>> = {
 const XML_PART = /\.(xml|rels)$/i;
 
 /**
- * Checks an Office (OOXML) archive before its parser opens it: entry count, uncompressed size and
+ * Checks an Office (OOXML) archive before its parser opens it, the one place the archive limits
+ * are applied (the parsers themselves trust them, so parse Office files through `parseDocument`): entry count, uncompressed size and
  * compression ratio within the limits (zip bombs), and no XML part with a document type declaration
  * (entity expansion, "billion laughs": Office never writes a DTD, so none is expanded or even
  * parsed), and for Word documents no entry that inflates past its declared size. Other types pass
@@ -35,13 +36,14 @@ export async function checkOoxml(
   if (!kind || sniffBinary(bytes)?.kind !== 'zip') return;
   const refuse = (reason: string, cause?: unknown) =>
     new UnsupportedDocumentError(`${filename} is not a readable ${kind}: ${reason}`, { cause });
+  let entries: ZipEntry[];
   try {
-    checkArchiveLimits(bytes, filename, kind, limits);
+    entries = readZipDirectory(bytes);
+    checkArchiveLimits(entries, filename, kind, limits);
   } catch (error) {
     if (error instanceof UnsupportedDocumentError && error.message.startsWith(filename)) throw error;
     throw refuse(reasonOf(error), error);
   }
-  const entries = readZipDirectory(bytes);
   for (const entry of entries) {
     if (!XML_PART.test(entry.name) || entry.uncompressedSize === 0) continue;
     let prolog: ReturnType<typeof entryXmlProlog>;

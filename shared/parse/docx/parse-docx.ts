@@ -15,7 +15,7 @@ const IMAGE_TYPE_WARNING = /unlikely to display in web browsers/;
  * never read.
  */
 export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
-  const { document, warnings: readWarnings } = await readDocxModel(input.bytes, input.filename, input.limits);
+  const { document, warnings: readWarnings } = await readDocxModel(input.bytes, input.filename);
   const metadata: Record<string, unknown> = readCoreProperties(input.bytes);
   const coreTitle = typeof metadata.title === 'string' ? metadata.title : undefined;
   const images = createDocxImages();

@@ -1,6 +1,4 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
-import { checkArchiveLimits } from '../archive-limits.ts';
-import type { ParseLimits } from '../limits.ts';
 import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
 
@@ -18,15 +16,11 @@ export function unreadablePresentation(
 }
 
 /**
- * Checks that the bytes are a ZIP archive within the archive limits, refusing password-protected
- * and legacy .ppt files, corrupt archives and zip bombs with their own reasons, and returns the
- * archive's directory.
+ * Checks that the bytes are a ZIP archive, refusing password-protected and legacy .ppt files and
+ * corrupt archives with their own reasons, and returns the archive's directory. The archive limits
+ * (zip bombs) are checked before any parser runs (`checkOoxml`).
  */
-export function openPresentationArchive(
-  bytes: Uint8Array,
-  filename: string,
-  limits?: ParseLimits,
-): ZipEntry[] {
+export function openPresentationArchive(bytes: Uint8Array, filename: string): ZipEntry[] {
   const sniffed = sniffBinary(bytes);
   if (sniffed?.kind === 'ole') {
     if (isEncryptedOoxml(bytes)) {
@@ -43,7 +37,6 @@ export function openPresentationArchive(
   if (sniffed?.kind !== 'zip')
     throw unreadablePresentation(filename, `it is ${sniffed?.label ?? 'not a ZIP archive'}`);
   try {
-    checkArchiveLimits(bytes, filename, KIND, limits);
     return readZipDirectory(bytes);
   } catch (error) {
     if (error instanceof UnsupportedDocumentError && error.message.startsWith(filename)) throw error;

@@ -20,15 +20,15 @@ const TEMPLATE_TITLE =
  * place and speaker notes (`metadata.kind: 'notes'`) last; hidden slides kept with `{hidden: true}`.
  * Title: the core properties' title (unless it is a template's "PowerPoint Presentation"), else the
  * first slide's title, else the file name. Linked pictures are never read. Fails with a readable
- * reason for encrypted, legacy, corrupt and oversized presentations (`limits.maxSlides` and the
- * archive limits); stops between slides once `input.signal` aborts (the parse time limit).
+ * reason for encrypted, legacy, corrupt and oversized presentations (`limits.maxSlides`; the archive
+ * limits are `parseDocument`'s); stops between slides once `input.signal` aborts (the parse time limit).
  *
  * @example (await parsePptx({ bytes, filename: 'deck.pptx' })).children[0] // { type: 'section', title: 'Intro', metadata: { slide: 1 }, ... }
  */
 export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
   const { bytes, filename } = input;
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
-  const entries = openPresentationArchive(bytes, filename, limits);
+  const entries = openPresentationArchive(bytes, filename);
   const pkg = openPackage(bytes, entries, limits.maxUncompressedBytes);
   const images = createPptxImages(pkg.bytes, limits.maxUncompressedBytes);
   let slides: SlideSections;

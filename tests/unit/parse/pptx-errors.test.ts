@@ -4,6 +4,7 @@ import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { parseTimeoutError } from '#shared/parse/deadline.ts';
 import type { ParseLimits } from '#shared/parse/limits.ts';
 import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
 import { readZipDirectory } from '#shared/parse/zip.ts';
 import { docxBytes } from './docx-fixtures.ts';
@@ -94,7 +95,13 @@ describe('parsePptx failures', () => {
       { name: '[Content_Types].xml', data: '<Types/>' },
       { name: 'ppt/presentation.xml', data: new Uint8Array(8 * 1024 * 1024), deflate: true },
     ]);
-    expect(await reasonFor(bomb)).toMatch(
+    // The archive limits are checked by `parseDocument` before any parser runs.
+    const error = await parseDocument({ bytes: bomb, filename: 'deck.pptx' }, 'pptx').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UnsupportedDocumentError);
+    expect((error as Error).message).toMatch(
       /^deck\.pptx is not a readable PowerPoint presentation: ppt\/presentation\.xml expands \d+ times/,
     );
   });
