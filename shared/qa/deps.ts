@@ -10,6 +10,11 @@ export interface QaOptions {
    * `tools`; the default) or `json`, one structured JSON action per turn, for servers without tools.
    */
   toolProtocol?: 'native' | 'json';
+  /**
+   * How the agent routes a question to one document or the corpus: `model` (the default; the chat
+   * model classifies, the rules stand in offline or when it fails) or `rules` only.
+   */
+  routing?: 'model' | 'rules';
 }
 
 /** What the question-answering flows need: search over the database, and the providers in force. */

@@ -12,7 +12,7 @@ import { followUpTerms, isMultiHop } from './follow-ups.ts';
 import { JsonActionPlanner, NativeToolPlanner } from './model-planner.ts';
 import { OfflinePlanner, signature } from './offline-planner.ts';
 import type { CallResult, PlannedCall, PlannedStep, Planner } from './planner.ts';
-import { routeQuestion } from './route.ts';
+import { routeIntent } from './route-model.ts';
 import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
 import { AGENT_TOOLS, FINAL_ANSWER, type FinalAnswerInput, finalAnswerInput } from './tools/index.ts';
@@ -38,7 +38,7 @@ export function plannerFor(deps: QaDeps): Planner {
 
 /**
  * The agent loop (seed 000 §6.4.3 with seed 002 §5): routes the question (one document or the
- * corpus), then up to `maxIterations` times plans (thought), runs each tool (action) and reports its
+ * corpus; by the model when there is one, see `routeIntent`), then up to `maxIterations` times plans (thought), runs each tool (action) and reports its
  * result (observation), evaluates it and sets the strategy hint the planner sees next. Ends with the
  * planner's final_answer, offline as soon as the strategy says finalize, or, at the limit, with a
  * forced synthesis of low confidence. When the model fails to plan, the answer degrades to the
@@ -51,11 +51,17 @@ export async function* agentLoop(
   start: AgentStart = {},
 ): AsyncGenerator<QaEvent> {
   const filters = requestFilters(request);
+  const routed = await routeIntent(
+    deps.db,
+    deps.qa?.routing === 'rules' ? undefined : deps.providers.chat,
+    request.question,
+    filters,
+  );
   const state: AgentState = {
     question: request.question,
     request,
     filters,
-    route: await routeQuestion(deps.db, request.question, filters),
+    route: routed.route,
     evidence: new Evidence(),
     iteration: 0,
     maxIterations: Math.max(1, deps.qa?.maxIterations ?? DEFAULT_MAX_ITERATIONS),
@@ -74,6 +80,9 @@ export async function* agentLoop(
     state.followUps = followUpTerms(state.question, state.evidence.hits);
   }
   trace.iteration(0);
+  if (routed.usage) yield routed.usage;
+  if (routed.failure)
+    yield trace.observation(`The model could not route the question (${routed.failure}); routed by rules.`);
   if (start.reason)
     yield trace.observation(`Standard retrieval is not enough (${start.reason}); starting the agent.`);
   yield trace.thought(

@@ -14,54 +14,100 @@ export interface Route {
   reason: string;
 }
 
+/** A live document a question may name: its file name and its title. */
+export interface RouteCandidate {
+  id: string;
+  filename: string;
+  title: string | null;
+}
+
 /** File names and titles shorter than this are too generic to count as named in a question. */
 const MIN_NAME_CHARS = 3;
 
-/**
- * Routes a question to one document or to the corpus: one document when the request is limited to
- * exactly one, or when the question names a document (its file name without extension, or its
- * title; the longest name found wins); otherwise the corpus. Section categories come from the
- * question's words by the same rules as section titles (method, evaluation, introduction, ...).
- *
- * @example await routeQuestion(db, 'What are the results in plan.docx?', {}) // { scope: 'document', documentName: 'plan.docx', categories: ['evaluation'], ... }
- */
-export async function routeQuestion(db: Db, question: string, filters: SearchFilters): Promise<Route> {
-  const category = classifyTitle(question);
-  const categories = category && category !== 'other' ? [category] : [];
+/** The live documents (within the request's documents, if limited) a route may pick. */
+export async function routeCandidates(db: Db, filters: SearchFilters): Promise<RouteCandidate[]> {
   const within = filters.documentIds ? sql`AND d.id = ANY(${pgArray(filters.documentIds)}::uuid[])` : sql``;
-  const rows = await queryRows<{ id: string; filename: string; title: string | null }>(
+  return queryRows<RouteCandidate>(
     db,
     sql`SELECT d.id, d.filename, n.title FROM documents d
         LEFT JOIN nodes n ON n.document_id = d.id AND n.version = d.current_version AND n.node_type = 'document'
         WHERE d.deleted_at IS NULL AND d.current_version IS NOT NULL ${within}`,
   );
-  if (filters.documentIds?.length === 1 && rows[0]) {
-    return {
-      scope: 'document',
-      documentId: rows[0].id,
-      documentName: rows[0].filename,
-      categories,
-      reason: 'the question is limited to this document',
-    };
-  }
-  const text = question.toLowerCase();
-  let best: { id: string; filename: string; name: string } | undefined;
-  for (const row of rows) {
-    for (const name of [row.filename.replace(/\.[^.]+$/, ''), row.filename, row.title ?? '']) {
+}
+
+/** The route of a request limited to exactly one document, whatever the question says. */
+export function singleDocumentRoute(
+  candidates: RouteCandidate[],
+  filters: SearchFilters,
+  categories: SectionCategory[],
+): Route | undefined {
+  const [only] = candidates;
+  if (filters.documentIds?.length !== 1 || !only) return undefined;
+  return {
+    scope: 'document',
+    documentId: only.id,
+    documentName: only.filename,
+    categories,
+    reason: 'the question is limited to this document',
+  };
+}
+
+/**
+ * The candidate whose name (file name with or without extension, or title) `text` contains; the
+ * longest name found wins. Names shorter than three characters never count.
+ */
+export function findNamedDocument(
+  candidates: RouteCandidate[],
+  text: string,
+): { candidate: RouteCandidate; name: string } | undefined {
+  const haystack = text.toLowerCase();
+  let best: { candidate: RouteCandidate; name: string } | undefined;
+  for (const candidate of candidates) {
+    for (const name of [
+      candidate.filename.replace(/\.[^.]+$/, ''),
+      candidate.filename,
+      candidate.title ?? '',
+    ]) {
       const lower = name.trim().toLowerCase();
-      if ([...lower].length < MIN_NAME_CHARS || !text.includes(lower)) continue;
-      if (!best || lower.length > best.name.length)
-        best = { id: row.id, filename: row.filename, name: lower };
+      if ([...lower].length < MIN_NAME_CHARS || !haystack.includes(lower)) continue;
+      if (!best || lower.length > best.name.length) best = { candidate, name: lower };
     }
   }
-  if (best) {
+  return best;
+}
+
+/** Section categories the question's words point at, by the rules for section titles. */
+export function questionCategories(question: string): SectionCategory[] {
+  const category = classifyTitle(question);
+  return category && category !== 'other' ? [category] : [];
+}
+
+/**
+ * Routes a question by rules (the offline router, and the fallback of the model's): one document
+ * when the request is limited to exactly one, or when the question names a document (its file name
+ * without extension, or its title; the longest name found wins); otherwise the corpus. Section
+ * categories come from the question's words by the same rules as section titles.
+ *
+ * @example routeByRules('What are the results in plan.docx?', candidates, {}) // { scope: 'document', documentName: 'plan.docx', categories: ['evaluation'], ... }
+ */
+export function routeByRules(question: string, candidates: RouteCandidate[], filters: SearchFilters): Route {
+  const categories = questionCategories(question);
+  const single = singleDocumentRoute(candidates, filters, categories);
+  if (single) return single;
+  const named = findNamedDocument(candidates, question);
+  if (named) {
     return {
       scope: 'document',
-      documentId: best.id,
-      documentName: best.filename,
+      documentId: named.candidate.id,
+      documentName: named.candidate.filename,
       categories,
-      reason: `the question names "${best.name}"`,
+      reason: `the question names "${named.name}"`,
     };
   }
   return { scope: 'corpus', categories, reason: 'the question names no single document' };
+}
+
+/** `routeByRules` over the database's live documents. */
+export async function routeQuestion(db: Db, question: string, filters: SearchFilters): Promise<Route> {
+  return routeByRules(question, await routeCandidates(db, filters), filters);
 }

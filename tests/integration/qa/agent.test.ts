@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
+import { ProviderError } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
+import { routeIntent } from '#shared/qa/agent/route-model.ts';
 import { ask, type QaDeps } from '#shared/qa/ask.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
 import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
@@ -9,6 +11,7 @@ import type { QaResponse } from '#shared/qa/response.ts';
 import { type FakeServer, fakeProviders, startFake } from '../../fakes/index.ts';
 import { doc, type IndexedDocument, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+import { scriptedChat } from '../../helpers/scripted-chat.ts';
 
 /** Seed 000 §8.3: cross-document links (multi-hop) and a contradicting pair. */
 const CORPUS = [
@@ -92,13 +95,16 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     await database?.close();
   });
 
-  /** The real OpenAI client against the wire fake for chat; the corpus's embedder for search. */
-  const modelDeps = (toolProtocol?: 'native' | 'json'): QaDeps => {
+  /**
+   * The real OpenAI client against the wire fake for chat; the corpus's embedder for search. Routed
+   * by rules unless `routing` says otherwise, so the scripted replies go to the planner.
+   */
+  const modelDeps = (toolProtocol?: 'native' | 'json', routing: 'model' | 'rules' = 'rules'): QaDeps => {
     fake.reset();
     return {
       ...deps(),
       providers: { ...fakeProviders('openai', fake), embedder, label: 'openai (fake)' },
-      qa: { toolProtocol },
+      qa: { toolProtocol, routing },
     };
   };
 
@@ -307,7 +313,7 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
   });
 
   it('forces a synthesis by the model with low confidence when it never calls final_answer', async () => {
-    const qa = { ...modelDeps(), qa: { maxIterations: 2 } };
+    const qa = { ...modelDeps(), qa: { maxIterations: 2, routing: 'rules' as const } };
     fake.enqueue(
       'chat',
       { toolCalls: [{ name: 'fulltext_search', input: { query: '预算' } }] },
@@ -371,11 +377,78 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     },
   );
 
+  it('lets the model route to the document it identifies, and scopes the agent to it', async () => {
+    const qa = modelDeps('native', 'model');
+    fake.enqueue(
+      'chat',
+      {
+        text: JSON.stringify({
+          intent: 'one_document',
+          document_keywords: ['B项目总结'],
+          section_categories: [],
+          reason: '问的是B项目的总结文档',
+        }),
+      },
+      {
+        toolCalls: [
+          { name: 'final_answer', input: { answer: '先统一数据标准 [1]。', confidence: 'medium' } },
+        ],
+      },
+    );
+    // No file name or title appears verbatim in the question: the rules alone route to the corpus.
+    const question = 'B项目的总结文档里，数据中台建设有什么经验？';
+    const events = await collect(ask(qa, askRequestSchema.parse({ question, mode: 'agent' })));
+    done(events);
+    expect(events.flatMap((e) => (e.type === 'usage' ? [e.data.stage] : []))).toEqual(['route', 'agent']);
+    const thoughts = events.flatMap((e) =>
+      e.type === 'trace' && e.data.type === 'thought' ? [e.data.content] : [],
+    );
+    expect(thoughts[0]).toBe(
+      'Intent: one document, B项目总结.md (the model routes to one document: 问的是B项目的总结文档).',
+    );
+    const [routing, planning] = fake.recorded('chat');
+    expect(Object.keys(routing?.body.response_format.json_schema.schema.properties).sort()).toEqual([
+      'document_keywords',
+      'intent',
+      'reason',
+      'section_categories',
+    ]);
+    expect(routing?.body.messages.at(-1).content).toContain(question);
+    expect(planning?.body.messages.find((m: { role: string }) => m.role === 'user').content).toContain(
+      'one document, "B项目总结.md"',
+    );
+    expect((await routeIntent(database.db, undefined, question, {})).route.scope).toBe('corpus');
+  });
+
+  it('routes by rules when the model cannot classify the question', async () => {
+    const failing = scriptedChat(() => {
+      throw new ProviderError('openai chat model failed (role decompose): 500');
+    });
+    const routed = await routeIntent(database.db, failing, 'B项目总结里有什么经验？', {});
+    expect(routed.route).toMatchObject({ scope: 'document', documentName: 'B项目总结.md' });
+    expect(routed.route.reason).toBe('the question names "b项目总结"');
+    expect(routed.failure).toMatch(/role decompose/);
+    expect(routed.usage).toBeUndefined();
+  });
+
+  it('routes to the corpus when the document the model looks for does not exist', async () => {
+    const chat = scriptedChat(() => ({
+      intent: 'one_document',
+      document_keywords: ['C项目白皮书'],
+      section_categories: ['evaluation'],
+      reason: '',
+    }));
+    const { route } = await routeIntent(database.db, chat, 'C项目白皮书的测试结果如何？', {});
+    expect(route).toMatchObject({ scope: 'corpus', categories: ['evaluation'] });
+    expect(route.reason).toMatch(/C项目白皮书/);
+  });
+
   it('calls tools natively through Bedrock Converse and returns the results as toolResult blocks', async () => {
     bedrock.reset();
     const qa: QaDeps = {
       ...deps(),
       providers: { ...fakeProviders('bedrock', bedrock), embedder, label: 'bedrock (fake)' },
+      qa: { routing: 'rules' },
     };
     bedrock.enqueue(
       'chat',
