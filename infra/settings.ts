@@ -30,6 +30,8 @@ const settingsSchema = z.object({
   dbAutoPauseMinutes: z.coerce.number().int().min(5).max(1440).default(10),
   /** Keep the database and the buckets when the stacks are destroyed. */
   retainData: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
+  /** Lifetime of a presigned upload URL (the configuration's lifecycle.presignExpirySeconds). */
+  presignExpirySeconds: z.coerce.number().int().min(60).max(604_800).default(900),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });

@@ -1,8 +1,7 @@
-import { SFNClient } from '@aws-sdk/client-sfn';
 import type { Runtime } from '#shared/runtime/runtime.ts';
 import { lambdaDeps } from '../lib/deps.ts';
 import { readLambdaEnv } from '../lib/env.ts';
-import { executionStarter } from '../lib/start-execution.ts';
+import type { StartPipeline } from '../lib/start-execution.ts';
 import { lambdaIngestService } from './lambda-ingest.ts';
 
 /**
@@ -12,7 +11,15 @@ import { lambdaIngestService } from './lambda-ingest.ts';
 export async function lambdaRuntime(): Promise<Runtime> {
   const deps = await lambdaDeps();
   const { STATE_MACHINE_ARN } = readLambdaEnv();
-  const start = executionStarter(new SFNClient({}), STATE_MACHINE_ARN ?? '');
+  // Only a reindex starts an execution from here (uploads start theirs through S3 events): the
+  // Step Functions client loads on the first one, not at initialization.
+  let starter: Promise<StartPipeline> | undefined;
+  const start: StartPipeline = async (input) => {
+    starter ??= Promise.all([import('@aws-sdk/client-sfn'), import('../lib/start-execution.ts')]).then(
+      ([{ SFNClient }, { executionStarter }]) => executionStarter(new SFNClient({}), STATE_MACHINE_ARN ?? ''),
+    );
+    return (await starter)(input);
+  };
   const ingest = lambdaIngestService(deps, start);
   return {
     ...deps,

@@ -86,6 +86,7 @@ export class ApiStack extends Stack {
       environment: {
         ...providerEnvironment(settings),
         ...storageEnvironment(bucket.bucketName),
+        DROPQA_LIFECYCLE__PRESIGN_EXPIRY_SECONDS: String(settings.presignExpirySeconds),
         STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
         USER_POOL_ID: this.userPool.userPoolId,
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,

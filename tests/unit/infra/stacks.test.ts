@@ -205,6 +205,8 @@ describe('api stack', () => {
       USER_POOL_ID: expect.anything(),
       STATE_MACHINE_ARN: expect.anything(),
       DROPQA_STORAGE__KIND: 's3',
+      DROPQA_LIFECYCLE__PRESIGN_EXPIRY_SECONDS: '900',
+      DROPQA_DATABASE__DATA_API__RESOURCE_ARN: expect.anything(),
     });
   });
 
