@@ -1,8 +1,26 @@
-import { createInflateRaw } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { compressedEntryData, type ZipEntry } from './zip.ts';
+
+/**
+ * Entries declared at most this size are inflated at once into a buffer of their declared size:
+ * faster than a stream, which hands every chunk to the thread pool and back. Larger ones stream.
+ */
+const SYNC_INFLATE_BYTES = 4 * 1024 * 1024;
+
+/** Inflates `data` into at most `limit` bytes, kept nowhere: false when it holds more. */
+function inflatesWithinSync(data: Uint8Array, limit: number): boolean {
+  try {
+    inflateRawSync(data, { maxOutputLength: Math.max(1, limit) });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return false;
+    throw error;
+  }
+}
 
 /** Inflates `data` without keeping it, stopping as soon as it passes `limit` bytes. */
 function inflatesWithin(data: Uint8Array, limit: number): Promise<boolean> {
+  if (limit <= SYNC_INFLATE_BYTES) return Promise.resolve(inflatesWithinSync(data, limit));
   return new Promise((resolve, reject) => {
     const inflate = createInflateRaw();
     let total = 0;
