@@ -1,5 +1,5 @@
+import { joinLines } from './join-lines.ts';
 import type { TextBlock } from './layout.ts';
-import { joinLines } from './paragraphs.ts';
 import { isCjk } from './script.ts';
 
 const SENTENCE_END = /[.!?;:。！？；：)"”’]$/;

@@ -1,8 +1,8 @@
 import type { OrderedLine } from './columns.ts';
+import { joinLines } from './join-lines.ts';
 import type { TextBlock } from './layout.ts';
 import { headingNumber } from './numbering.ts';
-import { mergeRows } from './rows.ts';
-import { isCjk, joinText } from './script.ts';
+import { addRow, continueRow, mergeRows, startTable, type TableShape } from './rows.ts';
 
 /** A list item's start: a bullet, `1.`, `1.2)`, `a.`, `iv.`, `(3)`. */
 export const LIST_MARKER =
@@ -17,6 +17,8 @@ interface Open {
   lastRight: number;
   lastY: number;
   firstStartsList: boolean;
+  /** The columns and rows of the block when it is a table. */
+  table?: TableShape;
 }
 
 /** Baselines further apart than this many font sizes separate paragraphs, when the page does not say. */
@@ -39,27 +41,39 @@ function usualLeading(lines: readonly OrderedLine[]): number {
   return Math.max(1.5, Math.min(quartile * 1.3, 2.2));
 }
 
-/** Joins the text of a line to the paragraph before it, mending words hyphenated at the line end. */
-export function joinLines(text: string, next: string): string {
-  // A word hyphenated at the end of a line is joined again ("exam-" + "ple").
-  if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
-  if (isCjk(text.at(-1)) && isCjk(next[0])) return text + next;
-  return joinText(text, next, true);
-}
-
 /**
  * Groups one page's lines (in reading order) into paragraph blocks. A new block starts at a column
  * change, a change of font size or boldness, a vertical gap wider than the page's usual leading, a
  * first-line indent, a line after one that stopped short of the block's right edge, a list marker or
- * a heading number. Consecutive lines split at wide gaps (rows of cells) form a table block.
+ * a heading number. Consecutive lines split at wide gaps (rows of cells) form a table block; a line
+ * under a row whose pieces start in that row's columns is the next line of its wrapped cells.
  */
 export function groupParagraphs(lines: readonly OrderedLine[], page: number): TextBlock[] {
   const leading = usualLeading(lines);
   const blocks: TextBlock[] = [];
   let open: Open | undefined;
-  for (const { line, column, cells } of mergeRows(lines)) {
+  for (const { line, column, cells, cellXs } of mergeRows(lines)) {
     const current = open;
     const table = current?.block.rows;
+    const lastRow = table?.at(-1);
+    if (
+      lastRow &&
+      current?.table &&
+      column === current.block.column &&
+      continueRow(
+        current.table,
+        lastRow,
+        line,
+        cells ?? [line.text],
+        cellXs ?? [line.x],
+        current.lastY - line.y,
+      )
+    ) {
+      current.block.text += ` ${line.text}`;
+      current.block.lines++;
+      current.lastY = line.y;
+      continue;
+    }
     if (
       cells &&
       table &&
@@ -68,6 +82,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
       current.lastY - line.y < line.size * 3
     ) {
       table.push(cells);
+      if (current.table) addRow(current.table, cellXs ?? [], line.y, line.size);
       current.block.text += `\n${line.text}`;
       current.block.lines++;
       current.lastY = line.y;
@@ -109,6 +124,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
         lastRight: line.right,
         lastY: line.y,
         firstStartsList: LIST_MARKER.test(line.text),
+        ...(cells ? { table: startTable(cellXs ?? [], line.y) } : {}),
       };
       continue;
     }

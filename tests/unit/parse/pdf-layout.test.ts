@@ -55,6 +55,49 @@ describe('parsePdf layout', () => {
     ]);
   });
 
+  it('merges a cell wrapped over two lines into its row', async () => {
+    const rows = [
+      ['Region', 'Description', 'Total'],
+      ['North', 'Coastal towns and the harbour district beside the sea', '10'],
+      ['South', 'Farmland', '11'],
+    ];
+    const bytes = await pdfBytes((doc) => {
+      body(doc, 'Sales by region:');
+      let y = 120;
+      for (const row of rows) {
+        const heights = row.map((cell, j) => {
+          doc.text(cell, [72, 180, 400][j] ?? 72, y, { width: 190 });
+          return doc.y - y;
+        });
+        y += Math.max(...heights) + 8;
+      }
+      doc.text('All regions grew.', 72, y + 20);
+    });
+    const parsed = await parsePdf({ bytes, filename: 'wrapped.pdf' });
+    expect(parsed.children.map((node) => node.type)).toEqual(['paragraph', 'table', 'paragraph']);
+    expect(parsed.children[1]).toMatchObject({ type: 'table', rows });
+  });
+
+  it('merges a wrapped first cell into its row when rows stand further apart than its lines', async () => {
+    const rows = [
+      ['Site', 'Opened', 'Staff'],
+      ['Harbour office and warehouse', '1998', '12'],
+      ['Hill station', '2004', '3'],
+    ];
+    const bytes = await pdfBytes((doc) => {
+      let y = 120;
+      for (const row of rows) {
+        const heights = row.map((cell, j) => {
+          doc.text(cell, [72, 250, 400][j] ?? 72, y, { width: 110 });
+          return doc.y - y;
+        });
+        y += Math.max(...heights) + 10;
+      }
+    });
+    const parsed = await parsePdf({ bytes, filename: 'sites.pdf' });
+    expect(parsed.children).toEqual([expect.objectContaining({ type: 'table', rows })]);
+  });
+
   it('joins a paragraph that a page break cut in two, on the page where it starts', async () => {
     const bytes = await pdfBytes((doc) => {
       body(doc, 'A short opening paragraph.');
