@@ -84,7 +84,7 @@ export async function benchAws(
   const rows: Row[] = [
     ...Object.entries(bundles).map(([name, b]) => ({
       metric: `${name} function code (minified, AWS SDK bundled; loaded at init / with lazy chunks)`,
-      value: `${mb(b.initBytes)} / ${mb(b.bytes)}${b.needsJieba ? ' + jieba' : ''}`,
+      value: `${mb(b.initBytes)} / ${mb(b.bytes)}${b.needsNative ? ' + native modules' : ''}`,
       target: name === 'ask' ? '≤ 3 MB' : '',
     })),
     { metric: 'one esbuild build of all functions', value: `${buildSeconds.toFixed(1)} s`, target: '' },

@@ -29,8 +29,10 @@ const BUILD_DIR = join(BUNDLES_DIR, 'build');
  */
 const LOCAL_ONLY = ['@electric-sql/*', 'pg', 'tesseract.js', '@tesseract.js-data/*'];
 
-/** The module that loads the jieba segmenter (a native module, never bundled). */
-const JIEBA_USER = 'shared/index/segment.ts';
+/** Native modules (never bundled: their linux-arm64 builds are copied beside the code). */
+const NATIVE = ['@node-rs/jieba', 'sharp'];
+/** The modules that load them: jieba segments text, sharp resizes images for the chat model. */
+const NATIVE_USERS = ['shared/index/segment.ts', 'shared/llm/chat/images.ts'];
 
 export interface FunctionBundle {
   /** The folder deployed as the function's code. */
@@ -41,8 +43,8 @@ export interface FunctionBundle {
   initBytes: number;
   /** Everything it can load, lazily imported chunks included (source maps and node_modules excluded). */
   bytes: number;
-  /** Whether the function can reach the jieba segmenter (its native build is copied beside it). */
-  needsJieba: boolean;
+  /** Whether the function can reach a native module (their linux-arm64 builds are copied beside it). */
+  needsNative: boolean;
   /** The source modules (repository paths) evaluated at initialization. */
   initModules: string[];
   /** The source modules it can load at all. */
@@ -54,8 +56,8 @@ export interface FunctionBundle {
 export interface BundleOptions {
   /** Copy shared/db/migrations beside the entry module (the migration function). */
   withMigrations?: boolean;
-  /** A node_modules tree holding @node-rs/jieba for the target platform, copied if needed. */
-  jiebaDir?: string;
+  /** A node_modules tree holding the native modules for the target platform, copied if needed. */
+  nativeModules?: string;
 }
 
 const outName = (entry: string) => entry.replace(/^functions\//, '').replace(/\.ts$/, '');
@@ -67,7 +69,7 @@ let built: Metafile | undefined;
  * what a function imports with `import()` (a database driver, a provider's SDK, the parsers) is a
  * chunk loaded on demand, not code evaluated at initialization. Minified, source maps without
  * sources; the AWS SDK is bundled (tree-shaken ESM initializes faster than the runtime's CommonJS
- * copy); jieba, a native module, and the local-only modules stay external.
+ * copy); the native modules (jieba, sharp) and the local-only ones stay external.
  */
 export function buildAllFunctions(): Metafile {
   if (built) return built;
@@ -91,7 +93,7 @@ export function buildAllFunctions(): Metafile {
     banner: {
       js: "import { createRequire as __cr } from 'node:module';const require = __cr(import.meta.url);",
     },
-    external: ['@node-rs/jieba', ...LOCAL_ONLY],
+    external: [...NATIVE, ...LOCAL_ONLY],
     metafile: true,
     logLevel: 'error',
   });
@@ -121,7 +123,7 @@ const assembled = new Map<string, FunctionBundle>();
 /**
  * The code folder of one function: its entry module and exactly the chunks it can reach (so a
  * function's package holds no other function's code), their source maps, the migrations if asked,
- * and jieba's native build if the function can segment text.
+ * and the native modules' linux-arm64 builds if the function can reach them.
  *
  * @example const { dir, handler } = functionBundle('functions/ask/handler.ts');
  */
@@ -142,9 +144,9 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
   const modulesOf = (list: string[]) =>
     [...new Set(list.flatMap((file) => Object.keys(metafile.outputs[file]?.inputs ?? {})))].sort();
   const modules = modulesOf(files);
-  const needsJieba = modules.includes(JIEBA_USER);
-  if (needsJieba && options.jiebaDir)
-    cpSync(join(options.jiebaDir, '@node-rs'), join(dir, 'node_modules', '@node-rs'), { recursive: true });
+  const needsNative = NATIVE_USERS.some((user) => modules.includes(user));
+  if (needsNative && options.nativeModules)
+    cpSync(options.nativeModules, join(dir, 'node_modules'), { recursive: true });
   if (options.withMigrations)
     cpSync(join(REPO_ROOT, 'shared/db/migrations'), join(dir, dirname(outName(entry)), 'migrations'), {
       recursive: true,
@@ -156,7 +158,7 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
     handler: `${outName(entry)}.handler`,
     initBytes: size(initFiles),
     bytes: size(files),
-    needsJieba,
+    needsNative,
     initModules: modulesOf(initFiles),
     initExternals: [
       ...new Set(

@@ -4,8 +4,8 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
 import { type FunctionEntry, functionBundle } from './function-bundles.ts';
-import { ensureJiebaArm64 } from './jieba-arm64.ts';
 import { acknowledge } from './nag.ts';
+import { ensureNativeArm64 } from './native-arm64.ts';
 
 export { REPO_ROOT } from './paths.ts';
 
@@ -31,9 +31,9 @@ const UNBUNDLED = Code.fromInline('export const handler = async () => { throw ne
 /**
  * Every DropQA function: Node 22 on arm64, X-Ray tracing, its own log group with a retention,
  * Powertools named after the function. Its code is its folder from the one esbuild build of all
- * functions (see function-bundles.ts: ESM, split, minified, source maps); the jieba segmenter, a
- * native module, is copied beside the functions that segment text as its linux-arm64 build (see
- * jieba-arm64.ts).
+ * functions (see function-bundles.ts: ESM, split, minified, source maps); the native modules (jieba,
+ * sharp) are copied beside the functions that use them as their linux-arm64 builds (see
+ * native-arm64.ts).
  */
 export class HouseFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
@@ -41,7 +41,7 @@ export class HouseFunction extends LambdaFunction {
     const bundle = bundled
       ? functionBundle(props.entry, {
           withMigrations: props.withMigrations,
-          jiebaDir: `${ensureJiebaArm64()}/node_modules`,
+          nativeModules: ensureNativeArm64(),
         })
       : undefined;
     const logGroup = new LogGroup(scope, `${id}Logs`, {
