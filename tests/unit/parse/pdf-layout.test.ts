@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePdf } from '#shared/parse/pdf/index.ts';
-import { body, heading, outline, pdfBytes, stamp } from './pdf-fixtures.ts';
+import { body, heading, outline, type Pdf, pdfBytes, stamp } from './pdf-fixtures.ts';
 
 const LEFT = [
   'The left column opens the story with the harbour at dawn and the boats going out to sea.',
@@ -10,6 +10,22 @@ const RIGHT = [
   'The right column tells of the evening, when the boats come home and the lamps are lit.',
   'It closes with the tavern, where the sailors sing until the harbour master sends them home.',
 ].join(' ');
+
+/**
+ * Draws rows of cells from y = 120, each cell at its column's x and wrapped to `width`, rows `padding`
+ * apart below their tallest cell; returns where the table ends.
+ */
+function wrappedTable(doc: Pdf, rows: string[][], xs: number[], width: number, padding: number): number {
+  let y = 120;
+  for (const row of rows) {
+    const heights = row.map((cell, j) => {
+      doc.text(cell, xs[j] ?? 72, y, { width });
+      return doc.y - y;
+    });
+    y += Math.max(...heights) + padding;
+  }
+  return y;
+}
 
 describe('parsePdf layout', () => {
   it('reads a two-column page column by column instead of line by line', async () => {
@@ -63,15 +79,8 @@ describe('parsePdf layout', () => {
     ];
     const bytes = await pdfBytes((doc) => {
       body(doc, 'Sales by region:');
-      let y = 120;
-      for (const row of rows) {
-        const heights = row.map((cell, j) => {
-          doc.text(cell, [72, 180, 400][j] ?? 72, y, { width: 190 });
-          return doc.y - y;
-        });
-        y += Math.max(...heights) + 8;
-      }
-      doc.text('All regions grew.', 72, y + 20);
+      const bottom = wrappedTable(doc, rows, [72, 180, 400], 190, 8);
+      doc.text('All regions grew.', 72, bottom + 20);
     });
     const parsed = await parsePdf({ bytes, filename: 'wrapped.pdf' });
     expect(parsed.children.map((node) => node.type)).toEqual(['paragraph', 'table', 'paragraph']);
@@ -85,14 +94,7 @@ describe('parsePdf layout', () => {
       ['Hill station', '2004', '3'],
     ];
     const bytes = await pdfBytes((doc) => {
-      let y = 120;
-      for (const row of rows) {
-        const heights = row.map((cell, j) => {
-          doc.text(cell, [72, 250, 400][j] ?? 72, y, { width: 110 });
-          return doc.y - y;
-        });
-        y += Math.max(...heights) + 10;
-      }
+      wrappedTable(doc, rows, [72, 250, 400], 110, 10);
     });
     const parsed = await parsePdf({ bytes, filename: 'sites.pdf' });
     expect(parsed.children).toEqual([expect.objectContaining({ type: 'table', rows })]);
