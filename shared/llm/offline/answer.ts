@@ -12,6 +12,11 @@ export interface ExtractiveAnswerOptions {
   maxSentences?: number;
   /** Most characters quoted in total (default 700); the best sentence is always kept. */
   maxChars?: number;
+  /**
+   * Favour the lines that state an amount, as for a question asking how many or how much (default:
+   * `asksForQuantity(question)`; a sub-query rewritten from such a question passes the original's).
+   */
+  quantity?: boolean;
 }
 
 export interface AnswerSentence {
@@ -39,6 +44,15 @@ const QUANTITY_FIELD =
   /^[^:：\n]{0,40}(?:quantit|qty|count|number|amount|total|stock|units?\b|pcs|pieces|inventory|on hand|balance|price|cost|budget|数量|库存|总数|个数|件数|台数|人数|金额|总计|合计|余额|价格|费用|预算)[^:：\n]{0,40}[:：]\s*\S/i;
 const HAS_NUMBER = /\d/;
 const BLOCK_BREAK = /\n[ \t]*\n/;
+
+/**
+ * Whether a question asks for an amount ("how many", "how much", "number of", 多少, 几个, 数量).
+ *
+ * @example asksForQuantity('How many bolts are in stock?') // true
+ */
+export function asksForQuantity(question: string): boolean {
+  return QUANTITY_QUESTION.test(question);
+}
 
 /**
  * The share (0..1) of the question's content terms that the quoted sentences contain: the offline
@@ -103,7 +117,7 @@ export function pickAnswerSentences(
     }
     return { ...s, score };
   });
-  const scored = (QUANTITY_QUESTION.test(question) ? favourQuantities(matched) : matched)
+  const scored = ((options.quantity ?? asksForQuantity(question)) ? favourQuantities(matched) : matched)
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order);
   const best = scored[0]?.score ?? 0;

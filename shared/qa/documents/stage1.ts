@@ -74,24 +74,28 @@ export async function readDocument(
   return { ...base, reply: result.text, quoted: [], usage: { ...result.usage, model: result.model } };
 }
 
-/** The seed's three-part reply without a model: headings as the structure, best sentences verbatim. */
+/**
+ * The seed's three-part reply without a model: headings as the structure, the best sentences
+ * verbatim (images by their alt text).
+ */
 function offlineReply(
   question: string,
   name: string,
   blocks: DocumentBlock[],
 ): { reply: string; quoted: { text: string; ref: string }[] } {
   const texts = blocks.filter((b) => b.kind === 'text');
+  // An image takes part by its alt text, so a question about a figure can cite the figure.
+  const candidates = blocks.filter((b) => b.kind === 'text' || b.alt.trim());
   const picked = pickAnswerSentences(
     question,
-    texts.map((b) => ({ content: b.text, citation: b.n })),
+    candidates.map((b, i) => ({ content: b.kind === 'text' ? b.text : b.alt, citation: i })),
     { maxSentences: 4 },
   );
-  const refOf = (n: number) => texts.find((b) => b.n === n)?.ref ?? '';
-  const quoted = picked.map((s) => ({ text: s.text, ref: refOf(s.citation) }));
+  const quoted = picked.map((s) => ({ text: s.text, ref: candidates[s.citation]?.ref ?? '' }));
   const zh = hasCjk(question);
   const headings = texts.filter((b) => /^#{1,6}\s/.test(b.text));
   const imageCount = blocks.length - texts.length;
-  const cited = [...new Set(picked.map((s) => s.citation))].flatMap((n) => texts.filter((b) => b.n === n));
+  const cited = [...new Set(picked.map((s) => s.citation))].flatMap((i) => candidates[i] ?? []);
   const reply = [
     '## 文档结构',
     zh
@@ -105,7 +109,7 @@ function offlineReply(
       : [zh ? '本文档没有与问题相关的内容。' : 'This document does not address the question.']),
     '',
     '## 引用',
-    ...cited.map((b) => `[${b.ref}] ${b.kind === 'text' ? b.text : ''}`),
+    ...cited.map((b) => `[${b.ref}] ${b.kind === 'text' ? b.text : b.alt}`),
   ].join('\n');
   return { reply, quoted };
 }

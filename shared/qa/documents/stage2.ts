@@ -35,10 +35,21 @@ export function streamSynthesis(
  */
 export function offlineSynthesis(question: string, documents: Stage1Result[]): string {
   const zh = hasCjk(question);
-  const candidates = documents.flatMap((doc) => doc.quoted.map((q) => ({ ...q, doc: doc.name })));
+  // The sentences Stage 1 quoted from one block stay together, so they are judged as one passage
+  // (a sheet row's Quantity line goes with the Part and Warehouse lines that matched).
+  const blocks = new Map<string, { doc: string; ref: string; texts: string[] }>();
+  for (const doc of documents) {
+    for (const q of doc.quoted) {
+      const key = `${doc.documentId}\n${q.ref}`;
+      const block = blocks.get(key) ?? { doc: doc.name, ref: q.ref, texts: [] };
+      block.texts.push(q.text);
+      blocks.set(key, block);
+    }
+  }
+  const candidates = [...blocks.values()];
   const picked = pickAnswerSentences(
     question,
-    candidates.map((c, i) => ({ content: c.text, citation: i })),
+    candidates.map((c, i) => ({ content: c.texts.join('\n'), citation: i })),
     { maxSentences: 5, maxChars: 1200 },
   );
   if (picked.length === 0) {
@@ -51,7 +62,10 @@ export function offlineSynthesis(question: string, documents: Stage1Result[]): s
     : 'Offline extractive answer (no language model was used; the sentences below are quoted verbatim from the documents):';
   const lines = picked.map((s) => {
     const c = candidates[s.citation];
-    return c ? `- 《${c.doc}》 “${c.text}” [${c.ref}]` : '';
+    if (!c) return '';
+    // An image's alt text is a caption, not a quote from the text: it is not presented as one.
+    if (c.ref.includes('-IMAGE-')) return `- 《${c.doc}》 ${zh ? '图片' : 'image'}: ${s.text} [${c.ref}]`;
+    return `- 《${c.doc}》 “${s.text}” [${c.ref}]`;
   });
   return [label, '', ...lines.filter(Boolean)].join('\n');
 }

@@ -270,7 +270,7 @@ async function* degraded(
         confidence: 'low',
         missing: [],
       }
-    : judgeOffline(subquery, hits);
+    : judgeOffline(subquery, hits, request.question);
   const passages = extractedPassages([analysis]);
   const written = yield* report(
     chat,

@@ -1,5 +1,5 @@
 import { segment } from '#shared/index/segment.ts';
-import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
+import { asksForQuantity, pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
@@ -57,15 +57,20 @@ export async function judgeWithModel(
 }
 
 /**
- * The relevance judge without a model: the hits' sentences that best match the sub-query, verbatim;
- * confidence from the share of the sub-query's terms they contain (high from 80%, medium from 50%);
- * the terms they lack as missing aspects.
+ * The relevance judge without a model: the hits' sentences that best match the sub-query, verbatim
+ * (the lines stating amounts favoured when the user's `question` asks how many or how much, which
+ * its rewriting as a statement no longer says); confidence from the share of the sub-query's terms
+ * they contain (high from 80%, medium from 50%); the terms they lack as missing aspects.
  */
-export function judgeOffline(subquery: SubQuery, hits: SearchHit[]): SubQueryAnalysis {
+export function judgeOffline(
+  subquery: SubQuery,
+  hits: SearchHit[],
+  question = subquery.text,
+): SubQueryAnalysis {
   const picked = pickAnswerSentences(
     subquery.text,
     hits.map((hit, i) => ({ content: hit.content, citation: i })),
-    { maxSentences: 3, maxChars: 600 },
+    { maxSentences: 3, maxChars: 600, quantity: asksForQuantity(question) },
   );
   if (picked.length === 0) return emptyAnalysis(subquery);
   const texts = picked.map((p) => p.text);

@@ -56,11 +56,11 @@ export async function* runStage(
     Promise.all(
       subqueries.map(async (s, i) => {
         const hits = hitLists[i] ?? [];
-        if (!chat) return { analysis: judgeOffline(s, hits) };
+        if (!chat) return { analysis: judgeOffline(s, hits, question) };
         try {
           return await judgeWithModel(chat, question, s, hits);
         } catch (error) {
-          return { analysis: judgeOffline(s, hits), failure: reasonOf(error) };
+          return { analysis: judgeOffline(s, hits, question), failure: reasonOf(error) };
         }
       }),
     ),

@@ -7,11 +7,11 @@ import { routeIntent } from '#shared/qa/agent/route-model.ts';
 import { ask, type QaDeps } from '#shared/qa/ask.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
 import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
-import type { QaResponse } from '#shared/qa/response.ts';
 import { type FakeServer, fakeProviders, startFake } from '../../fakes/index.ts';
 import { doc, type IndexedDocument, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { scriptedChat } from '../../helpers/scripted-chat.ts';
+import { collect, done } from './events.ts';
 
 /** Seed 000 §8.3: cross-document links (multi-hop) and a contradicting pair. */
 const CORPUS = [
@@ -54,19 +54,6 @@ const CORPUS = [
     versions: [doc('财务报告', section('预算执行', para('A项目的云平台预算为300万元，已执行一半。')))],
   },
 ];
-
-async function collect(events: AsyncIterable<QaEvent>): Promise<QaEvent[]> {
-  const out: QaEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-function done(events: QaEvent[]): QaResponse {
-  const last = events.at(-1);
-  if (last?.type !== 'done')
-    throw new Error(`stream ended with ${last?.type}: ${JSON.stringify(last?.data)}`);
-  return last.data.response;
-}
 
 /** The tools the trace shows as actions, in order. */
 function actions(events: QaEvent[]): string[] {

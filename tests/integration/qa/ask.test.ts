@@ -10,6 +10,7 @@ import { FLOWS } from '#shared/qa/flows.ts';
 import { type AskRequestInput, askRequestSchema, QA_MODES } from '#shared/qa/request.ts';
 import { doc, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+import { collect, done } from './events.ts';
 
 const ZH = doc(
   '年度技术规划',
@@ -64,19 +65,6 @@ class ScriptedChat implements ChatModel {
       model: 'scripted-judge',
     };
   }
-}
-
-async function collect(events: AsyncIterable<QaEvent>): Promise<QaEvent[]> {
-  const out: QaEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-function done(events: QaEvent[]) {
-  const last = events.at(-1);
-  if (last?.type !== 'done')
-    throw new Error(`stream ended with ${last?.type}: ${JSON.stringify(last?.data)}`);
-  return last.data.response;
 }
 
 describe.each(DRIVERS)('ask (%s)', (driver) => {

@@ -10,12 +10,14 @@ import { documentsFlow } from '#shared/qa/documents/flow.ts';
 import type { DocumentReference } from '#shared/qa/documents/references.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
 import { askRequestSchema } from '#shared/qa/request.ts';
+import type { QaResponse } from '#shared/qa/response.ts';
 import { LocalBlobStore } from '#shared/storage/local.ts';
 import { doc, indexCorpus, para, section, testEmbedder } from '../../helpers/corpus.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
 import { textPng } from '../../helpers/text-png.ts';
 import { indexWithRenditions } from './documents-corpus.ts';
+import { collect, done } from './events.ts';
 
 const CORE = 'JOIN的核心功能是团队协作空间，支持实时文档共享和任务看板。';
 const LOGIN_V1 = 'JOIN登录方式第一版只支持手机号验证码登录。';
@@ -33,17 +35,10 @@ const V1 = {
 const V2 = doc('JOIN 产品需求 v2', section('登录', para(LOGIN_V2)));
 const BROKEN = doc('JOIN 旧稿', section('登录', para('JOIN登录方式的草稿，未定稿。')));
 
-async function collect(events: AsyncIterable<QaEvent>): Promise<QaEvent[]> {
-  const out: QaEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-function done(events: QaEvent[]) {
-  const last = events.at(-1);
-  if (last?.type !== 'done')
-    throw new Error(`stream ended with ${last?.type}: ${JSON.stringify(last?.data)}`);
-  return last.data.response as typeof last.data.response & { references: DocumentReference[] };
+/** The response of a documents-mode stream, which always carries its resolved references. */
+function answered(events: QaEvent[]): QaResponse & { references: DocumentReference[] } {
+  const response = done(events);
+  return { ...response, references: response.references ?? [] };
 }
 
 /** The marker written just before `text` in a Stage-1 prompt. */
@@ -143,7 +138,7 @@ describe.each(DRIVERS)('documents flow (%s)', (driver) => {
     expect(types.slice(-2)).toEqual(['references', 'done']);
     expect(events.flatMap((e) => (e.type === 'usage' ? [e.data.stage] : []))).toEqual(['stage1', 'stage2']);
 
-    const response = done(events);
+    const response = answered(events);
     expect(response.mode).toBe('documents');
     const byContent = new Map(response.references.map((r) => [r.content ?? r.image_url, r]));
     expect(byContent.get(CORE)).toMatchObject({ chunk_type: 'text', doc_name: 'JOIN需求v1.md' });
@@ -177,16 +172,24 @@ describe.each(DRIVERS)('documents flow (%s)', (driver) => {
       e.type === 'progress' && e.data.stage === 'stage1_failed' ? [e.data] : [],
     );
     expect(failed.map((f) => f.doc_name).sort()).toEqual(['JOIN旧稿.md', 'JOIN需求v2.md']);
-    expect(done(events).references.every((r) => r.doc_name === 'JOIN需求v1.md')).toBe(true);
+    expect(answered(events).references.every((r) => r.doc_name === 'JOIN需求v1.md')).toBe(true);
   });
 
   it('answers offline with sentences quoted verbatim under their markers', async () => {
     const events = await collect(documentsFlow(deps(), request('JOIN的核心功能是什么？')));
-    const response = done(events);
+    const response = answered(events);
     expect(response.answer).toMatch(/^离线抽取式回答/);
     expect(response.answer).toContain('《JOIN需求v1.md》');
     expect(response.references[0]).toMatchObject({ chunk_type: 'text', content: CORE, verified: true });
     expect(response.unverified_quotes).toBeUndefined();
     expect(response.confidence).toBe('medium');
+  });
+
+  it('cites an image offline when its alt text answers the question', async () => {
+    const response = answered(await collect(documentsFlow(deps(), request('JOIN产品架构图是什么样的？'))));
+    const image = response.references.find((r) => r.chunk_type === 'image');
+    expect(image).toMatchObject({ doc_name: 'JOIN需求v1.md' });
+    expect(image?.image_url).toMatch(/\/images\/img_001\.png/);
+    expect(response.unverified_quotes).toBeUndefined();
   });
 });

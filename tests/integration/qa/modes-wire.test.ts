@@ -11,7 +11,6 @@ import type { DocumentsDeps } from '#shared/qa/documents/flow.ts';
 import { shortDocId, splitIntoBlocks } from '#shared/qa/documents/markers.ts';
 import type { QaEvent } from '#shared/qa/events.ts';
 import { type AskRequestInput, askRequestSchema } from '#shared/qa/request.ts';
-import type { QaResponse } from '#shared/qa/response.ts';
 import { retrieveSubQuery } from '#shared/qa/two-stage/retrieve.ts';
 import { LocalBlobStore } from '#shared/storage/local.ts';
 import { FAKE_MODELS, type FakeServer, fakeProviders, startFake } from '../../fakes/index.ts';
@@ -20,6 +19,7 @@ import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { textPng } from '../../helpers/text-png.ts';
 import { BEDROCK, OPENAI, type Protocol } from '../llm/protocols.ts';
 import { indexWithRenditions } from './documents-corpus.ts';
+import { collect, done } from './events.ts';
 
 /**
  * The two-stage and documents modes through the real OpenAI-compatible and Bedrock clients against
@@ -48,19 +48,6 @@ const ROLES = {
   sufficiency: { temperature: 0.5 },
   answer: { temperature: 0.7, maxTokens: 2000 },
 };
-
-async function collect(events: AsyncIterable<QaEvent>): Promise<QaEvent[]> {
-  const out: QaEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-function done(events: QaEvent[]): QaResponse {
-  const last = events.at(-1);
-  if (last?.type !== 'done')
-    throw new Error(`stream ended with ${last?.type}: ${JSON.stringify(last?.data)}`);
-  return last.data.response;
-}
 
 const streamed = (events: QaEvent[]) =>
   events.flatMap((e) => (e.type === 'delta' ? [e.data.text] : [])).join('');
