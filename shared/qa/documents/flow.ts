@@ -1,7 +1,9 @@
 import { DropQAError, reasonOf } from '#shared/errors.ts';
-import type { TokenUsage } from '#shared/llm/types.ts';
+import { hasCjk } from '#shared/index/segment.ts';
+import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
+import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { verifyQuotes } from '../citations.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
@@ -47,7 +49,8 @@ const DOCUMENT_SEARCH_DEPTH = 50;
  * The documents mode (seed 004): hybrid search finds the documents (at most `maxDocuments`), Stage 1
  * reads each one whole with the question, concurrently, streaming `progress` {current, total,
  * doc_name} as each finishes (a document that fails is skipped with a `progress` event of stage
- * `stage1_failed`, never failing the answer); Stage 2 synthesizes and streams the answer; its
+ * `stage1_failed`, never failing the answer); Stage 2 synthesizes and streams the answer (when the
+ * model fails before writing, the Stage-1 findings stand in, with low confidence); its
  * markers are resolved to references {ref_id, doc_id, doc_name, chunk_type, content | image_url};
  * usage per stage; `done` with the response (also saved in the history).
  */
@@ -112,21 +115,19 @@ export async function* documentsFlow(
   trace.iteration(3);
   yield { type: 'progress', data: { stage: 'stage2', message: 'Writing the answer' } };
   let answer = '';
+  let degraded = false;
   if (chat && read.length > 0) {
-    for await (const event of streamSynthesis(chat, request.question, read)) {
-      if (signal?.aborted) return;
-      if (event.type === 'delta') {
-        if (!event.text) continue;
-        answer += event.text;
-        yield { type: 'delta', data: { text: event.text } };
-      } else {
-        yield { type: 'usage', data: { stage: 'stage2', ...event.usage, model: event.model } };
-      }
+    const streamed = yield* relayModelAnswer(synthesisEvents(chat, request.question, read), signal);
+    if (streamed.status === 'aborted') return;
+    if (streamed.status === 'done') answer = streamed.text;
+    else {
+      yield* modelAnswerFailed(request.question, streamed.error, trace);
+      degraded = true;
+      answer = stage1Findings(request.question, read);
     }
-  } else {
-    answer = offlineSynthesis(request.question, read);
+  } else answer = offlineSynthesis(request.question, read);
+  if (!chat || read.length === 0 || degraded)
     for (const line of answer.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
-  }
 
   const resolved = resolveReferences(extractMarkers(answer), read);
   if (resolved.unknown.length > 0)
@@ -137,7 +138,7 @@ export async function* documentsFlow(
   const sources = await referencesAsSources(deps.db, references, read);
   yield { type: 'references', data: { sources, references } };
 
-  const confidence: Confidence = references.length === 0 ? 'low' : chat ? 'high' : 'medium';
+  const confidence: Confidence = references.length === 0 || degraded ? 'low' : chat ? 'high' : 'medium';
   const response: QaResponse = {
     answer,
     confidence,
@@ -157,6 +158,27 @@ export async function* documentsFlow(
   if (request.show_reasoning) response.reasoning_trace = trace.steps;
   response.history_id = await saveAnswer(deps.db, request.question, response);
   yield { type: 'done', data: { response } };
+}
+
+/** Stage 2's stream as events: text deltas and the stage's usage. */
+async function* synthesisEvents(
+  chat: ChatModel,
+  question: string,
+  read: Stage1Result[],
+): AsyncGenerator<QaEvent> {
+  for await (const event of streamSynthesis(chat, question, read)) {
+    if (event.type === 'delta') {
+      if (event.text) yield { type: 'delta', data: { text: event.text } };
+    } else yield { type: 'usage', data: { stage: 'stage2', ...event.usage, model: event.model } };
+  }
+}
+
+/** When Stage 2 fails: each document's Stage-1 reply under its name, their markers still resolvable. */
+function stage1Findings(question: string, read: Stage1Result[]): string {
+  const head = hasCjk(question)
+    ? '综合回答未能生成，以下是逐篇文档的阅读结果：'
+    : 'The combined answer could not be written; here is what each document says:';
+  return [head, ...read.map((doc) => `\n### 《${doc.name}》\n\n${doc.reply.trim()}`)].join('\n');
 }
 
 /**

@@ -286,4 +286,29 @@ describe.each(DRIVERS)('two-stage and documents modes through the real clients (
       expect(response.references?.[0]?.content).toBe(CORE);
     },
   );
+
+  it('answers from the Stage-1 findings with low confidence when the Stage-2 model call fails', async () => {
+    const { fake, deps } = wired(OPENAI);
+    const join = docs.get('JOIN需求.md') as IndexedDocument;
+    const core = splitIntoBlocks(renderMarkdown(JOIN), shortDocId(join.id)).find(
+      (b) => b.kind === 'text' && b.text === CORE,
+    )?.ref;
+    const failure = { error: { status: 500, type: 'server_error', message: 'synthesis down' } };
+    fake.enqueue(
+      'chat',
+      { text: `## 文档结构\n需求文档。\n\n## query的回复\n见 [${core}]。\n\n## 引用\n` },
+      ...Array.from({ length: 20 }, () => failure),
+    );
+    const events = await collect(
+      ask(deps, request({ question: 'JOIN的核心功能是什么？', mode: 'documents', document_ids: [join.id] })),
+    );
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    const response = done(events);
+    const degraded = events.find((e) => e.type === 'progress' && e.data.stage === 'degraded');
+    expect(degraded?.type === 'progress' && degraded.data.message).toMatch(/synthesis down/);
+    expect(response.answer).toMatch(/^综合回答未能生成/);
+    expect(response.answer).toContain('《JOIN需求.md》');
+    expect(response.confidence).toBe('low');
+    expect(response.references?.map((r) => r.ref_id)).toEqual([core]);
+  });
 });
