@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPng } from '../helpers/text-png.ts';
@@ -161,9 +162,25 @@ describe('web client', () => {
           },
         }),
       );
-      // What functions/ask does in AWS: the token from x-dropqa-token, or from the cookie for images.
+      // What functions/ask does in AWS: the token from x-dropqa-token, or from the cookie for images;
+      // and what CloudFront's origin access control needs to sign a POST or PUT for the function URL:
+      // the body's SHA-256 in x-amz-content-sha256 (a wrong one fails the signature).
+      const unsignedPayloads: string[] = [];
       await signed.route('**/api/**', async (route) => {
-        const headers = await route.request().allHeaders();
+        const request = route.request();
+        const headers = await request.allHeaders();
+        if (request.method() === 'POST' || request.method() === 'PUT') {
+          const hash = createHash('sha256')
+            .update(request.postDataBuffer() ?? Buffer.alloc(0))
+            .digest('hex');
+          if (headers['x-amz-content-sha256'] !== hash) {
+            unsignedPayloads.push(new URL(request.url()).pathname);
+            return route.fulfill({
+              status: 403,
+              json: { message: 'The request signature we calculated does not match' },
+            });
+          }
+        }
         const cookie = /(?:^|;\s*)dropqa_token=([^;]+)/.exec(headers.cookie ?? '')?.[1];
         if (cognito.isValid(headers['x-dropqa-token'] ?? cookie ?? '')) {
           served += 1;
@@ -220,6 +237,7 @@ describe('web client', () => {
       await tab.locator('article[aria-busy="false"]').waitFor({ timeout: ANSWER_TIMEOUT_MS });
       expect(await tab.getByTestId('answer').first().textContent()).toContain('Zhang San');
       expect(refused).toEqual([]);
+      expect(unsignedPayloads).toEqual([]);
       expect(served).toBeGreaterThan(5);
 
       cognito.expireAll();

@@ -1,6 +1,6 @@
 import { reactive, ref } from 'vue';
 import { messageOf } from '../lib/api.ts';
-import { authHeaders, unauthorized } from '../lib/session.ts';
+import { requestHeaders, unauthorized } from '../lib/session.ts';
 import { readSse } from '../lib/sse.ts';
 import { applyEvent, newTurn, type Turn } from '../lib/turn.ts';
 
@@ -27,16 +27,21 @@ export function useConversation() {
     const turn = turns[turns.length - 1] as Turn;
     controller = new AbortController();
     try {
+      const body = JSON.stringify({
+        question: options.question,
+        mode: options.mode,
+        show_reasoning: options.showReasoning,
+        ...(options.topicIds.length > 0 ? { topic_filter: options.topicIds } : {}),
+        ...(options.version ? { version: options.version } : {}),
+      });
       const response = await fetch('/api/qa/ask', {
         method: 'POST',
-        headers: { ...authHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify({
-          question: options.question,
-          mode: options.mode,
-          show_reasoning: options.showReasoning,
-          ...(options.topicIds.length > 0 ? { topic_filter: options.topicIds } : {}),
-          ...(options.version ? { version: options.version } : {}),
-        }),
+        headers: {
+          ...(await requestHeaders('POST', body)),
+          'Content-Type': 'application/json',
+          Accept: 'text/event-stream',
+        },
+        body,
         signal: controller.signal,
       });
       if (response.status === 401) unauthorized();

@@ -1,4 +1,4 @@
-import { authHeaders, unauthorized } from './session.ts';
+import { requestHeaders, unauthorized } from './session.ts';
 
 /** An API error with the server's code (`not_found`, `validation_failed`, ...) and message. */
 export class ApiError extends Error {
@@ -14,23 +14,24 @@ export class ApiError extends Error {
 
 /** Fetches JSON from the API; a non-2xx answer becomes an ApiError carrying the server's message. */
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const body = typeof init?.body === 'string' ? init.body : undefined;
   const response = await fetch(path, {
     ...init,
     headers: {
-      ...authHeaders(),
-      ...(init?.body && typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}),
+      ...(await requestHeaders(init?.method, body)),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
     },
   });
   if (response.status === 401) unauthorized();
-  const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  const answer = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
   if (!response.ok) {
     throw new ApiError(
       response.status,
-      body.error?.code ?? 'http_error',
-      body.error?.message ?? `${response.status} ${response.statusText}`,
+      answer.error?.code ?? 'http_error',
+      answer.error?.message ?? `${response.status} ${response.statusText}`,
     );
   }
-  return body as T;
+  return answer as T;
 }
 
 /** A query string from the defined, non-empty values. */

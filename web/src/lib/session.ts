@@ -74,6 +74,25 @@ export function authHeaders(): Record<string, string> {
   return session.token ? { 'x-dropqa-token': session.token } : {};
 }
 
+/**
+ * The headers of an API call: the token and, in the AWS deployment (sign-in required), for a POST
+ * or PUT the SHA-256 of its body in `x-amz-content-sha256`: CloudFront's origin access control
+ * signs requests to the function URL and needs the payload hash from the client for those methods.
+ */
+export async function requestHeaders(method = 'GET', body?: string): Promise<Record<string, string>> {
+  const headers = authHeaders();
+  if (session.required && (method === 'POST' || method === 'PUT')) {
+    headers['x-amz-content-sha256'] = await sha256Hex(body ?? '');
+  }
+  return headers;
+}
+
+/** Hex SHA-256 of a UTF-8 string (Web Crypto: the deployment is served over HTTPS). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** An API call answered 401: the token expired or was refused, so ask the user to sign in again. */
 export function unauthorized(): void {
   if (session.required) signOut('Your session has expired. Please sign in again.');

@@ -1,5 +1,5 @@
 import { ApiError } from './api.ts';
-import { authHeaders, unauthorized } from './session.ts';
+import { authHeaders, requestHeaders, unauthorized } from './session.ts';
 
 /** Upload progress of one file: bytes sent of total. */
 export type OnProgress = (sent: number, total: number) => void;
@@ -29,10 +29,15 @@ let presignSupported: boolean | undefined;
  */
 export async function uploadFile(file: File, onProgress: OnProgress): Promise<Uploaded> {
   if (presignSupported !== false) {
+    const request = JSON.stringify({
+      filename: file.name,
+      size: file.size,
+      contentType: file.type || undefined,
+    });
     const response = await fetch('/api/documents/upload-url', {
       method: 'POST',
-      headers: { ...authHeaders(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ filename: file.name, size: file.size, contentType: file.type || undefined }),
+      headers: { ...(await requestHeaders('POST', request)), 'Content-Type': 'application/json' },
+      body: request,
     });
     const body = (await response.json().catch(() => ({}))) as PresignAnswer & {
       error?: { code?: string; message?: string };
@@ -54,6 +59,7 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
   }
   const form = new FormData();
   form.append('files', file, file.name);
+  // Only the local folder bucket gets here (S3 answers the presign above), so no payload hash is needed.
   const text = await send('POST', '/api/documents/upload', form, authHeaders(), onProgress);
   const answer = JSON.parse(text) as { documents?: Uploaded[] };
   const first = answer.documents?.[0];
