@@ -1,8 +1,9 @@
-import { ProviderError, reasonOf } from '#shared/errors.ts';
+import { reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import { finishAnswer } from '../finish.ts';
@@ -203,7 +204,7 @@ async function* report(
   trace: TraceRecorder,
   prefix = '',
 ): AsyncGenerator<QaEvent, { answer: string; degraded: boolean } | undefined> {
-  let answer = prefix;
+  const answer = prefix;
   if (prefix) yield { type: 'delta', data: { text: prefix } };
   const lines = function* (text: string): Generator<QaEvent> {
     for (const line of text.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
@@ -213,34 +214,28 @@ async function* report(
     yield* lines(text);
     return { answer: answer + text, degraded: false };
   }
-  const events = speculative?.drain() ?? streamReport(chat, question, analyses, passages);
-  try {
-    for await (const event of events) {
-      if (signal?.aborted) {
-        speculative?.discard();
-        return undefined;
-      }
-      if (event.type === 'delta') {
-        if (!event.text) continue;
-        answer += event.text;
-        yield { type: 'delta', data: { text: event.text } };
-      } else {
-        yield { type: 'usage', data: { stage: 'answer', ...event.usage, model: event.model } };
-      }
-    }
-  } catch (error) {
-    // Text already streamed cannot be taken back: past the first delta a failure stays an error.
-    if (!(error instanceof ProviderError) || answer !== prefix) throw error;
-    const message = hasCjk(question)
-      ? `模型写报告时出错（${reasonOf(error)}）：改为直接引用摘录，置信度低。`
-      : `The model failed while writing the report (${reasonOf(error)}): quoting the extracts instead, low confidence.`;
-    yield { type: 'progress', data: { stage: 'degraded', message } };
-    yield trace.observation(message);
-    const text = offlineReport(question, analyses, passages);
-    yield* lines(text);
-    return { answer: answer + text, degraded: true };
+  const streamed = yield* relayModelAnswer(
+    reportEvents(speculative?.drain() ?? streamReport(chat, question, analyses, passages)),
+    signal,
+  );
+  if (streamed.status === 'aborted') {
+    speculative?.discard();
+    return undefined;
   }
-  return { answer, degraded: false };
+  if (streamed.status === 'done') return { answer: answer + streamed.text, degraded: false };
+  yield* modelAnswerFailed(question, streamed.error, trace);
+  const text = offlineReport(question, analyses, passages);
+  yield* lines(text);
+  return { answer: answer + text, degraded: true };
+}
+
+/** The report's stream as events: text deltas and the answer's usage. */
+async function* reportEvents(events: AsyncIterable<ChatStreamEvent>): AsyncGenerator<QaEvent> {
+  for await (const event of events) {
+    if (event.type === 'delta') {
+      if (event.text) yield { type: 'delta', data: { text: event.text } };
+    } else yield { type: 'usage', data: { stage: 'answer', ...event.usage, model: event.model } };
+  }
 }
 
 /** The answer from one hybrid retrieval for the question, when the stages ran out of time. */
