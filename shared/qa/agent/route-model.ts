@@ -9,12 +9,10 @@ import type { QaEvent } from '../events.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import {
   findNamedDocument,
-  questionCategories,
   type Route,
   type RouteCandidate,
   routeByRules,
   routeCandidates,
-  singleDocumentRoute,
 } from './route.ts';
 
 /** The model's intent classification (seed 002 §3.3 step 1). */
@@ -38,8 +36,8 @@ export interface RoutedQuestion {
  * Intent routing (seed 002 §3.3): with a chat model, the model classifies the question (role
  * `decompose`, structured output: one document or the corpus, the document's keywords, the section
  * categories), and the document is then located among the live ones by name; offline, or when the
- * model's call fails, the rules route (`routeByRules`). A request limited to one document is routed
- * there without asking.
+ * model's call fails, the rules route (`routeByRules`). A request limited to one document, or a
+ * question naming one, is routed there without asking.
  *
  * @example const { route } = await routeIntent(db, chat, 'What are the results in plan.docx?', {})
  */
@@ -50,9 +48,9 @@ export async function routeIntent(
   filters: SearchFilters,
 ): Promise<RoutedQuestion> {
   const candidates = await routeCandidates(db, filters);
-  if (!chat) return { route: routeByRules(question, candidates, filters) };
-  const single = singleDocumentRoute(candidates, filters, questionCategories(question));
-  if (single) return { route: single };
+  const byRules = routeByRules(question, candidates, filters);
+  // A document the request is limited to, or that the question names, needs no model to find.
+  if (!chat || byRules.scope === 'document') return { route: byRules };
   try {
     const result = await chat.structured(
       {
@@ -67,7 +65,7 @@ export async function routeIntent(
     };
   } catch (error) {
     // Routing only narrows the search: whatever went wrong, the rules still give a route.
-    return { route: routeByRules(question, candidates, filters), failure: reasonOf(error) };
+    return { route: byRules, failure: reasonOf(error) };
   }
 }
 

@@ -36,7 +36,7 @@ export async function routeCandidates(db: Db, filters: SearchFilters): Promise<R
 }
 
 /** The route of a request limited to exactly one document, whatever the question says. */
-export function singleDocumentRoute(
+function singleDocumentRoute(
   candidates: RouteCandidate[],
   filters: SearchFilters,
   categories: SectionCategory[],
@@ -77,7 +77,7 @@ export function findNamedDocument(
 }
 
 /** Section categories the question's words point at, by the rules for section titles. */
-export function questionCategories(question: string): SectionCategory[] {
+function questionCategories(question: string): SectionCategory[] {
   const category = classifyTitle(question);
   return category && category !== 'other' ? [category] : [];
 }

@@ -407,15 +407,19 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
     expect((await routeIntent(database.db, undefined, question, {})).route.scope).toBe('corpus');
   });
 
-  it('routes by rules when the model cannot classify the question', async () => {
+  it('routes by rules when the model cannot classify the question, and without it when the question names a document', async () => {
     const failing = scriptedChat(() => {
       throw new ProviderError('openai chat model failed (role decompose): 500');
     });
-    const routed = await routeIntent(database.db, failing, 'B项目总结里有什么经验？', {});
-    expect(routed.route).toMatchObject({ scope: 'document', documentName: 'B项目总结.md' });
-    expect(routed.route.reason).toBe('the question names "b项目总结"');
+    const routed = await routeIntent(database.db, failing, 'B项目的总结文档里有什么经验？', {});
+    expect(routed.route).toMatchObject({ scope: 'corpus', reason: 'the question names no single document' });
     expect(routed.failure).toMatch(/role decompose/);
     expect(routed.usage).toBeUndefined();
+    expect(failing.calls).toHaveLength(1);
+    const named = await routeIntent(database.db, failing, 'B项目总结里有什么经验？', {});
+    expect(named.route).toMatchObject({ scope: 'document', documentName: 'B项目总结.md' });
+    expect(named.failure).toBeUndefined();
+    expect(failing.calls).toHaveLength(1);
   });
 
   it('routes to the corpus when the document the model looks for does not exist', async () => {
