@@ -4,6 +4,8 @@ import type { StoredJpeg } from './page-objects.ts';
 export interface ImageStreams {
   /** Image XObjects of at least `minSide` pixels each way: none means no page can have an image worth extracting. */
   large: number;
+  /** Image XObjects smaller than that (rules, bullets), to be counted as skipped. */
+  small: number;
   /** Plain JPEG files stored whole (DCTDecode streams), by pixel size (`640x480`). */
   jpegs: ReadonlyMap<string, Uint8Array[]>;
   /** The same JPEGs by the number of their image XObject. */
@@ -47,6 +49,7 @@ export function scanImageStreams(pdf: Uint8Array, minSide: number): ImageStreams
   const jpegs = new Map<string, Uint8Array[]>();
   const jpegObjects = new Map<number, StoredJpeg>();
   let large = 0;
+  let small = 0;
   let at = bytes.indexOf('/Image', 0, 'latin1');
   while (at !== -1) {
     const head = bytes.toString('latin1', Math.max(0, at - DICTIONARY_WINDOW), at);
@@ -61,7 +64,8 @@ export function scanImageStreams(pdf: Uint8Array, minSide: number): ImageStreams
       const dictionary = head.slice(objectStart) + bytes.toString('latin1', at, streamAt);
       const width = numberAfter(dictionary, 'Width') ?? 0;
       const height = numberAfter(dictionary, 'Height') ?? 0;
-      if (width >= minSide && height >= minSide) {
+      if (width < minSide || height < minSide) small++;
+      else {
         large++;
         const data = isPlainJpeg(dictionary)
           ? streamData(bytes, streamAt, numberAfter(dictionary, 'Length'))
@@ -76,5 +80,5 @@ export function scanImageStreams(pdf: Uint8Array, minSide: number): ImageStreams
     }
     at = bytes.indexOf('/Image', at + 1, 'latin1');
   }
-  return { large, jpegs, jpegObjects };
+  return { large, small, jpegs, jpegObjects };
 }

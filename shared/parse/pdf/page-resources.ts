@@ -1,4 +1,5 @@
 import { dictionaryEntries, nameText, numberValue, refNumber, refNumbers } from './cos.ts';
+import { must, UnreadableObject } from './must.ts';
 import { type RawObjects, resolveDictionary } from './raw-objects.ts';
 
 /** An image XObject a page names in its resources, with its pixel size when given directly. */
@@ -22,13 +23,6 @@ export interface PageResources {
 
 /** Page trees and nested forms deeper than this are not followed (a loop, or a hostile file). */
 const MAX_DEPTH = 16;
-
-class Unknown extends Error {}
-
-function must<T>(value: T | undefined): T {
-  if (value === undefined) throw new Unknown();
-  return value;
-}
 
 /** Whether an image is large enough to extract; a size given by reference is not read here, so it may be. */
 export function isLargeImage(image: RawImage, minSide: number): boolean {
@@ -78,7 +72,7 @@ function readForms(
   for (const ref of forms) {
     if (seen.has(ref)) continue;
     seen.add(ref);
-    if (depth > MAX_DEPTH) throw new Unknown();
+    if (depth > MAX_DEPTH) throw new UnreadableObject();
     const form = dictionaryEntries(must(objects.dictionary(ref)));
     // A form without resources of its own uses the page's, already counted.
     if (!form.has('Resources')) continue;
@@ -91,7 +85,19 @@ function readForms(
   return out;
 }
 
-function pageResources(objects: RawObjects, page: Map<string, string>): Map<string, string> {
+/** A page's content streams from its `/Contents`: one stream, or an array of them given directly or by reference. */
+export function contentRefs(objects: RawObjects, value: string | undefined): number[] {
+  if (value === undefined) return [];
+  const ref = refNumber(value);
+  const array =
+    ref === undefined ? value : objects.value(ref)?.startsWith('[') ? objects.value(ref) : undefined;
+  const refs = array === undefined ? [must(ref)] : refNumbers(array);
+  if (refs.length === 0) throw new UnreadableObject();
+  return refs;
+}
+
+/** A page's resources, its own or inherited from the page tree; throws `UnreadableObject` when they cannot be read. */
+export function pageResources(objects: RawObjects, page: Map<string, string>): Map<string, string> {
   let node = page;
   for (let depth = 0; depth <= MAX_DEPTH; depth++) {
     if (node.has('Resources'))
@@ -101,7 +107,7 @@ function pageResources(objects: RawObjects, page: Map<string, string>): Map<stri
     if (parent === undefined) return new Map();
     node = dictionaryEntries(must(objects.dictionary(must(refNumber(parent)))));
   }
-  throw new Unknown();
+  throw new UnreadableObject();
 }
 
 /**
@@ -117,9 +123,7 @@ export function readPageResources(
 ): PageResources | undefined {
   try {
     const page = dictionaryEntries(must(objects.dictionary(pageRef)));
-    const contentsValue = page.get('Contents');
-    const contents = contentsValue === undefined ? [] : refNumbers(contentsValue);
-    if (contentsValue !== undefined && contents.length === 0) return undefined;
+    const contents = contentRefs(objects, page.get('Contents'));
     const resources = pageResources(objects, page);
     const own = xobjects(objects, resources);
     const forms = readForms(objects, own.forms, minSide, new Set(), 1);
@@ -130,7 +134,7 @@ export function readPageResources(
       fonts: [...fontNames(objects, resources), ...forms.fonts],
     };
   } catch (error) {
-    if (error instanceof Unknown) return undefined;
+    if (error instanceof UnreadableObject) return undefined;
     throw error;
   }
 }

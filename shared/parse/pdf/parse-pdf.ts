@@ -5,6 +5,7 @@ import { outlineItems } from './apply-outline.ts';
 import { buildPdfTree } from './build-tree.ts';
 import { readingOrder } from './columns.ts';
 import { type FlowEntry, placeImages } from './flow.ts';
+import { createFontIds } from './font-ids.ts';
 import { dropFurniture } from './furniture.ts';
 import { bodySize, inferHeadings } from './headings.ts';
 import { scanImageStreams } from './image-streams.ts';
@@ -15,7 +16,7 @@ import { joinAcrossPages } from './page-breaks.ts';
 import { groupParagraphs } from './paragraphs.ts';
 import { pdfTitle } from './pdf-title.ts';
 import { loadPdfjs, openPdf } from './pdfjs.ts';
-import { type RawObjects, readRawObjects } from './raw-objects.ts';
+import { readRawObjects } from './raw-objects.ts';
 import { createPageReader, type PageContent } from './read-page.ts';
 
 const INFO_FIELDS: Record<string, string> = {
@@ -62,17 +63,16 @@ export async function parsePdf(input: ParseInput): Promise<ParsedDocument> {
     }
     const streams = scanImageStreams(input.bytes, MIN_IMAGE_SIDE);
     const images = createPdfImages(streams);
-    let objects: RawObjects | undefined;
+    const objects = readRawObjects(input.bytes);
     const readPage = createPageReader(
       doc,
       OPS,
       images,
       {
-        objects: () => {
-          objects ??= readRawObjects(input.bytes);
-          return objects;
-        },
+        objects,
+        fontIds: createFontIds(objects),
         hasImages: streams.large > 0,
+        hasSmallImages: streams.small > 0,
         jpegObjects: streams.jpegObjects,
       },
       input.filename,

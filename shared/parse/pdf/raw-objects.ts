@@ -5,6 +5,8 @@ import { dictionaryEntries, nameText, numberValue, refNumber, skipSpace, valueEn
 export interface RawObjects {
   /** The dictionary of object `num` as text (`<< ... >>`); undefined when it is not found or not a dictionary. */
   dictionary(num: number): string | undefined;
+  /** The value of object `num` as text (a dictionary, an array, a number, ...); undefined when it is not found. */
+  value(num: number): string | undefined;
   /** The decoded data of stream object `num`: unfiltered or FlateDecode only, else undefined. */
   stream(num: number): Uint8Array | undefined;
 }
@@ -76,11 +78,17 @@ function objectAt(headers: readonly { at: number; num: number }[], at: number): 
   return found;
 }
 
-function dictionaryText(text: string): string | undefined {
+/** The first value in `text`; undefined when a dictionary or array in it is not closed. */
+function valueText(text: string): string | undefined {
   const start = skipSpace(text, 0);
-  if (!text.startsWith('<<', start)) return undefined;
-  const end = valueEnd(text, start);
-  return text.slice(start, end);
+  const value = text.slice(start, valueEnd(text, start));
+  if (value.startsWith('<<') && !value.endsWith('>>')) return undefined;
+  if (value.startsWith('[') && !value.endsWith(']')) return undefined;
+  return value === '' ? undefined : value;
+}
+
+function dictionaryText(text: string | undefined): string | undefined {
+  return text?.startsWith('<<') ? text : undefined;
 }
 
 function inflate(data: Uint8Array): Uint8Array | undefined {
@@ -93,7 +101,7 @@ function inflate(data: Uint8Array): Uint8Array | undefined {
 }
 
 /**
- * Reads a PDF's objects from its bytes: plain objects through a scan for their `N G obj` headers
+ * Reads a PDF's objects from its bytes, on first use: plain objects through a scan for their `N G obj` headers
  * (no cross-reference table needed, so a damaged table does not matter), compressed ones by
  * inflating the object streams (`/Type /ObjStm`) the first time an object is not found plain.
  * Encrypted object streams do not inflate and their objects stay unknown: callers treat an unknown
@@ -101,24 +109,34 @@ function inflate(data: Uint8Array): Uint8Array | undefined {
  */
 export function readRawObjects(pdf: Uint8Array): RawObjects {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  const { offsets, headers } = indexObjects(bytes);
+  let index: ObjectIndex | undefined;
   let compressed: Map<number, string> | undefined;
 
-  function plainDictionary(num: number): string | undefined {
-    const at = offsets.get(num);
+  /** The scan runs on the first lookup, so that a reader nobody asks costs nothing. */
+  function indexed(): ObjectIndex {
+    index ??= indexObjects(bytes);
+    return index;
+  }
+
+  function plainValue(num: number): string | undefined {
+    const at = indexed().offsets.get(num);
     if (at === undefined) return undefined;
-    let window = bytes.toString('latin1', at, Math.min(bytes.length, at + 4096));
-    let text = dictionaryText(window);
-    // A dictionary longer than the first window is read again whole.
-    if (text !== undefined && !text.endsWith('>>') && window.length === 4096) {
-      window = bytes.toString('latin1', at, Math.min(bytes.length, at + MAX_DICTIONARY));
-      text = dictionaryText(window);
-    }
-    return text?.endsWith('>>') ? text : undefined;
+    const window = bytes.toString('latin1', at, Math.min(bytes.length, at + 4096));
+    // A value longer than the first window is read again whole.
+    return (
+      valueText(window) ??
+      (window.length === 4096
+        ? valueText(bytes.toString('latin1', at, Math.min(bytes.length, at + MAX_DICTIONARY)))
+        : undefined)
+    );
+  }
+
+  function plainDictionary(num: number): string | undefined {
+    return dictionaryText(plainValue(num));
   }
 
   function streamBytes(num: number): Uint8Array | undefined {
-    const at = offsets.get(num);
+    const at = indexed().offsets.get(num);
     const dictionary = plainDictionary(num);
     if (at === undefined || dictionary === undefined) return undefined;
     const entries = dictionaryEntries(dictionary);
@@ -146,7 +164,7 @@ export function readRawObjects(pdf: Uint8Array): RawObjects {
       at !== -1;
       at = bytes.indexOf('/ObjStm', at + 7, 'latin1')
     ) {
-      const num = objectAt(headers, at);
+      const num = objectAt(indexed().headers, at);
       if (num !== undefined) containers.add(num);
     }
     for (const num of containers) {
@@ -171,21 +189,28 @@ export function readRawObjects(pdf: Uint8Array): RawObjects {
     return found;
   }
 
+  function value(num: number): string | undefined {
+    if (indexed().offsets.has(num)) return plainValue(num);
+    compressed ??= objectStreams();
+    const body = compressed.get(num);
+    return body === undefined ? undefined : valueText(body);
+  }
+
   return {
-    dictionary(num) {
-      const plain = plainDictionary(num);
-      if (plain !== undefined || offsets.has(num)) return plain;
-      compressed ??= objectStreams();
-      const body = compressed.get(num);
-      return body === undefined ? undefined : dictionaryText(body);
-    },
+    dictionary: (num) => dictionaryText(value(num)),
+    value,
     stream: streamBytes,
   };
 }
 
-/** A dictionary given directly or by reference. */
-export function resolveDictionary(objects: RawObjects, value: string | undefined): string | undefined {
+/** A value given directly or by reference. */
+export function resolveValue(objects: RawObjects, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const ref = refNumber(value);
-  return ref === undefined ? dictionaryText(value) : objects.dictionary(ref);
+  return ref === undefined ? value.trim() : objects.value(ref);
+}
+
+/** A dictionary given directly or by reference. */
+export function resolveDictionary(objects: RawObjects, value: string | undefined): string | undefined {
+  return dictionaryText(resolveValue(objects, value));
 }

@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { paintedImages } from './content-images.ts';
+import type { FontIds } from './font-ids.ts';
 import { isBoldFontName } from './font-names.ts';
 import { MIN_IMAGE_SIDE, type PdfImages, type PlacedImage } from './images.ts';
 import type { Line, TextRun } from './layout.ts';
@@ -28,10 +29,14 @@ export type PageReader = (number: number) => Promise<PageContent>;
 
 /** What the page reader knows of the file beyond pdf.js. */
 export interface PageSources {
-  /** The file's objects, read on first use (a page with new fonts or images). */
-  objects: () => RawObjects;
+  /** The file's objects, read straight from its bytes. */
+  objects: RawObjects;
+  /** Tells the boldness of the fonts pdf.js names, read from the same objects. */
+  fontIds: FontIds;
   /** Whether the file stores any image worth extracting. */
   hasImages: boolean;
+  /** Whether it stores images too small to extract, counted as skipped where a page names them. */
+  hasSmallImages: boolean;
   /** The JPEGs stored whole, by XObject number. */
   jpegObjects: ReadonlyMap<number, StoredJpeg>;
 }
@@ -82,9 +87,9 @@ function contentOf(objects: RawObjects, resources: PageResources): string | unde
 /**
  * Creates the page reader of one document. A page's text content gives its lines. pdf.js's operator
  * list, which costs as much again as the text and decodes every image it paints, is read only for
- * a page that needs it: one using a font not seen before that may be bold (boldness is read from
- * the fonts pdf.js loads), or painting an image to decode (not a JPEG stored whole, or inside a
- * form). A page's fonts and images come from its resources read straight from the file
+ * a page that needs it: one using a font not seen before that may be bold when the font's id cannot
+ * be matched to its name in the file (`sources.fontIds`), or painting an image to decode (not a
+ * JPEG stored whole, or inside a form). A page's fonts and images come from its resources read straight from the file
  * (`sources.objects`); JPEGs stored whole are placed from the page's content stream and kept as
  * they are, never decoded. A page pdf.js cannot read makes the whole file fail with a readable reason.
  */
@@ -107,9 +112,12 @@ export function createPageReader(
   }
 
   async function readObjects(page: PDFPageProxy, number: number, runs: TextRun[]): Promise<PlacedImage[]> {
-    const newFonts = runs.some((run) => !fonts.has(run.font));
-    if (!newFonts && !sources.hasImages) return [];
-    const objects = sources.objects();
+    const newIds = [...new Set(runs.filter((run) => !fonts.has(run.font)).map((run) => run.font))];
+    const predicted = sources.fontIds.page(page.ref?.num, newIds);
+    for (const [id, bold] of predicted ?? []) fonts.set(id, { bold });
+    const newFonts = newIds.length > 0 && !predicted;
+    if (!newFonts && !sources.hasImages && !sources.hasSmallImages) return [];
+    const objects = sources.objects;
     const resources = page.ref ? readPageResources(objects, page.ref.num, MIN_IMAGE_SIDE) : undefined;
     const need = needs(resources, newFonts, sources, knownNames);
     const content =
