@@ -45,6 +45,8 @@ function firstSentence(request: ChatRequest): string {
 function latencyChat(latency: number): ChatModel {
   const usage = { inputTokens: 100, outputTokens: 20 };
   const reply = (request: ChatRequest): unknown => {
+    if (request.role === 'decompose' && promptText(request).includes('document_keywords'))
+      return { intent: 'corpus', document_keywords: [], section_categories: [], reason: 'several topics' };
     if (request.role === 'decompose')
       return {
         subqueries: [
