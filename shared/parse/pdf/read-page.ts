@@ -89,9 +89,10 @@ function contentOf(objects: RawObjects, resources: PageResources): string | unde
  * list, which costs as much again as the text and decodes every image it paints, is read only for
  * a page that needs it: one using a font not seen before that may be bold when the font's id cannot
  * be matched to its name in the file (`sources.fontIds`), or painting an image to decode (not a
- * JPEG stored whole, or inside a form). A page's fonts and images come from its resources read straight from the file
- * (`sources.objects`); JPEGs stored whole are placed from the page's content stream and kept as
- * they are, never decoded. A page pdf.js cannot read makes the whole file fail with a readable reason.
+ * JPEG stored whole, or inside a form). A page's fonts and images come from its resources read
+ * straight from the file (`sources.objects`); JPEGs stored whole are placed from the page's content
+ * stream and kept as they are, never decoded. A page pdf.js cannot read makes the whole file fail
+ * with a readable reason.
  */
 export function createPageReader(
   doc: PDFDocumentProxy,
