@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readImageInfo } from '#shared/parse/image-info.ts';
 import { parsePdf } from '#shared/parse/pdf/index.ts';
 import { encodePng, PIXEL_KIND } from '#shared/parse/pdf/png.ts';
-import { body, outline, pdfBytes } from './pdf-fixtures.ts';
+import { body, heading, outline, pdfBytes } from './pdf-fixtures.ts';
 
 function gradient(width: number, height: number): Uint8Array {
   const pixels = new Uint8Array(width * height * 3);
@@ -76,6 +76,25 @@ describe('parsePdf images', () => {
     ]);
     expect(parsed.children[2]?.metadata).toEqual({ page: 2 });
     expect(Buffer.from(parsed.images[0]?.bytes ?? [])).toEqual(jpeg);
+  });
+
+  it('reads a PDF encrypted with an owner password only through pdf.js: bold headings and images', async () => {
+    const bytes = await pdfBytes(
+      (doc) => {
+        body(doc, 'The first page has only text.');
+        doc.addPage();
+        heading(doc, 'Photos', 11);
+        doc.image(grayJpeg(), { width: 96 });
+        doc.moveDown();
+        body(doc, 'The photo above shows the square.');
+      },
+      { ownerPassword: 'owner', permissions: { printing: 'highResolution' } },
+    );
+    const parsed = await parsePdf({ bytes, filename: 'locked.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      'paragraph:The first page has only text.',
+      ['Photos', ['image:img_001.png', 'paragraph:The photo above shows the square.']],
+    ]);
   });
 
   it('extracts an embedded image as a PNG at its place among the paragraphs, with its pixels intact', async () => {
