@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFontIds } from '#shared/parse/pdf/font-ids.ts';
 import { isBoldFontName } from '#shared/parse/pdf/font-names.ts';
@@ -11,6 +14,12 @@ function stream(content: string, dictionary = ''): string {
 
 const font = (name: string, descriptor?: number) =>
   `<< /Type /Font /Subtype /TrueType /BaseFont /${name}${descriptor ? ` /FontDescriptor ${descriptor} 0 R` : ''} >>`;
+
+/** A font file pdf.js ships (Liberation, SIL Open Font License). */
+function embedded(file: string): Buffer {
+  const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  return readFileSync(join(root, 'standard_fonts', file));
+}
 
 describe('createFontIds', () => {
   it('numbers fonts in the order pages and the forms they paint select them, and tells the bold ones', () => {
@@ -56,13 +65,15 @@ describe('createFontIds', () => {
   });
 
   it("predicts pdf.js's own font ids page after page", async () => {
+    // Embedded TrueType subsets (Type 0 fonts with descendants and descriptors) beside standard ones.
     const bytes = await pdfBytes((doc) => {
       doc.font('Helvetica').fontSize(11).text('First page in the body font.');
       doc.addPage();
       doc.font('Times-Roman').text('Second page in another face, ');
       doc.font('Helvetica-Bold').text('then a bold line.');
       doc.addPage();
-      doc.font('Courier-Bold').text('Third page in bold monospace.');
+      doc.font(embedded('LiberationSans-Bold.ttf')).text('Third page in an embedded bold face, ');
+      doc.font(embedded('LiberationSans-Regular.ttf')).text('then its regular one.');
     });
     const pdf = await openPdf(bytes, 'fonts.pdf');
     const ids = createFontIds(readRawObjects(bytes));
@@ -83,7 +94,7 @@ describe('createFontIds', () => {
       }
     }
     await pdf.destroy();
-    expect(actual.map(([, bold]) => bold)).toEqual([false, false, true, true]);
+    expect(actual.map(([, bold]) => bold)).toEqual([false, false, true, true, false]);
     expect(predicted).toEqual(actual);
   });
 });
