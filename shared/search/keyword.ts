@@ -154,9 +154,15 @@ async function checkPatterns(db: Db, patterns: string[]): Promise<void> {
   }
 }
 
+/** A regular expression without any of the ARE metacharacters matches as the plain substring it spells. */
+const REGEX_METACHARACTER = /[\\^$.|?*+()[\]{}]/;
+
 /** One keyword's condition on a leaf's index text `column` (trigram-indexed in every mode). */
 function matchCondition(keyword: string, mode: KeywordMode, caseSensitive: boolean, column: SQL): SQL {
-  if (mode === 'regex') return sql`${column} ${sql.raw(caseSensitive ? '~' : '~*')} ${keyword}`;
+  // The trigram index cannot narrow a regex over CJK text (its regex analysis keeps only
+  // alphanumerics of the C locale): a literal pattern goes through LIKE, which it can narrow.
+  if (mode === 'regex' && REGEX_METACHARACTER.test(keyword))
+    return sql`${column} ${sql.raw(caseSensitive ? '~' : '~*')} ${keyword}`;
   if (mode === 'fuzzy') return sql`${keyword} <% ${column}`;
   const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql`${column} ${sql.raw(caseSensitive ? 'LIKE' : 'ILIKE')} ${pattern} ESCAPE '\\'`;

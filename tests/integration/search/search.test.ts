@@ -140,6 +140,16 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
       ]);
     });
 
+    it('matches a regular expression without metacharacters as the substring it spells, in any case', async () => {
+      const regex = await run('容器化改造采用', 'keyword', { keywordMode: 'regex' });
+      expect(regex.map((h) => h.content)).toEqual(['容器化改造采用 Kubernetes，分三期完成。']);
+      expect(await run('容器化改造采用', 'keyword')).toEqual(regex);
+      expect((await run('KUBERNETES', 'keyword', { keywordMode: 'regex' })).map((h) => h.content)).toContain(
+        '容器化改造采用 Kubernetes，分三期完成。',
+      );
+      expect(await run('KUBERNETES', 'keyword', { keywordMode: 'regex', caseSensitive: true })).toEqual([]);
+    });
+
     it('rejects an invalid regular expression with a clear validation error', async () => {
       const error = await run('(unclosed', 'keyword', { keywordMode: 'regex' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
