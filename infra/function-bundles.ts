@@ -34,6 +34,14 @@ const NATIVE = ['@node-rs/jieba', 'sharp'];
 /** The modules that load them: jieba segments text, sharp resizes images for the chat model. */
 const NATIVE_USERS = ['shared/index/segment.ts', 'shared/llm/chat/images.ts'];
 
+/**
+ * pdf.js reads its standard fonts, CMaps (CJK text), wasm decoders and colour profiles from its
+ * package folder, found by resolving `pdfjs-dist/package.json` (shared/parse/pdf/pdfjs.ts): a
+ * function that can open PDFs gets those files as `node_modules/pdfjs-dist` beside its code.
+ */
+const PDFJS_USER = 'shared/parse/pdf/pdfjs.ts';
+const PDFJS_FILES = ['package.json', 'standard_fonts', 'cmaps', 'wasm', 'iccs'];
+
 export interface FunctionBundle {
   /** The folder deployed as the function's code. */
   dir: string;
@@ -147,6 +155,17 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
   const needsNative = NATIVE_USERS.some((user) => modules.includes(user));
   if (needsNative && options.nativeModules)
     cpSync(options.nativeModules, join(dir, 'node_modules'), { recursive: true });
+  if (modules.includes(PDFJS_USER)) {
+    for (const name of PDFJS_FILES) {
+      cpSync(
+        join(REPO_ROOT, 'node_modules', 'pdfjs-dist', name),
+        join(dir, 'node_modules', 'pdfjs-dist', name),
+        {
+          recursive: true,
+        },
+      );
+    }
+  }
   if (options.withMigrations)
     cpSync(join(REPO_ROOT, 'shared/db/migrations'), join(dir, dirname(outName(entry)), 'migrations'), {
       recursive: true,

@@ -45,6 +45,22 @@ describe('functionBundle', () => {
     expect(functionBundle('functions/parse/handler.ts').initModules).toContain('shared/parse/registry.ts');
   });
 
+  it("gives the parse function pdf.js's fonts and CMaps, found from its code as pdf.js finds them", () => {
+    const parse = functionBundle('functions/parse/handler.ts');
+    // Outside the repository, as in Lambda: only the function's own node_modules can answer.
+    const copy = mkdtempSync(join(tmpdir(), 'dropqa-parse-'));
+    cpSync(parse.dir, copy, { recursive: true });
+    const script = `const { createRequire } = await import('node:module');
+      const { dirname, join } = await import('node:path'); const { existsSync } = await import('node:fs');
+      const root = dirname(createRequire(${JSON.stringify(join(copy, 'chunks', 'x.mjs'))}).resolve('pdfjs-dist/package.json'));
+      console.log(['standard_fonts/FoxitSerif.pfb', 'cmaps/UniGB-UCS2-H.bcmap', 'wasm'].every((f) => existsSync(join(root, f))));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    rmSync(copy, { recursive: true, force: true });
+    expect(result.stdout.trim(), result.stderr).toBe('true');
+    expect(ask.modules).not.toContain('shared/parse/pdf/pdfjs.ts');
+    expect(existsSync(join(ask.dir, 'node_modules', 'pdfjs-dist'))).toBe(false);
+  });
+
   it("puts the migrations beside the migration function's module", () => {
     const migrate = functionBundle('functions/migrate/handler.ts', { withMigrations: true });
     expect(existsSync(join(migrate.dir, 'migrate', 'migrations', '0000_extensions.sql'))).toBe(true);
