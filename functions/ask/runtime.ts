@@ -1,3 +1,4 @@
+import { qaDepsOf } from '#shared/runtime/qa-deps.ts';
 import type { Runtime } from '#shared/runtime/runtime.ts';
 import { lambdaDeps } from '../lib/deps.ts';
 import { readLambdaEnv } from '../lib/env.ts';
@@ -24,12 +25,7 @@ export async function lambdaRuntime(): Promise<Runtime> {
   return {
     ...deps,
     ingest,
-    qa: {
-      db: deps.db,
-      embedder: deps.providers.embedder,
-      search: deps.config.search,
-      providers: deps.providers,
-    },
+    qa: qaDepsOf(deps),
     close: async () => {},
   };
 }

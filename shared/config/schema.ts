@@ -178,6 +178,11 @@ export const configSchema = z.object({
       maxIterations: int(5).pipe(z.number().min(1).max(50)),
       /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
       toolProtocol: z.enum(['native', 'json']).default('native'),
+      /**
+       * How the agent tells a question about one document from one about the corpus (seed 002
+       * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
+       */
+      routing: z.enum(['model', 'rules']).default('model'),
       twoStage: z
         .object({
           maxSubQueries: int(5).pipe(z.number().min(1).max(5)),

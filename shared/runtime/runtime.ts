@@ -4,10 +4,9 @@ import { type Db, openDatabase } from '../db/index.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
-import type { DocumentsDeps } from '../qa/documents/flow.ts';
-import type { TwoStageDeps } from '../qa/two-stage/flow.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
+import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
 
 /** Everything a local process (server or CLI) works with, opened once from the configuration. */
 export interface Runtime {
@@ -17,7 +16,7 @@ export interface Runtime {
   providers: Providers;
   ingest: IngestService;
   /** What search and every question-answering mode take (a `QaDeps` is also a `SearchDeps`). */
-  qa: TwoStageDeps & DocumentsDeps;
+  qa: RuntimeQaDeps;
   close(): Promise<void>;
 }
 
@@ -32,16 +31,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     ...deps,
     ingest,
-    qa: {
-      db: database.db,
-      embedder: providers.embedder,
-      search: config.search,
-      providers,
-      store,
-      qa: { maxIterations: config.qa.maxIterations, toolProtocol: config.qa.toolProtocol },
-      twoStage: config.qa.twoStage,
-      documents: config.qa.documents,
-    },
+    qa: qaDepsOf(deps),
     async close() {
       await ingest.idle();
       await providers.ocr?.close?.();
