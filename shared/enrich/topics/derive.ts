@@ -60,14 +60,14 @@ export async function extractTopicCandidates(
     } catch (error) {
       const text = await loadDocumentText(db, ref);
       return {
-        candidates: await keywordCandidates(db, ref.documentId, text, max),
+        candidates: await keywordCandidates(db, ref, text, max),
         modelCalls: 1,
         fallback: `the model's topics failed (${reasonOf(error)}); keywords used instead`,
       };
     }
   }
   const text = await loadDocumentText(db, ref);
-  return { candidates: await keywordCandidates(db, ref.documentId, text, max), modelCalls: 0 };
+  return { candidates: await keywordCandidates(db, ref, text, max), modelCalls: 0 };
 }
 
 /**
@@ -132,7 +132,7 @@ export async function deriveDocumentTopics(
 
 async function keywordCandidates(
   db: Db,
-  documentId: string,
+  ref: { documentId: string; version: number },
   text: DocumentText,
   max: number,
 ): Promise<TopicCandidate[]> {
@@ -140,7 +140,7 @@ async function keywordCandidates(
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, KEYWORD_CANDIDATES)
     .map(([token]) => token);
-  const { corpusSize, frequency } = await corpusFrequencies(db, documentId, tokens);
+  const { corpusSize, frequency } = await corpusFrequencies(db, ref, tokens);
   const allowed = new Set(tokens);
   return keywordTopics(text.weighted, {
     max,

@@ -74,6 +74,8 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
       version: 1,
       parsed: { title, metadata: {}, images: [], warnings: [], children },
     });
+    await db.execute(sql`INSERT INTO document_versions (document_id, version, file_hash, file_size, file_type, object_key, status)
+      VALUES (${documentId}::uuid, 1, 'hash', 1, 'md', ${`uploads/${title}.md`}, 'ready')`);
     await db.execute(
       sql`UPDATE documents SET current_version = 1, status = 'ready' WHERE id = ${documentId}::uuid`,
     );
@@ -100,6 +102,27 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
       { name: 'cluster', confidence: 1, embedding_model: offline.embedder.model },
       { name: 'kubernetes', confidence: 1, embedding_model: offline.embedder.model },
     ]);
+  });
+
+  it('ranks a word the other documents share below a rarer one (offline document frequencies)', async () => {
+    for (const team of ['Lisbon', 'Porto', 'Faro']) {
+      const other = await document(`${team} report`, [
+        ['Summary', `The quarterly numbers of ${team} look fine. Quarterly planning starts soon.`],
+      ]);
+      await deriveDocumentTopics(db, offline, { documentId: other, version: 1 }, SETTINGS);
+    }
+    const documentId = await document('Plant notes', [
+      [
+        'Overview',
+        'Quarterly checks, quarterly audits and quarterly reports. Every turbine spins; turbine logs.',
+      ],
+    ]);
+    await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    const names = (await linked(documentId)).map((row) => row.name);
+    expect(names).toContain('turbine');
+    expect(names.indexOf('turbine')).toBeLessThan(
+      names.includes('quarterly') ? names.indexOf('quarterly') : Number.POSITIVE_INFINITY,
+    );
   });
 
   it('puts a second document into the existing topic of the same name', async () => {
