@@ -82,17 +82,14 @@ export const documentVersions = pgTable(
     /**
      * Every distinct search token of the version (its nodes' tsvectors, without positions), written
      * at the Topics step: document frequencies for the offline topic keywords are read from one row
-     * per document through its GIN index instead of from every matching node.
+     * per document (of a bounded sample) instead of from every matching node.
      */
     terms: tsvector('terms'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('document_versions_doc_version').on(t.documentId, t.version),
-    index('document_versions_terms').using('gin', t.terms),
-  ],
+  (t) => [uniqueIndex('document_versions_doc_version').on(t.documentId, t.version)],
 );
 
 export const nodes = pgTable(

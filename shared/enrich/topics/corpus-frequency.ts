@@ -2,12 +2,15 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { pgArray } from '#shared/search/scope.ts';
 
+/** Other documents whose tokens are counted: beyond this, a sample of this many. */
+export const FREQUENCY_SAMPLE = 200;
+
 /**
  * Records the version's distinct search tokens (`document_versions.terms`, from its nodes'
  * tsvectors), then returns the document frequencies of the given tokens over the other live
- * documents' current versions, one row per document through the GIN index on `terms` (counting
- * matching nodes instead grew with the corpus: ~200 ms a document at 150 documents), and the corpus
- * size counting this document.
+ * documents' current versions (at most `FREQUENCY_SAMPLE` of them, one row each: counting matching
+ * nodes instead grew with the corpus, ~200 ms a document at 150 documents), and the size of the
+ * corpus they were counted in, this document included.
  */
 export async function corpusFrequencies(
   db: Db,
@@ -20,21 +23,21 @@ export async function corpusFrequencies(
       SELECT array_to_tsvector(array_agg(DISTINCT u.lexeme)) FROM nodes n, unnest(n.search_vector) AS u
       WHERE n.document_id = v.document_id AND n.version = v.version)
     WHERE v.document_id = ${documentId}::uuid AND v.version = ${version}::int`);
-  const [count] = await queryRows<{ n: number }>(
+  if (tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
+  // The other documents, or a sample of them (ordered by their random ids: an even spread) so the
+  // cost stays bounded as the corpus grows; inverse document frequencies hold on a sample.
+  const rows = await queryRows<{ token: string; df: number; sampled: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM documents
-        WHERE current_version IS NOT NULL AND deleted_at IS NULL AND id <> ${documentId}::uuid`,
+    sql`WITH sample AS MATERIALIZED (
+          SELECT v.terms FROM documents d
+          JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
+          WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid AND v.terms IS NOT NULL
+          ORDER BY d.id LIMIT ${FREQUENCY_SAMPLE}::int)
+        SELECT t.token, (SELECT count(*)::int FROM sample) AS sampled,
+          (SELECT count(*)::int FROM sample s WHERE s.terms @@ quote_literal(t.token)::tsquery) AS df
+        FROM unnest(${pgArray(tokens)}::text[]) AS t(token)`,
   );
-  const others = Number(count?.n ?? 0);
-  if (others === 0 || tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
-  const rows = await queryRows<{ token: string; df: number }>(
-    db,
-    sql`SELECT t.token, count(*)::int AS df
-        FROM unnest(${pgArray(tokens)}::text[]) AS t(token)
-        JOIN document_versions v ON v.terms @@ quote_literal(t.token)::tsquery
-        JOIN documents d ON d.id = v.document_id AND d.current_version = v.version AND d.deleted_at IS NULL
-        WHERE v.document_id <> ${documentId}::uuid
-        GROUP BY t.token`,
-  );
-  return { corpusSize: others + 1, frequency: new Map(rows.map((r) => [r.token, Number(r.df)])) };
+  const sampled = Number(rows[0]?.sampled ?? 0);
+  if (sampled === 0) return { corpusSize: 1, frequency: new Map() };
+  return { corpusSize: sampled + 1, frequency: new Map(rows.map((r) => [r.token, Number(r.df)])) };
 }
