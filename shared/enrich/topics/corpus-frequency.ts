@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import { pgArray } from '#shared/search/scope.ts';
 
 /** Other documents whose tokens are counted: beyond this, a sample of this many. */
 export const FREQUENCY_SAMPLE = 200;
+/** How long a full sample is reused (a document's terms barely move the frequencies of 200). */
+const SAMPLE_TTL_MS = 30_000;
 
 /**
  * Records the version's distinct search tokens (`document_versions.terms`, from its nodes'
@@ -24,20 +25,38 @@ export async function corpusFrequencies(
       WHERE n.document_id = v.document_id AND n.version = v.version)
     WHERE v.document_id = ${documentId}::uuid AND v.version = ${version}::int`);
   if (tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
-  // The other documents, or a sample of them (ordered by their random ids: an even spread) so the
-  // cost stays bounded as the corpus grows; inverse document frequencies hold on a sample.
-  const rows = await queryRows<{ token: string; df: number; sampled: number }>(
+  const others = (await sampleOf(db)).filter((d) => d.id !== documentId).slice(0, FREQUENCY_SAMPLE);
+  if (others.length === 0) return { corpusSize: 1, frequency: new Map() };
+  const frequency = new Map(tokens.map((t) => [t, others.filter((d) => d.terms.has(t)).length]));
+  return { corpusSize: others.length + 1, frequency };
+}
+
+interface Sample {
+  at: number;
+  documents: { id: string; terms: Set<string> }[];
+}
+
+/** Per database: the sampled documents' tokens, read again when stale or while the corpus is small. */
+const samples = new WeakMap<Db, Sample>();
+
+/**
+ * The live documents' current versions (one more than the sample, in case one is the document being
+ * processed), ordered by their random ids: an even spread whose cost stays bounded as the corpus
+ * grows. Held for `SAMPLE_TTL_MS` once full, so a burst of ingests does not read it per document;
+ * while the corpus is smaller than the sample every call reads it, so each new document counts.
+ */
+async function sampleOf(db: Db): Promise<Sample['documents']> {
+  const cached = samples.get(db);
+  const full = (cached?.documents.length ?? 0) > FREQUENCY_SAMPLE;
+  if (cached && full && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.documents;
+  const rows = await queryRows<{ id: string; terms: string }>(
     db,
-    sql`WITH sample AS MATERIALIZED (
-          SELECT v.terms FROM documents d
-          JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
-          WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid AND v.terms IS NOT NULL
-          ORDER BY d.id LIMIT ${FREQUENCY_SAMPLE}::int)
-        SELECT t.token, (SELECT count(*)::int FROM sample) AS sampled,
-          (SELECT count(*)::int FROM sample s WHERE s.terms @@ quote_literal(t.token)::tsquery) AS df
-        FROM unnest(${pgArray(tokens)}::text[]) AS t(token)`,
+    sql`SELECT d.id, array_to_string(tsvector_to_array(v.terms), ' ') AS terms FROM documents d
+        JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
+        WHERE d.deleted_at IS NULL AND v.terms IS NOT NULL
+        ORDER BY d.id LIMIT ${FREQUENCY_SAMPLE + 1}::int`,
   );
-  const sampled = Number(rows[0]?.sampled ?? 0);
-  if (sampled === 0) return { corpusSize: 1, frequency: new Map() };
-  return { corpusSize: sampled + 1, frequency: new Map(rows.map((r) => [r.token, Number(r.df)])) };
+  const documents = rows.map((r) => ({ id: r.id, terms: new Set(r.terms.split(' ')) }));
+  samples.set(db, { at: Date.now(), documents });
+  return documents;
 }
