@@ -288,6 +288,25 @@ describe('web client', () => {
     await scripted.getByRole('button', { name: 'Ask', exact: true }).click();
     await scripted.getByRole('button', { name: 'Stop' }).click();
     await scripted.getByTestId('progress').getByText('Stopped.').waitFor();
+
+    await scripted.evaluate(
+      scriptedAskScript([
+        { event: 'meta', data: { mode: 'agent', provider: 'bedrock' } },
+        { event: 'progress', data: { stage: 'degraded', message: 'the chat model failed: HTTP 500' } },
+        { event: 'delta', data: { text: 'Quoted from the documents.' } },
+        {
+          event: 'done',
+          data: {
+            response: { answer: 'Quoted from the documents.', confidence: 'low', sources: [], mode: 'agent' },
+          },
+        },
+      ]),
+    );
+    await scripted.getByLabel('Question').fill('A question the model fails on');
+    await scripted.getByRole('button', { name: 'Ask', exact: true }).click();
+    await expect
+      .poll(() => scripted.getByTestId('degraded').last().textContent())
+      .toContain('the chat model failed: HTTP 500');
     await scripted.close();
   });
 

@@ -33,6 +33,16 @@ describe('applyEvent', () => {
     expect(turn.progress).toBeUndefined();
   });
 
+  it('keeps why the model was not used after the answer is done', () => {
+    const turn = newTurn('q', 'agent');
+    applyEvent(turn, 'progress', { stage: 'retrieve' });
+    expect(turn.degraded).toBeUndefined();
+    applyEvent(turn, 'progress', { stage: 'degraded', message: 'the chat model failed (HTTP 500)' });
+    applyEvent(turn, 'done', { response: { answer: 'quoted', confidence: 'low', sources: [] } });
+    expect(turn.progress).toBeUndefined();
+    expect(turn.degraded).toBe('the chat model failed (HTTP 500)');
+  });
+
   it('ignores events it does not know', () => {
     const turn = newTurn('q', 'auto');
     applyEvent(turn, 'something-new', { text: 'x' });

@@ -8,6 +8,8 @@ export interface Turn {
   state: 'streaming' | 'done' | 'error' | 'stopped';
   provider?: string;
   progress?: { stage: string; current?: number; total?: number; doc_name?: string; message?: string };
+  /** Why the answer was made without the model (a `degraded` progress event): kept under the answer. */
+  degraded?: string;
   trace: TraceStep[];
   subqueries: { text: string; purpose?: string }[];
   answer: string;
@@ -44,6 +46,8 @@ export function applyEvent(turn: Turn, event: string, data: unknown): void {
       break;
     case 'progress':
       turn.progress = d as Turn['progress'];
+      if (d.stage === 'degraded')
+        turn.degraded = typeof d.message === 'string' ? d.message : 'The model failed.';
       break;
     case 'trace':
       turn.trace.push(d as unknown as TraceStep);
