@@ -1,7 +1,7 @@
 import type { Providers } from '#shared/llm/types.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
 
-/** Settings of the question-answering flows that the configuration does not (yet) carry. */
+/** Settings of the question-answering flows (from the `qa` configuration, see shared/runtime/qa-deps.ts). */
 export interface QaOptions {
   /** Most iterations of the agent loop before a forced synthesis (default 5, seed 002 §5.5). */
   maxIterations?: number;

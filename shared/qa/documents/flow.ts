@@ -36,7 +36,7 @@ export interface DocumentsOptions {
 export type DocumentsDeps = QaDeps & {
   store?: BlobStore;
   blobCache?: LruCache<CachedBlob>;
-  /** Settings of the mode (the configuration does not carry them yet); the options argument wins. */
+  /** Settings of the mode (`qa.documents` in the configuration); the options argument wins. */
   documents?: DocumentsOptions;
 };
 
