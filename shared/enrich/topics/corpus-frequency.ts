@@ -8,22 +8,32 @@ const SAMPLE_TTL_MS = 30_000;
 
 /**
  * Records the version's distinct search tokens (`document_versions.terms`, from its nodes'
- * tsvectors), then returns the document frequencies of the given tokens over the other live
- * documents' current versions (at most `FREQUENCY_SAMPLE` of them, one row each: counting matching
- * nodes instead grew with the corpus, ~200 ms a document at 150 documents), and the size of the
- * corpus they were counted in, this document included.
+ * tsvectors): what `corpusFrequencies` counts for the documents after it. Written for every version
+ * at the Topics step, whichever provider draws its topics, so a later keyword fallback finds them.
  */
-export async function corpusFrequencies(
+export async function recordVersionTerms(
   db: Db,
   ref: { documentId: string; version: number },
-  tokens: string[],
-): Promise<{ corpusSize: number; frequency: Map<string, number> }> {
+): Promise<void> {
   const { documentId, version } = ref;
   await db.execute(sql`
     UPDATE document_versions v SET terms = (
       SELECT array_to_tsvector(array_agg(DISTINCT u.lexeme)) FROM nodes n, unnest(n.search_vector) AS u
       WHERE n.document_id = v.document_id AND n.version = v.version)
     WHERE v.document_id = ${documentId}::uuid AND v.version = ${version}::int`);
+}
+
+/**
+ * The document frequencies of the given tokens over the other live documents' current versions (at
+ * most `FREQUENCY_SAMPLE` of them, their recorded terms: counting matching nodes instead grew with
+ * the corpus, ~200 ms a document at 150 documents), and the size of the corpus they were counted in,
+ * this document included.
+ */
+export async function corpusFrequencies(
+  db: Db,
+  documentId: string,
+  tokens: string[],
+): Promise<{ corpusSize: number; frequency: Map<string, number> }> {
   if (tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
   const others = (await sampleOf(db)).filter((d) => d.id !== documentId).slice(0, FREQUENCY_SAMPLE);
   if (others.length === 0) return { corpusSize: 1, frequency: new Map() };

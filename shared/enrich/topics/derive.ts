@@ -3,7 +3,7 @@ import { type Db, queryRows } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { keywordFrequencies, keywordTopics } from '#shared/llm/offline/topics.ts';
 import type { Providers } from '#shared/llm/types.ts';
-import { corpusFrequencies } from './corpus-frequency.ts';
+import { corpusFrequencies, recordVersionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
 import { linkDocumentTopics, type TopicLink } from './link.ts';
@@ -60,14 +60,14 @@ export async function extractTopicCandidates(
     } catch (error) {
       const text = await loadDocumentText(db, ref);
       return {
-        candidates: await keywordCandidates(db, ref, text, max),
+        candidates: await keywordCandidates(db, ref.documentId, text, max),
         modelCalls: 1,
         fallback: `the model's topics failed (${reasonOf(error)}); keywords used instead`,
       };
     }
   }
   const text = await loadDocumentText(db, ref);
-  return { candidates: await keywordCandidates(db, ref, text, max), modelCalls: 0 };
+  return { candidates: await keywordCandidates(db, ref.documentId, text, max), modelCalls: 0 };
 }
 
 /**
@@ -115,6 +115,7 @@ export async function deriveDocumentTopics(
     sql`SELECT current_version FROM documents WHERE id = ${ref.documentId}::uuid`,
   );
   if ((doc?.current_version ?? 0) > ref.version) return { links: [], modelCalls: 0, superseded: true };
+  await recordVersionTerms(db, ref);
   const saved = await savedDraft(db, ref);
   const draft = saved
     ? { ...saved, modelCalls: 0 }
@@ -132,7 +133,7 @@ export async function deriveDocumentTopics(
 
 async function keywordCandidates(
   db: Db,
-  ref: { documentId: string; version: number },
+  documentId: string,
   text: DocumentText,
   max: number,
 ): Promise<TopicCandidate[]> {
@@ -140,7 +141,7 @@ async function keywordCandidates(
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, KEYWORD_CANDIDATES)
     .map(([token]) => token);
-  const { corpusSize, frequency } = await corpusFrequencies(db, ref, tokens);
+  const { corpusSize, frequency } = await corpusFrequencies(db, documentId, tokens);
   const allowed = new Set(tokens);
   return keywordTopics(text.weighted, {
     max,
