@@ -1,4 +1,4 @@
-import { segment } from './segment.ts';
+import { searchTerms } from './analyze.ts';
 
 /** Postgres keeps positions up to 16383; later tokens share the last position. */
 const MAX_POSITION = 16383;
@@ -29,7 +29,7 @@ export function buildTsvector(parts: WeightedText[]): IndexedTokens {
   let position = 0;
   for (const part of parts) {
     if (!part.text) continue;
-    for (const token of segment(part.text)) {
+    for (const token of searchTerms(part.text)) {
       position += 1;
       const list = positions.get(token) ?? [];
       list.push(`${Math.min(position, MAX_POSITION)}${part.weight}`);

@@ -5,6 +5,7 @@ import { LazyChat, LazyEmbedder } from './lazy.ts';
 import { createOcrEngine } from './ocr/create.ts';
 import { HashingEmbedder } from './offline/hashing-embedder.ts';
 import { defaultChatModel, embedderSettings } from './provider-settings.ts';
+import { createReranker } from './rerank/create.ts';
 import type { BackoffOptions } from './resilience/backoff.ts';
 import { ResilientCaller } from './resilience/caller.ts';
 import type { ChatModel, Embedder, Providers } from './types.ts';
@@ -40,6 +41,7 @@ export function createProviders(config: Config, options: ProviderOptions = {}): 
     return {
       embedder: new HashingEmbedder({ dimensions: embedConfig.dimensions }),
       ocr: createOcrEngine(config),
+      reranker: createReranker(config, { ...options, ledger }),
       label: OFFLINE_LABEL,
       usage: ledger,
     };
@@ -53,7 +55,14 @@ export function createProviders(config: Config, options: ProviderOptions = {}): 
           batchSize: embedConfig.batchSize,
           maxWaitMs: options.embedBatchWaitMs,
         });
-  return { chat, embedder, ocr: createOcrEngine(config), label: providersLabel(config), usage: ledger };
+  return {
+    chat,
+    embedder,
+    ocr: createOcrEngine(config),
+    reranker: createReranker(config, { ...options, ledger }),
+    label: providersLabel(config),
+    usage: ledger,
+  };
 }
 
 function createChat(config: Config, options: ProviderOptions, ledger: UsageLedger): ChatModel | undefined {

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import type { Role } from '../config/index.ts';
+import type { Reranker } from './rerank/types.ts';
 import type { UsageLedger } from './usage.ts';
 
 export type ContentPart =
@@ -102,6 +103,8 @@ export interface Providers {
   chat?: ChatModel;
   embedder: Embedder;
   ocr?: OcrEngine;
+  /** Cross-encoder reranking of search results, when `search.rerank` configures one. */
+  reranker?: Reranker;
   /** Human-readable description for `meta` events and the dashboard, e.g. "offline (extractive)". */
   label: string;
   /** Token usage of the model calls made through these providers, per role (absent for hand-made ones). */

@@ -2,7 +2,7 @@ import type { Role } from '../config/index.ts';
 import type { TokenUsage } from './types.ts';
 
 /** What a ledger line is kept under: a chat role, or `embed` for the embedder's calls. */
-export type UsageKey = Role | 'embed';
+export type UsageKey = Role | 'embed' | 'rerank';
 
 export interface UsageTotals {
   calls: number;

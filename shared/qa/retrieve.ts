@@ -1,4 +1,4 @@
-import { hybridSearch } from '#shared/search/hybrid.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchFilters, SearchHit } from '#shared/search/types.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
@@ -20,7 +20,7 @@ export async function* retrieve(
   trace: TraceRecorder,
 ): AsyncGenerator<QaEvent, SearchHit[]> {
   yield { type: 'progress', data: { stage: 'retrieve', message: 'Searching your documents' } };
-  const hits = await hybridSearch(deps, request.question, requestFilters(request), deps.search.topK);
+  const hits = await retrievePassages(deps, request.question, requestFilters(request), deps.search.topK);
   yield trace.action('hybrid_search', `Full-text and semantic search found ${hits.length} passage(s).`);
   return hits;
 }

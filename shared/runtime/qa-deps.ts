@@ -22,6 +22,7 @@ export function qaDepsOf(opened: {
   return {
     db,
     embedder: providers.embedder,
+    reranker: providers.reranker,
     search: config.search,
     providers,
     store,

@@ -1,4 +1,4 @@
-import { segment } from '#shared/index/segment.ts';
+import { searchTerms } from '#shared/index/analyze.ts';
 import { rankFulltextSql } from './fulltext-sql.ts';
 import { hydrateHits } from './hydrate.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
@@ -34,7 +34,7 @@ export async function rankFulltext(
   limit: number,
 ): Promise<RankedNode[]> {
   validateFilters(filters);
-  const terms = [...new Set(segment(query))].slice(0, MAX_TERMS);
+  const terms = [...new Set(searchTerms(query))].slice(0, MAX_TERMS);
   if (terms.length === 0 || limit < 1) return [];
   const params = { k1: deps.search.bm25.k1, b: deps.search.bm25.b };
   if (isDefaultScope(filters) && deps.search.bm25.memoryIndex !== false) {

@@ -6,7 +6,7 @@ const KEYWORD_MODES = ['exact', 'regex', 'fuzzy'] as const satisfies readonly Ke
 
 /**
  * The options of a search as a user gives them (HTTP query parameters, CLI flags; strings are
- * coerced): kind (hybrid), limit (10, at most 100), keyword mode (exact) and version. The API route
+ * coerced): kind (hybrid), limit (10, at most 100), keyword mode (exact), version and rerank. The API route
  * and the `dropqa search` command both validate with it, so they accept the same values.
  *
  * @example searchOptionsSchema.parse({ kind: 'keyword', limit: '5' }) // { kind: 'keyword', limit: 5, mode: 'exact' }
@@ -16,6 +16,8 @@ export const searchOptionsSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
   mode: z.enum(KEYWORD_MODES).default('exact'),
   version: z.coerce.number().int().positive().optional(),
+  /** Rerank the top `search.rerank.topN` with the configured cross-encoder. */
+  rerank: z.enum(['true', 'false']).optional(),
 });
 
 export type SearchOptions = z.infer<typeof searchOptionsSchema>;

@@ -1,6 +1,7 @@
 import type { Config } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
+import type { Reranker } from '#shared/llm/rerank/types.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 
 export type SearchKind = 'keyword' | 'fulltext' | 'semantic' | 'hybrid';
@@ -42,7 +43,7 @@ export interface SearchHit {
   /** "doc name > A > B". */
   path: string;
   breadcrumb: BreadcrumbEntry[];
-  /** The ranking score of the search kind: BM25, cosine similarity, RRF, or keywords matched. */
+  /** The ranking score of the search kind: BM25, cosine similarity, the fused score, or keywords matched. */
   score: number;
   ordinal: number;
   metadata: Record<string, unknown>;
@@ -53,12 +54,16 @@ export interface SearchHit {
    * across queries, unlike `score`: what quality checks and `relevance` in answers use.
    */
   relevance?: number;
+  /** The reranker's score, when the hit was reranked (`rerank`); higher is more relevant. */
+  rerankScore?: number;
 }
 
 export interface SearchDeps {
   db: Db;
   embedder: Embedder;
   search: Config['search'];
+  /** Configured by `search.rerank`; absent, `rerank` requests are refused and flows keep the fused order. */
+  reranker?: Reranker;
 }
 
 export interface SearchRequest {
@@ -68,6 +73,8 @@ export interface SearchRequest {
   filters?: SearchFilters;
   keywordMode?: KeywordMode;
   caseSensitive?: boolean;
+  /** Rerank the top `search.rerank.topN` with the configured reranker (fulltext, semantic, hybrid). */
+  rerank?: boolean;
 }
 
 /** A ranked node before its details are loaded: what each search kind produces and fusion consumes. */

@@ -1,6 +1,13 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { type FakeResponse, FakeServer, prelude, sendJson } from './http-fake.ts';
-import { answering, defaultChunks, fakeVector, type OkReply, type RecordedRequest } from './script.ts';
+import {
+  answering,
+  defaultChunks,
+  fakeVector,
+  type OkReply,
+  overlapScores,
+  type RecordedRequest,
+} from './script.ts';
 
 const codec = new EventStreamCodec(
   (bytes) => new TextDecoder().decode(bytes),
@@ -8,7 +15,7 @@ const codec = new EventStreamCodec(
 );
 
 /**
- * A fake Bedrock Runtime: Converse (`POST /model/{id}/converse`), ConverseStream
+ * A fake Bedrock Runtime (and the Agents runtime's Rerank, `POST /rerank`): Converse (`POST /model/{id}/converse`), ConverseStream
  * (`/converse-stream`, answered as `application/vnd.amazon.eventstream` frames) and InvokeModel
  * (`/invoke`) for Titan v2 and Cohere embeddings. Point a BedrockRuntimeClient at `url` with
  * static credentials.
@@ -19,13 +26,20 @@ const codec = new EventStreamCodec(
  */
 export function createBedrockFake(): FakeServer {
   return new FakeServer(
-    (method, path) => {
+    (method, path, body) => {
+      if (method === 'POST' && path === '/rerank') {
+        const model =
+          body?.rerankingConfiguration?.bedrockRerankingConfiguration?.modelConfiguration?.modelArn;
+        return { model: String(model), operation: 'rerank' };
+      }
       const match = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(path);
       if (method !== 'POST' || !match?.[1] || !match[2]) return undefined;
       return { model: match[1], operation: match[2] };
     },
     async (request, res, fake) => {
-      const reply = fake.script.next(request.operation === 'invoke' ? 'embed' : 'chat');
+      const operation =
+        request.operation === 'invoke' ? 'embed' : request.operation === 'rerank' ? 'rerank' : 'chat';
+      const reply = fake.script.next(operation);
       if (await prelude(reply, res)) return;
       if (reply && 'error' in reply) {
         sendJson(
@@ -36,7 +50,8 @@ export function createBedrockFake(): FakeServer {
         );
         return;
       }
-      if (request.operation === 'invoke') invoke(request, answering(reply), res);
+      if (request.operation === 'rerank') sendJson(res, 200, rerank(request, answering(reply)));
+      else if (request.operation === 'invoke') invoke(request, answering(reply), res);
       else if (request.operation === 'converse') sendJson(res, 200, converse(answering(reply)));
       else stream(answering(reply), res);
     },
@@ -134,4 +149,20 @@ function invoke(request: RecordedRequest, reply: OkReply, res: FakeResponse): vo
     embedding: vectors?.[0] ?? fakeVector(text, request.body?.dimensions ?? 1024),
     inputTextTokenCount: text.split(/\s+/).filter(Boolean).length,
   });
+}
+
+/** Bedrock Agents runtime `POST /rerank`: inline text sources scored as scripted or by `overlapScores`, best first. */
+function rerank(request: RecordedRequest, reply: OkReply) {
+  const body = request.body ?? {};
+  const query = String(body.queries?.[0]?.textQuery?.text ?? '');
+  const texts: string[] = (body.sources ?? []).map(
+    (s: { inlineDocumentSource?: { textDocument?: { text?: string } } }) =>
+      s.inlineDocumentSource?.textDocument?.text ?? '',
+  );
+  const wanted = body.rerankingConfiguration?.bedrockRerankingConfiguration?.numberOfResults ?? texts.length;
+  const results = (reply && 'scores' in reply ? reply.scores : overlapScores(query, texts))
+    .map((relevanceScore, index) => ({ index, relevanceScore }))
+    .sort((a, b) => b.relevanceScore - a.relevanceScore)
+    .slice(0, wanted);
+  return { results };
 }

@@ -1,9 +1,17 @@
 import { type FakeResponse, FakeServer, prelude, sendJson } from './http-fake.ts';
-import { answering, defaultChunks, fakeVector, type OkReply, type RecordedRequest } from './script.ts';
+import {
+  answering,
+  defaultChunks,
+  fakeVector,
+  type OkReply,
+  overlapScores,
+  type RecordedRequest,
+} from './script.ts';
 
 /**
  * A fake OpenAI-compatible server: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
- * `stream: true`, the usage chunk last when `stream_options.include_usage`) and `POST /v1/embeddings`.
+ * `stream: true`, the usage chunk last when `stream_options.include_usage`), `POST /v1/embeddings` and
+ * `POST /v1/rerank`.
  * Point the `openai` client at `${url}/v1`. `options.rejectJsonSchema` makes it refuse
  * `response_format: json_schema` with a 400, like servers without structured output.
  */
@@ -16,6 +24,7 @@ export function createOpenAiFake(
       if (path === '/v1/chat/completions')
         return { operation: body?.stream ? 'chat-stream' : 'chat', model: body?.model };
       if (path === '/v1/embeddings') return { operation: 'embeddings', model: body?.model };
+      if (path === '/v1/rerank') return { operation: 'rerank', model: body?.model };
       return undefined;
     },
     async (request, res, fake) => {
@@ -26,7 +35,9 @@ export function createOpenAiFake(
         });
         return;
       }
-      const reply = fake.script.next(request.operation === 'embeddings' ? 'embed' : 'chat');
+      const reply = fake.script.next(
+        request.operation === 'embeddings' ? 'embed' : request.operation === 'rerank' ? 'rerank' : 'chat',
+      );
       if (await prelude(reply, res)) return;
       if (reply && 'error' in reply) {
         sendJson(res, reply.error.status, {
@@ -38,7 +49,8 @@ export function createOpenAiFake(
         });
         return;
       }
-      if (request.operation === 'embeddings')
+      if (request.operation === 'rerank') sendJson(res, 200, rerank(request, answering(reply)));
+      else if (request.operation === 'embeddings')
         embeddings(request, answering(reply), res, options.dimensions ?? 8);
       else if (request.operation === 'chat') sendJson(res, 200, completion(request, answering(reply)));
       else stream(request, answering(reply), res);
@@ -119,4 +131,16 @@ function embeddings(request: RecordedRequest, reply: OkReply, res: FakeResponse,
     data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
     usage: { prompt_tokens: input.join(' ').split(/\s+/).filter(Boolean).length, total_tokens: 0 },
   });
+}
+
+/** `/v1/rerank` (Jina/vLLM shape): documents scored as scripted or by `overlapScores`, best first, `top_n` kept. */
+function rerank(request: RecordedRequest, reply: OkReply) {
+  const documents: string[] = request.body?.documents ?? [];
+  const scores =
+    reply && 'scores' in reply ? reply.scores : overlapScores(String(request.body?.query ?? ''), documents);
+  const results = scores
+    .map((relevance_score, index) => ({ index, relevance_score }))
+    .sort((a, b) => b.relevance_score - a.relevance_score)
+    .slice(0, request.body?.top_n ?? documents.length);
+  return { model: request.model, results, usage: { total_tokens: documents.length * 10 } };
 }

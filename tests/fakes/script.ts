@@ -24,9 +24,11 @@ export type FakeReply = { delayMs?: number } & (
   | { reset: true }
   /** An embeddings answer that overrides the fake's deterministic vectors. */
   | { vectors: number[][]; usage?: FakeUsage }
+  /** A rerank answer: the relevance of each passage, in input order (default: `overlapScores`). */
+  | { scores: number[] }
 );
 
-export type FakeOperation = 'chat' | 'embed';
+export type FakeOperation = 'chat' | 'embed' | 'rerank';
 
 /** A request as the fake received it. */
 export interface RecordedRequest {
@@ -44,7 +46,7 @@ export interface RecordedRequest {
 
 /** Per-operation queues of scripted replies; an empty queue means the fake's default answer. */
 export class ReplyScript {
-  private readonly queues: Record<FakeOperation, FakeReply[]> = { chat: [], embed: [] };
+  private readonly queues: Record<FakeOperation, FakeReply[]> = { chat: [], embed: [], rerank: [] };
 
   push(operation: FakeOperation, replies: FakeReply[]): void {
     this.queues[operation].push(...replies);
@@ -57,6 +59,7 @@ export class ReplyScript {
   clear(): void {
     this.queues.chat.length = 0;
     this.queues.embed.length = 0;
+    this.queues.rerank.length = 0;
   }
 }
 
@@ -74,6 +77,21 @@ export function fakeVector(text: string, dimensions: number): number[] {
   return out.map((x) => x / norm);
 }
 
+/**
+ * The fake cross-encoder's relevance of each passage to a query: the share of the query's distinct
+ * words (lower-cased, 3+ letters) the passage contains, so a test knows which passage must win.
+ */
+export function overlapScores(query: string, passages: string[]): number[] {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+  const asked = words(query);
+  return passages.map((passage) => {
+    const found = words(passage);
+    let shared = 0;
+    for (const word of asked) if (found.has(word)) shared += 1;
+    return asked.size ? shared / asked.size : 0;
+  });
+}
+
 /** Splits a text into about three chunks, for streamed replies without explicit chunks. */
 export function defaultChunks(text: string): string[] {
   const size = Math.max(1, Math.ceil(text.length / 3));
@@ -84,7 +102,7 @@ export function defaultChunks(text: string): string[] {
 
 /** A reply that answers (not an error, not a dropped connection); undefined: the fake's default. */
 export type OkReply =
-  | Extract<FakeReply, { text: string } | { toolCalls: unknown } | { vectors: unknown }>
+  | Extract<FakeReply, { text: string } | { toolCalls: unknown } | { vectors: unknown } | { scores: unknown }>
   | undefined;
 
 /** The reply when it answers, undefined for the default answer. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { stemTerm } from '#shared/index/analyze.ts';
 
 /** Other documents whose tokens are counted: beyond this, a sample of this many. */
 export const FREQUENCY_SAMPLE = 200;
@@ -27,7 +28,7 @@ export async function recordVersionTerms(
  * The document frequencies of the given tokens over the other live documents' current versions (at
  * most `FREQUENCY_SAMPLE` of them, their recorded terms: counting matching nodes instead grew with
  * the corpus, ~200 ms a document at 150 documents), and the size of the corpus they were counted in,
- * this document included.
+ * this document included. Each token is looked up by its search term (`stemTerm`).
  */
 export async function corpusFrequencies(
   db: Db,
@@ -37,7 +38,13 @@ export async function corpusFrequencies(
   if (tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
   const others = (await sampleOf(db)).filter((d) => d.id !== documentId).slice(0, FREQUENCY_SAMPLE);
   if (others.length === 0) return { corpusSize: 1, frequency: new Map() };
-  const frequency = new Map(tokens.map((t) => [t, others.filter((d) => d.terms.has(t)).length]));
+  // The recorded terms are search terms (English words stemmed); the tokens are words as written.
+  const frequency = new Map(
+    tokens.map((t) => {
+      const term = stemTerm(t);
+      return [t, others.filter((d) => d.terms.has(term)).length];
+    }),
+  );
   return { corpusSize: others.length + 1, frequency };
 }
 

@@ -1,7 +1,7 @@
 import { DropQAError, reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
-import { hybridSearch } from '#shared/search/hybrid.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { verifyQuotes } from '../citations.ts';
@@ -68,7 +68,7 @@ export async function* documentsFlow(
   const maxDocuments = Math.min(MAX_DOCUMENTS, Math.max(1, options.maxDocuments ?? 5));
 
   yield { type: 'progress', data: { stage: 'retrieve', message: 'Finding the documents to read' } };
-  const hits = await hybridSearch(deps, request.question, requestFilters(request), DOCUMENT_SEARCH_DEPTH);
+  const hits = await retrievePassages(deps, request.question, requestFilters(request), DOCUMENT_SEARCH_DEPTH);
   const documentIds = [...new Set(hits.map((hit) => hit.documentId))].slice(0, maxDocuments);
   const versionOf = new Map(hits.map((hit) => [hit.documentId, hit.version]));
   yield trace.action('hybrid_search', `Found ${documentIds.length} document(s) to read whole.`);

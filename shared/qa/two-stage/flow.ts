@@ -1,7 +1,7 @@
 import { reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
-import { hybridSearch } from '#shared/search/hybrid.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import type { QaDeps } from '../deps.ts';
@@ -254,7 +254,7 @@ async function* degraded(
     : `The two-stage search took longer than ${seconds} s: answering from a single retrieval instead.`;
   yield { type: 'progress', data: { stage: 'degraded', message } };
   yield trace.observation(message);
-  const hits = await hybridSearch(deps, request.question, requestFilters(request), topK);
+  const hits = await retrievePassages(deps, request.question, requestFilters(request), topK);
   const chat = deps.providers.chat;
   const subquery: SubQuery = { id: 1, text: request.question, focus: request.question, stage: 1 };
   const analysis: SubQueryAnalysis = chat

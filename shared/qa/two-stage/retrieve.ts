@@ -1,4 +1,4 @@
-import { hybridSearch } from '#shared/search/hybrid.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchDeps, SearchFilters, SearchHit } from '#shared/search/types.ts';
 import type { SubQuery } from './types.ts';
 
@@ -14,5 +14,5 @@ export function retrieveSubQuery(
   filters: SearchFilters,
   topK: number,
 ): Promise<SearchHit[]> {
-  return hybridSearch(deps, subquery.text, filters, topK);
+  return retrievePassages(deps, subquery.text, filters, topK);
 }

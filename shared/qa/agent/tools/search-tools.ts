@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SECTION_CATEGORIES } from '#shared/parse/structure/category.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
-import { hybridSearch } from '#shared/search/hybrid.ts';
 import { keywordSearch } from '#shared/search/keyword.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import { semanticSearch } from '#shared/search/semantic.ts';
 import type { SearchFilters } from '#shared/search/types.ts';
 import { gatherHits, narrowed } from './gather.ts';
@@ -76,7 +76,7 @@ export const sectionSearchTool = defineTool({
   }),
   async run(ctx, input) {
     const filters = narrowed(ctx.state.filters, input.document_id, input.categories);
-    const hits = empty(filters) ? [] : await hybridSearch(ctx.deps, input.query, filters, input.top_k);
+    const hits = empty(filters) ? [] : await retrievePassages(ctx.deps, input.query, filters, input.top_k);
     return gatherHits(ctx, hits, 'search', `passage(s) in ${input.categories.join('/')} sections`);
   },
 });

@@ -1,0 +1,158 @@
+import { sql } from 'drizzle-orm';
+import type { Config } from '#shared/config/index.ts';
+import { queryRows } from '#shared/db/index.ts';
+import type { PipelineEvent } from '#shared/pipeline/types.ts';
+import { openRuntime } from '#shared/runtime/runtime.ts';
+import { type SearchKind, search } from '#shared/search/index.ts';
+import { type BeirSet, beirMarkdown } from './beir.ts';
+import { meanMetrics, type QueryMetrics, quantile, queryMetrics } from './metrics.ts';
+
+/** The search kinds the harness can measure. */
+export const EVAL_KINDS = ['fulltext', 'semantic', 'hybrid'] as const satisfies readonly SearchKind[];
+export type EvalKind = (typeof EVAL_KINDS)[number];
+
+/** Leaves asked of each search: enough distinct documents for Recall@100 when a document has several. */
+const NODE_LIMIT = 300;
+
+export interface KindResult extends QueryMetrics {
+  kind: EvalKind;
+  queries: number;
+  /** Milliseconds per query through `search` (ranking and loading the hits). */
+  p50Ms: number;
+  p95Ms: number;
+}
+
+export interface IngestResult {
+  documents: number;
+  /** Documents ingested by this run (the others were already in the data folder, unchanged). */
+  ingested: number;
+  failed: number;
+  seconds: number;
+  /** Over the documents ingested by this run; undefined when none was. */
+  docsPerSecond?: number;
+  /** Seconds from the start until the first pipeline started (storing and registering the files). */
+  submitSeconds: number;
+  /** Per pipeline step: how many ran and their summed seconds (steps of two documents overlap). */
+  steps: Record<string, { count: number; seconds: number }>;
+}
+
+export interface EvalResult {
+  set: string;
+  documents: number;
+  queries: number;
+  ingest: IngestResult;
+  kinds: KindResult[];
+}
+
+/** Called with (done, total, phase) as documents are ingested and queries answered. */
+export type EvalProgress = (done: number, total: number, phase: string) => void;
+
+/** Bucket key of a corpus entry: the set's name, then its id (made safe for a key). */
+function keyOf(set: string, id: string): string {
+  const safe = (s: string) => s.replace(/[^\p{L}\p{N}._-]/gu, '_');
+  return `eval/${safe(set)}/${safe(id)}.md`;
+}
+
+/**
+ * Measures retrieval on a BEIR set through the product itself: every corpus entry is ingested as a
+ * Markdown document by the real pipeline (into `config.dataDir`; entries already there unchanged are
+ * skipped by the pipeline), then every query goes through `search` (what `GET /api/search` runs)
+ * for each kind. A document ranks where its best leaf ranks.
+ *
+ * @example const result = await runEval(set, loadConfig({ overrides: { dataDir } }), ['fulltext']);
+ */
+export async function runEval(
+  set: BeirSet,
+  config: Config,
+  kinds: readonly EvalKind[],
+  progress: EvalProgress = () => {},
+): Promise<EvalResult> {
+  const rt = await openRuntime(config);
+  try {
+    const idByKey = new Map(set.documents.map((doc) => [keyOf(set.name, doc.id), doc.id]));
+    const files = set.documents.map((doc) => ({
+      key: keyOf(set.name, doc.id),
+      bytes: new TextEncoder().encode(beirMarkdown(doc)),
+    }));
+    let done = 0;
+    let ingested = 0;
+    let failed = 0;
+    const started = performance.now();
+    let firstStart: number | undefined;
+    const running = new Map<string, number>();
+    const steps: IngestResult['steps'] = {};
+    const onEvent = (event: PipelineEvent) => {
+      const now = performance.now();
+      if (event.type === 'started') firstStart ??= now;
+      if (event.type === 'step-started') running.set(`${event.key}\n${event.step}`, now);
+      if (event.type !== 'step-finished') return;
+      const began = running.get(`${event.key}\n${event.step}`) ?? now;
+      const step = steps[event.step] ?? { count: 0, seconds: 0 };
+      step.count += 1;
+      step.seconds += (now - began) / 1000;
+      steps[event.step] = step;
+    };
+    progress(0, files.length, 'ingest');
+    const outcomes = await rt.ingest.ingest(
+      files,
+      (outcome) => {
+        done += 1;
+        if (outcome.status === 'failed') failed += 1;
+        else if (outcome.status !== 'unchanged') ingested += 1;
+        progress(done, files.length, 'ingest');
+      },
+      onEvent,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const firstFailure = outcomes.find((o) => o.status === 'failed');
+    if (firstFailure)
+      process.stderr.write(`${failed} documents failed, e.g. ${firstFailure.key}: ${firstFailure.error}\n`);
+    const [ready] = await queryRows<{ n: number }>(
+      rt.db,
+      sql`SELECT count(*)::int AS n FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL
+          AND key LIKE ${`${keyOf(set.name, '').slice(0, -3)}%`}`,
+    );
+    const ingest: IngestResult = {
+      documents: Number(ready?.n ?? 0),
+      ingested,
+      failed,
+      seconds,
+      docsPerSecond: ingested > 0 ? ingested / seconds : undefined,
+      submitSeconds: ((firstStart ?? performance.now()) - started) / 1000,
+      steps,
+    };
+
+    const results: KindResult[] = [];
+    for (const kind of kinds) {
+      const metrics: QueryMetrics[] = [];
+      const times: number[] = [];
+      for (const [i, query] of set.queries.entries()) {
+        const began = performance.now();
+        // An empty query (a set may hold one) finds nothing rather than failing the run.
+        const hits = query.text.trim()
+          ? await search(rt.qa, { query: query.text, kind, limit: NODE_LIMIT })
+          : [];
+        times.push(performance.now() - began);
+        const ranked = hits.map((hit) => idByKey.get(hit.documentKey) ?? `?${hit.documentKey}`);
+        metrics.push(queryMetrics(ranked, set.qrels.get(query.id) ?? new Map()));
+        progress(i + 1, set.queries.length, kind);
+      }
+      results.push({
+        kind,
+        queries: metrics.length,
+        ...meanMetrics(metrics),
+        p50Ms: quantile(times, 0.5),
+        p95Ms: quantile(times, 0.95),
+      });
+    }
+    return {
+      set: set.name,
+      documents: set.documents.length,
+      queries: set.queries.length,
+      ingest,
+      kinds: results,
+    };
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { searchTerms, stemTerm } from '#shared/index/analyze.ts';
+import { buildTsvector } from '#shared/index/tsvector.ts';
+
+describe('searchTerms', () => {
+  it('stems English words alike in any inflection, drops stop words and possessive s, splits hyphens', () => {
+    expect(searchTerms("The patient's mutations were studied")).toEqual(['patient', 'mutat', 'studi']);
+    expect(searchTerms('Studies of a mutated gene')).toEqual(['studi', 'mutat', 'gene']);
+    expect(searchTerms('COVID-19 non-small-cell')).toEqual(['covid', '19', 'non', 'small', 'cell']);
+  });
+
+  it('leaves CJK words, numbers and short words as segment gives them', () => {
+    expect(searchTerms('项目的核心目标 2024 ab')).toEqual(['项目', '核心', '目标', '2024', 'ab']);
+    expect(stemTerm('数据平台')).toBe('数据平台');
+  });
+
+  it('is what the tsvector holds, so a query finds every inflection', () => {
+    const { tsvector } = buildTsvector([{ text: 'Running runners ran', weight: 'B' }]);
+    expect(tsvector).toBe("'run':1B 'runner':2B 'ran':3B");
+    expect(searchTerms('runs')).toEqual(['run']);
+  });
+});
