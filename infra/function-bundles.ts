@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildSync, type Metafile } from 'esbuild';
 import { REPO_ROOT } from './paths.ts';
@@ -186,7 +187,7 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
       ...new Set(
         initFiles.flatMap((file) =>
           (metafile.outputs[file]?.imports ?? [])
-            .filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:'))
+            .filter((i) => i.external && i.kind === 'import-statement' && !isBuiltin(i.path))
             .map((i) => i.path),
         ),
       ),
