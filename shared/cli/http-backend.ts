@@ -1,3 +1,4 @@
+import type { DiffRange, DocumentDiff } from '../diff/index.ts';
 import type { DocumentSummary, ListOptions, VersionSummary } from '../documents/index.ts';
 import { NotFoundError } from '../errors.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
@@ -85,6 +86,14 @@ export class HttpBackend implements Backend {
       `/api/documents/${document.id}/versions`,
     );
     return { document, versions };
+  }
+
+  async diff(keyOrId: string, range: DiffRange): Promise<DocumentDiff> {
+    const document = await this.resolve(keyOrId);
+    const params = new URLSearchParams();
+    if (range.from !== undefined) params.set('from', String(range.from));
+    if (range.to !== undefined) params.set('to', String(range.to));
+    return this.json<DocumentDiff>(`/api/documents/${document.id}/diff?${params}`);
   }
 
   async remove(keyOrId: string): Promise<DocumentSummary> {
