@@ -5,6 +5,7 @@ import { historyListQuery } from './routes/history.ts';
 import { imageQuery } from './routes/images.ts';
 import { searchQuery } from './routes/search.ts';
 import {
+  diffQuery,
   documentListQuery,
   structureQuery,
   topicListQuery,
@@ -136,6 +137,24 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'The section tree of a version (default: current)',
           parameters: [...idParam, ...queryParameters(structureQuery)],
           responses: responses('The tree'),
+        },
+      },
+      '/api/documents/{id}/diff': {
+        get: {
+          summary:
+            'What changed between two versions (default: previous vs current), keyed by section path: sections added, removed, renamed or moved; paragraphs, tables and images added, removed or changed, with word-level changes',
+          parameters: [...idParam, ...queryParameters(diffQuery)],
+          responses: responses(
+            '{ documentId, key, from, to, summary, sections: [{ status, path, fromPath?, leaves }] }',
+          ),
+        },
+      },
+      '/api/watch': {
+        get: {
+          summary: 'Watched folders (local only): document counts, pending files, last sync, last error',
+          responses: responses(
+            '{ running, ready, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
+          ),
         },
       },
       '/api/topics': {

@@ -10,260 +10,321 @@ const bool = (fallback: boolean) =>
     .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
     .default(fallback);
 
+/** A list from YAML/JSON, or from the environment as one comma-separated string. */
+const list = (fallback: string[]) =>
+  z
+    .union([
+      z.array(z.string()),
+      z.string().transform((v) =>
+        v
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .default(fallback);
+
 const providerKind = z.enum(['offline', 'openai', 'bedrock']);
 
-const roleSettings = z.object({
+const roleSettings = z.strictObject({
   /** Model id for this role; falls back to `providers.chat.model`. */
   model: z.string().optional(),
   temperature: num(0.2).pipe(z.number().min(0).max(2)),
   maxTokens: int(1024).pipe(z.number().positive()),
 });
 
-export const configSchema = z
-  .object({
-    /** Where the embedded database, the local bucket and caches live. */
-    dataDir: z.string().min(1).default('./.dropqa'),
-    server: z
-      .object({
-        host: z.string().min(1).default('127.0.0.1'),
-        port: int(8787).pipe(z.number().min(0).max(65535)),
-      })
-      .prefault({}),
-    storage: z
-      .object({
-        kind: z.enum(['local', 's3']).default('local'),
-        /** Local bucket folder; default `<dataDir>/bucket`. */
-        dir: z.string().optional(),
-        bucket: z.string().optional(),
-        region: z.string().default('us-east-1'),
-        endpoint: z.url().optional(),
-        forcePathStyle: bool(false),
-        accessKeyId: z.string().optional(),
-        secretAccessKey: z.string().optional(),
-      })
-      .prefault({})
-      .refine((s) => s.kind !== 's3' || !!s.bucket, {
-        message: 'storage.bucket is required when storage.kind is s3',
-        path: ['bucket'],
-      }),
-    database: z
-      .object({
-        /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
-        url: z.string().optional(),
-        /**
-         * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
-         * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.
-         */
-        dataApi: z
-          .object({
-            resourceArn: z.string().min(1),
-            secretArn: z.string().min(1),
-            database: z.string().min(1).default('dropqa'),
-          })
-          .optional(),
-      })
-      .prefault({}),
-    providers: z
-      .object({
-        chat: z
-          .object({
-            kind: providerKind.default('offline'),
-            model: z.string().optional(),
-            baseUrl: z.url().optional(),
-            apiKey: z.string().optional(),
-            region: z.string().optional(),
-            timeoutMs: int(60_000).pipe(z.number().positive()),
-            maxConcurrency: int(4).pipe(z.number().positive()),
-            maxRetries: int(3).pipe(z.number().min(0)),
-          })
-          .prefault({}),
-        embedder: z
-          .object({
-            kind: providerKind.default('offline'),
-            model: z.string().optional(),
-            /** Vector size; the offline hashing embedder uses it as its number of buckets. */
-            dimensions: int(256).pipe(z.number().min(8).max(4096)),
-            baseUrl: z.url().optional(),
-            apiKey: z.string().optional(),
-            region: z.string().optional(),
-            batchSize: int(64).pipe(z.number().positive()),
-            /** Embedding calls in flight at once (Titan embeds one text per call). */
-            maxConcurrency: int(8).pipe(z.number().positive()),
-          })
-          .prefault({}),
-        ocr: z
-          .object({
-            kind: z.enum(['offline', 'textract', 'none']).default('offline'),
-            languages: z.string().default('chi_sim+eng'),
-          })
-          .prefault({}),
-        roles: z
-          .object({
-            decompose: roleSettings.prefault({}),
-            judge: roleSettings.prefault({}),
-            sufficiency: roleSettings.prefault({}),
-            answer: roleSettings.prefault({}),
-            summarize: roleSettings.prefault({}),
-            describeImage: roleSettings.prefault({}),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    search: z
-      .object({
-        topK: int(10).pipe(z.number().min(1).max(200)),
-        bm25: z
-          .object({
-            k1: num(1.2).pipe(z.number().min(0)),
-            b: num(0.75).pipe(z.number().min(0).max(1)),
-            /**
-             * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
-             * paragraphs, loaded on the first search); false scores every search in SQL.
-             */
-            memoryIndex: bool(true),
-          })
-          .prefault({}),
-        /**
-         * Hybrid fusion (`fuseScores`): the weight of the normalised cosine similarity against the
-         * normalised BM25. Unset, it is taken from `semanticWeightByEmbedder` for the configured
-         * embedder kind: defaults measured on the dev sets (README "Retrieval quality").
-         */
-        hybrid: z
-          .object({
-            semanticWeight: z.coerce.number().min(0).max(1).optional(),
-            semanticWeightByEmbedder: z
-              .object({
-                offline: num(0.1).pipe(z.number().min(0).max(1)),
-                openai: num(0.5).pipe(z.number().min(0).max(1)),
-                bedrock: num(0.5).pipe(z.number().min(0).max(1)),
-              })
-              .prefault({}),
-          })
-          .prefault({}),
-        /** Semantic hits below this cosine similarity are dropped from hybrid results. */
-        minSemanticScore: num(0.05).pipe(z.number().min(-1).max(1)),
-        /** Standard RAG answers directly only when the best hit reaches this relevance. */
-        relevanceThreshold: num(0.7).pipe(z.number().min(0).max(1)),
-        keywordMaxResults: int(50).pipe(z.number().positive()),
-        /**
-         * Optional cross-encoder reranking of the fused top `topN` (seed 003 §3.5): `bedrock` (Bedrock
-         * Rerank; `model` an id such as amazon.rerank-v1:0 or cohere.rerank-v3-5:0, or a full ARN) or
-         * `openai` (an OpenAI-compatible server's `/v1/rerank`, `baseUrl` ending in /v1). `none` (the
-         * default) leaves results as fused. When set, GET /api/search?rerank=true and every QA flow use it.
-         */
-        rerank: z
-          .object({
-            kind: z.enum(['none', 'bedrock', 'openai']).default('none'),
-            model: z.string().optional(),
-            topN: int(20).pipe(z.number().min(1).max(100)),
-            baseUrl: z.url().optional(),
-            apiKey: z.string().optional(),
-            region: z.string().optional(),
-            timeoutMs: int(10_000).pipe(z.number().positive()),
-            maxRetries: int(2).pipe(z.number().min(0)),
-          })
-          .prefault({}),
-        hnsw: z
-          .object({
-            m: int(8).pipe(z.number().min(2).max(100)),
-            efConstruction: int(32).pipe(z.number().min(4).max(1000)),
-            efSearch: int(64).pipe(z.number().min(1).max(1000)),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    limits: z
-      .object({
-        /** Files above this size fail their own version with a clear reason. */
-        maxFileBytes: int(100 * 1024 * 1024).pipe(z.number().positive()),
-        /** A whole multipart upload request. */
-        maxUploadBytes: int(512 * 1024 * 1024).pipe(z.number().positive()),
-        maxParagraphChars: int(800).pipe(z.number().min(50)),
-        paragraphTargetChars: int(400).pipe(z.number().min(20)),
-        /** Documents processed at once by the local pipeline runner. */
-        pipelineConcurrency: int(2).pipe(z.number().min(1).max(64)),
-        /** Office files (zip archives): entries in the central directory. */
-        maxZipEntries: int(10_000).pipe(z.number().positive()),
-        /** Office files: the sum of the entries' uncompressed sizes. */
-        maxUncompressedBytes: int(1024 * 1024 * 1024).pipe(z.number().positive()),
-        /** Office files: uncompressed / compressed size of one large entry above which it is a zip bomb. */
-        maxCompressionRatio: num(200).pipe(z.number().min(2)),
-        maxPages: int(5_000).pipe(z.number().positive()),
-        maxSlides: int(2_000).pipe(z.number().positive()),
-        /** Spreadsheet rows read per workbook. */
-        maxRows: int(2_000_000).pipe(z.number().positive()),
-        /** One file's parse (the Parse step) is abandoned with a clear reason after this long. */
-        parseTimeoutMs: int(120_000).pipe(z.number().positive()),
-      })
-      .prefault({}),
-    structure: z
-      .object({
-        /** A section without subsections longer than this is split into generated subsections. */
-        maxSectionChars: int(6_000).pipe(z.number().min(200)),
-        /** Auto-structured documents with more chunks than this get a grouping level above them. */
-        maxFlatSections: int(20).pipe(z.number().min(2)),
-        /** Give titles like "一、" or "1." a descriptive suffix (numbering kept). */
-        enrichTitles: bool(true),
-      })
-      .prefault({}),
-    qa: z
-      .object({
-        /** Agent-loop iterations before a forced synthesis with low confidence (seed 002 §5.5). */
-        maxIterations: int(5).pipe(z.number().min(1).max(50)),
-        /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
-        toolProtocol: z.enum(['native', 'json']).default('native'),
-        /**
-         * How the agent tells a question about one document from one about the corpus (seed 002
-         * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
-         */
-        routing: z.enum(['model', 'rules']).default('model'),
-        twoStage: z
-          .object({
-            maxSubQueries: int(5).pipe(z.number().min(1).max(5)),
-            /** Sub-queries a second stage may add. */
-            maxExtraQueries: int(3).pipe(z.number().min(0).max(10)),
-            /** Past this, the flow falls back to one retrieval for the question and says so. */
-            timeoutMs: int(20_000).pipe(z.number().positive()),
-            /** Start the answer while the sufficiency judge runs (discarded if a second stage follows). */
-            speculative: bool(true),
-          })
-          .prefault({}),
-        documents: z
-          .object({
-            /** Documents read whole in Stage 1 (seed 004 allows at most 10). */
-            maxDocuments: int(5).pipe(z.number().min(1).max(10)),
-            concurrency: int(4).pipe(z.number().min(1).max(16)),
-            /** A document whose Stage 1 takes longer is skipped, with an event. */
-            documentTimeoutMs: int(60_000).pipe(z.number().positive()),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    lifecycle: z
-      .object({
-        /** How often the local bucket folder is scanned for files added or removed behind our back. */
-        scanIntervalMs: int(30_000).pipe(z.number().min(1_000)),
-        /** At start, a version still processing and untouched for this long is resumed or failed. */
-        recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
-        /** Lifetime of a presigned upload URL. */
-        presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
-      })
-      .prefault({}),
-    topics: z
-      .object({
-        /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */
-        mergeThreshold: num(0.85).pipe(z.number().min(0).max(1)),
-        minPerDocument: int(3).pipe(z.number().min(0)),
-        maxPerDocument: int(5).pipe(z.number().min(1)),
-      })
-      .prefault({}),
-  })
-  .transform((config) => {
-    const { hybrid } = config.search;
-    const semanticWeight =
-      hybrid.semanticWeight ?? hybrid.semanticWeightByEmbedder[config.providers.embedder.kind];
-    return { ...config, search: { ...config.search, hybrid: { ...hybrid, semanticWeight } } };
-  });
+const configShape = z.strictObject({
+  /** Where the embedded database, the local bucket and caches live. */
+  dataDir: z.string().min(1).default('./.dropqa'),
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: int(8787).pipe(z.number().min(0).max(65535)),
+    })
+    .prefault({}),
+  storage: z
+    .strictObject({
+      kind: z.enum(['local', 's3']).default('local'),
+      /** Local bucket folder; default `<dataDir>/bucket`. */
+      dir: z.string().optional(),
+      bucket: z.string().optional(),
+      region: z.string().default('us-east-1'),
+      endpoint: z.url().optional(),
+      forcePathStyle: bool(false),
+      accessKeyId: z.string().optional(),
+      secretAccessKey: z.string().optional(),
+    })
+    .prefault({})
+    .refine((s) => s.kind !== 's3' || !!s.bucket, {
+      message: 'storage.bucket is required when storage.kind is s3',
+      path: ['bucket'],
+    }),
+  database: z
+    .strictObject({
+      /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
+      url: z.string().optional(),
+      /**
+       * Longest a statement may run on a Postgres server (`url`) before the server cancels it; 0 means
+       * no limit. Index builds at the end of a bulk load are exempt. The embedded PGlite runs on the
+       * server's own thread and cannot interrupt a statement: requests are checked before they reach
+       * it (e.g. regular expressions, docs/security.md).
+       */
+      statementTimeoutMs: int(60_000).pipe(z.number().min(0)),
+      /**
+       * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
+       * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.
+       */
+      dataApi: z
+        .strictObject({
+          resourceArn: z.string().min(1),
+          secretArn: z.string().min(1),
+          database: z.string().min(1).default('dropqa'),
+        })
+        .optional(),
+    })
+    .prefault({}),
+  providers: z
+    .strictObject({
+      chat: z
+        .strictObject({
+          kind: providerKind.default('offline'),
+          model: z.string().optional(),
+          baseUrl: z.url().optional(),
+          apiKey: z.string().optional(),
+          region: z.string().optional(),
+          timeoutMs: int(60_000).pipe(z.number().positive()),
+          maxConcurrency: int(4).pipe(z.number().positive()),
+          maxRetries: int(3).pipe(z.number().min(0)),
+        })
+        .prefault({}),
+      embedder: z
+        .strictObject({
+          kind: providerKind.default('offline'),
+          model: z.string().optional(),
+          /** Vector size; the offline hashing embedder uses it as its number of buckets. */
+          dimensions: int(256).pipe(z.number().min(8).max(4096)),
+          baseUrl: z.url().optional(),
+          apiKey: z.string().optional(),
+          region: z.string().optional(),
+          batchSize: int(64).pipe(z.number().positive()),
+          /** Embedding calls in flight at once (Titan embeds one text per call). */
+          maxConcurrency: int(8).pipe(z.number().positive()),
+        })
+        .prefault({}),
+      ocr: z
+        .strictObject({
+          kind: z.enum(['offline', 'textract', 'none']).default('offline'),
+          languages: z.string().default('chi_sim+eng'),
+        })
+        .prefault({}),
+      roles: z
+        .strictObject({
+          decompose: roleSettings.prefault({}),
+          judge: roleSettings.prefault({}),
+          sufficiency: roleSettings.prefault({}),
+          answer: roleSettings.prefault({}),
+          summarize: roleSettings.prefault({}),
+          describeImage: roleSettings.prefault({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  search: z
+    .strictObject({
+      topK: int(10).pipe(z.number().min(1).max(200)),
+      bm25: z
+        .strictObject({
+          k1: num(1.2).pipe(z.number().min(0)),
+          b: num(0.75).pipe(z.number().min(0).max(1)),
+          /**
+           * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
+           * paragraphs, loaded on the first search); false scores every search in SQL.
+           */
+          memoryIndex: bool(true),
+        })
+        .prefault({}),
+      /**
+       * Hybrid fusion (`fuseScores`): the weight of the normalised cosine similarity against the
+       * normalised BM25. Unset, it is taken from `semanticWeightByEmbedder` for the configured
+       * embedder kind: defaults measured on the dev sets (README "Retrieval quality").
+       */
+      hybrid: z
+        .strictObject({
+          semanticWeight: z.coerce.number().min(0).max(1).optional(),
+          semanticWeightByEmbedder: z
+            .strictObject({
+              offline: num(0.1).pipe(z.number().min(0).max(1)),
+              openai: num(0.5).pipe(z.number().min(0).max(1)),
+              bedrock: num(0.5).pipe(z.number().min(0).max(1)),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+      /** Semantic hits below this cosine similarity are dropped from hybrid results. */
+      minSemanticScore: num(0.05).pipe(z.number().min(-1).max(1)),
+      /** Standard RAG answers directly only when the best hit reaches this relevance. */
+      relevanceThreshold: num(0.7).pipe(z.number().min(0).max(1)),
+      keywordMaxResults: int(50).pipe(z.number().positive()),
+      /**
+       * Optional cross-encoder reranking of the fused top `topN` (seed 003 §3.5): `bedrock` (Bedrock
+       * Rerank; `model` an id such as amazon.rerank-v1:0 or cohere.rerank-v3-5:0, or a full ARN) or
+       * `openai` (an OpenAI-compatible server's `/v1/rerank`, `baseUrl` ending in /v1). `none` (the
+       * default) leaves results as fused. When set, GET /api/search?rerank=true and every QA flow use it.
+       */
+      rerank: z
+        .strictObject({
+          kind: z.enum(['none', 'bedrock', 'openai']).default('none'),
+          model: z.string().optional(),
+          topN: int(20).pipe(z.number().min(1).max(100)),
+          baseUrl: z.url().optional(),
+          apiKey: z.string().optional(),
+          region: z.string().optional(),
+          timeoutMs: int(10_000).pipe(z.number().positive()),
+          maxRetries: int(2).pipe(z.number().min(0)),
+        })
+        .prefault({}),
+      hnsw: z
+        .strictObject({
+          m: int(8).pipe(z.number().min(2).max(100)),
+          efConstruction: int(32).pipe(z.number().min(4).max(1000)),
+          efSearch: int(64).pipe(z.number().min(1).max(1000)),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  limits: z
+    .strictObject({
+      /** Files above this size fail their own version with a clear reason. */
+      maxFileBytes: int(100 * 1024 * 1024).pipe(z.number().positive()),
+      /** A whole multipart upload request. */
+      maxUploadBytes: int(512 * 1024 * 1024).pipe(z.number().positive()),
+      maxParagraphChars: int(800).pipe(z.number().min(50)),
+      paragraphTargetChars: int(400).pipe(z.number().min(20)),
+      /** Documents processed at once by the local pipeline runner. */
+      pipelineConcurrency: int(2).pipe(z.number().min(1).max(64)),
+      /** Office files (zip archives): entries in the central directory. */
+      maxZipEntries: int(10_000).pipe(z.number().positive()),
+      /** Office files: the sum of the entries' uncompressed sizes. */
+      maxUncompressedBytes: int(1024 * 1024 * 1024).pipe(z.number().positive()),
+      /** Office files: uncompressed / compressed size of one large entry above which it is a zip bomb. */
+      maxCompressionRatio: num(200).pipe(z.number().min(2)),
+      maxPages: int(5_000).pipe(z.number().positive()),
+      maxSlides: int(2_000).pipe(z.number().positive()),
+      /** Spreadsheet rows read per workbook. */
+      maxRows: int(2_000_000).pipe(z.number().positive()),
+      /** One file's parse (the Parse step) is abandoned with a clear reason after this long. */
+      parseTimeoutMs: int(120_000).pipe(z.number().positive()),
+    })
+    .prefault({}),
+  structure: z
+    .strictObject({
+      /** A section without subsections longer than this is split into generated subsections. */
+      maxSectionChars: int(6_000).pipe(z.number().min(200)),
+      /** Auto-structured documents with more chunks than this get a grouping level above them. */
+      maxFlatSections: int(20).pipe(z.number().min(2)),
+      /** Give titles like "一、" or "1." a descriptive suffix (numbering kept). */
+      enrichTitles: bool(true),
+    })
+    .prefault({}),
+  qa: z
+    .strictObject({
+      /** Agent-loop iterations before a forced synthesis with low confidence (seed 002 §5.5). */
+      maxIterations: int(5).pipe(z.number().min(1).max(50)),
+      /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
+      toolProtocol: z.enum(['native', 'json']).default('native'),
+      /**
+       * How the agent tells a question about one document from one about the corpus (seed 002
+       * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
+       */
+      routing: z.enum(['model', 'rules']).default('model'),
+      twoStage: z
+        .strictObject({
+          maxSubQueries: int(5).pipe(z.number().min(1).max(5)),
+          /** Sub-queries a second stage may add. */
+          maxExtraQueries: int(3).pipe(z.number().min(0).max(10)),
+          /** Past this, the flow falls back to one retrieval for the question and says so. */
+          timeoutMs: int(20_000).pipe(z.number().positive()),
+          /** Start the answer while the sufficiency judge runs (discarded if a second stage follows). */
+          speculative: bool(true),
+        })
+        .prefault({}),
+      documents: z
+        .strictObject({
+          /** Documents read whole in Stage 1 (seed 004 allows at most 10). */
+          maxDocuments: int(5).pipe(z.number().min(1).max(10)),
+          concurrency: int(4).pipe(z.number().min(1).max(16)),
+          /** A document whose Stage 1 takes longer is skipped, with an event. */
+          documentTimeoutMs: int(60_000).pipe(z.number().positive()),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  lifecycle: z
+    .strictObject({
+      /** How often the local bucket folder is scanned for files added or removed behind our back. */
+      scanIntervalMs: int(30_000).pipe(z.number().min(1_000)),
+      /** At start, a version still processing and untouched for this long is resumed or failed. */
+      recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
+      /** Lifetime of a presigned upload URL. */
+      presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
+    })
+    .prefault({}),
+  watch: z
+    .strictObject({
+      /**
+       * Local folders whose files are ingested as they are added, changed, renamed or deleted
+       * (`dropqa serve` and `npm start` watch them; `dropqa watch <dir>...` names others). Local only.
+       */
+      directories: list([]),
+      /** File extensions (without the dot) that are ingested; others are ignored. */
+      extensions: list(['md', 'markdown', 'txt', 'docx', 'pptx', 'xlsx', 'pdf']),
+      /**
+       * Glob patterns of files never ingested: a pattern without `/` matches the file name, one with
+       * `/` the path inside the folder. The defaults skip Office lock and temp files, editor swap and
+       * backup files, partial downloads and hidden files and folders.
+       */
+      ignore: list([
+        '~$*',
+        '.~lock*',
+        '~*.tmp',
+        '*.tmp',
+        '*.swp',
+        '*.swo',
+        '*~',
+        '*.crdownload',
+        '*.part',
+        '.*',
+        '**/.*/**',
+        '**/node_modules/**',
+      ]),
+      /** A file must stay unchanged this long before it is read (a copy or save in several writes). */
+      debounceMs: int(300).pipe(z.number().min(0).max(60_000)),
+      /** A deleted file whose bytes reappear under another name within this long is a rename. */
+      renameWindowMs: int(1_000).pipe(z.number().min(0).max(60_000)),
+      /** Files ingested at once; the rest wait in the queue. */
+      concurrency: int(4).pipe(z.number().min(1).max(64)),
+    })
+    .prefault({}),
+  topics: z
+    .strictObject({
+      /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */
+      mergeThreshold: num(0.85).pipe(z.number().min(0).max(1)),
+      minPerDocument: int(3).pipe(z.number().min(0)),
+      maxPerDocument: int(5).pipe(z.number().min(1)),
+    })
+    .prefault({}),
+});
+
+/**
+ * The configuration schema: the settings above, with `search.hybrid.semanticWeight` resolved from
+ * the embedder kind when it is not set.
+ */
+export const configSchema = configShape.transform((config) => {
+  const { hybrid } = config.search;
+  const semanticWeight =
+    hybrid.semanticWeight ?? hybrid.semanticWeightByEmbedder[config.providers.embedder.kind];
+  return { ...config, search: { ...config.search, hybrid: { ...hybrid, semanticWeight } } };
+});
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

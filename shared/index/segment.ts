@@ -70,3 +70,13 @@ export function isStopword(token: string): boolean {
 export function hasCjk(text: string): boolean {
   return CJK_RUN.test(text);
 }
+
+/**
+ * Splits a CJK run into words for display (jieba's precise mode, HMM on): unlike `segment`, the
+ * words concatenate back to the input, so a word-level diff can show them in place.
+ *
+ * @example cutWords('退款期限为七天') // ['退款', '期限', '为', '七天']
+ */
+export function cutWords(cjk: string): string[] {
+  return segmenter().cut(cjk, true);
+}

@@ -75,6 +75,8 @@ export interface SearchRequest {
   caseSensitive?: boolean;
   /** Rerank the top `search.rerank.topN` with the configured reranker (fulltext, semantic, hybrid). */
   rerank?: boolean;
+  /** Aborted when the asker goes away (the HTTP client disconnects): no further query is started. */
+  signal?: AbortSignal;
 }
 
 /** A ranked node before its details are loaded: what each search kind produces and fusion consumes. */

@@ -31,6 +31,7 @@ export function searchRoutes(rt: Runtime): Hono {
       keywordMode: query.mode,
       caseSensitive: query.case_sensitive === 'true',
       rerank: query.rerank === 'true',
+      signal: c.req.raw.signal,
     });
     return c.json({
       query: query.q,
