@@ -14,6 +14,7 @@ const { flattenCfnReference } = createRequire(import.meta.url)(
 /** Actions that have no resource-level permissions, so `Resource: *` is the only way to allow them. */
 const RESOURCELESS_ACTIONS = new Set([
   'textract:DetectDocumentText',
+  'bedrock:Rerank',
   'xray:PutTraceSegments',
   'xray:PutTelemetryRecords',
   'xray:GetSamplingRules',

@@ -14,6 +14,9 @@ export function providerEnvironment(settings: Settings): Record<string, string> 
     DROPQA_PROVIDERS__EMBEDDER__MODEL: settings.embeddingModel,
     DROPQA_PROVIDERS__EMBEDDER__DIMENSIONS: String(settings.embeddingDimensions),
     DROPQA_PROVIDERS__OCR__KIND: 'textract',
+    ...(settings.rerankModel
+      ? { DROPQA_SEARCH__RERANK__KIND: 'bedrock', DROPQA_SEARCH__RERANK__MODEL: settings.rerankModel }
+      : {}),
   };
 }
 
@@ -23,19 +26,29 @@ export function storageEnvironment(bucketName: string): Record<string, string> {
 }
 
 /**
- * Lets a function call the configured Bedrock models (and Textract, which has no resource-level
- * permissions), named one by one: no wildcard actions. An inference profile is granted with the
+ * Lets a function call the configured Bedrock models (and Textract and Bedrock Rerank, which have no
+ * resource-level permissions), named one by one: no wildcard actions. An inference profile is granted with the
  * foundation models it routes to (see `modelResources`).
  */
 export function grantModels(grantee: IGrantable, settings: Settings, scope: Stack, ocr = false): void {
   if (settings.providers === 'offline') return;
-  const models = [settings.chatModel, settings.embeddingModel];
+  const models = [
+    settings.chatModel,
+    settings.embeddingModel,
+    ...(settings.rerankModel ? [settings.rerankModel] : []),
+  ];
   grantee.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
       actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
       resources: [...new Set(models.flatMap((model) => modelResources(model, scope)))],
     }),
   );
+  if (settings.rerankModel) {
+    // Rerank has no resource-level permissions; the model it runs is granted InvokeModel above.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['bedrock:Rerank'], resources: ['*'] }),
+    );
+  }
   if (ocr) {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }),

@@ -22,6 +22,8 @@ const settingsSchema = z.object({
   chatModel: z.string().default(DEFAULT_CHAT_MODEL),
   embeddingModel: z.string().default('amazon.titan-embed-text-v2:0'),
   embeddingDimensions: z.coerce.number().int().min(8).max(4096).default(1024),
+  /** A Bedrock rerank model id (`amazon.rerank-v1:0`, `cohere.rerank-v3-5:0`); unset, no reranking. */
+  rerankModel: z.string().optional(),
   /** Days CloudWatch keeps the functions' and the state machine's logs. */
   logRetentionDays: z.coerce.number().int().positive().default(30),
   /** Days S3 keeps replaced or deleted versions of documents. */
