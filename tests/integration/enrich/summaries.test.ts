@@ -126,12 +126,12 @@ describe.each(DRIVERS)('summarizeVersion (%s)', (driver) => {
       const documentId = await indexed();
       await summarizeVersion(database.db, offline, { documentId, version: 1 });
       const budget = (await summaries(database.db, documentId)).get('Budget');
-      expect(budget?.weighted).toMatch(/'migration':\d+C/);
+      expect(budget?.weighted).toMatch(/'migrat':\d+C/);
       expect(budget?.index_text).toBe(`Budget\n${budget?.summary}`);
       const [match] = await queryRows<{ n: number }>(
         database.db,
         sql`SELECT count(*)::int AS n FROM nodes WHERE document_id = ${documentId}
-            AND node_type = 'section' AND search_vector @@ ${"'migration':C"}::tsquery`,
+            AND node_type = 'section' AND search_vector @@ ${"'migrat':C"}::tsquery`,
       );
       expect(match?.n).toBe(1);
     });
