@@ -20,6 +20,7 @@ import { benchParse } from './parse.ts';
 import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
+import { benchTopics } from './topics.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
 const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
@@ -116,6 +117,7 @@ try {
   const enrich = await benchEnrich();
   results.enrich = enrich.results;
   rows.push(...enrich.rows);
+  rows.push(...(await benchTopics()).rows);
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });

@@ -70,3 +70,19 @@ export function isStopword(token: string): boolean {
 export function hasCjk(text: string): boolean {
   return CJK_RUN.test(text);
 }
+
+/** A jieba word with its part-of-speech tag ("n" noun, "nr" person, "ns" place, "vn" verbal noun…). */
+export interface TaggedWord {
+  word: string;
+  tag: string;
+}
+
+/**
+ * Tags a CJK run word by word with jieba's parts of speech (precise mode, not the search mode's
+ * overlapping words), for the offline key phrases.
+ *
+ * @example tagCjk('数据平台的预算') // [{ word: '数据', tag: 'n' }, { word: '平台', tag: 'n' }, …]
+ */
+export function tagCjk(text: string): TaggedWord[] {
+  return segmenter().tag(text, true);
+}
