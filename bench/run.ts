@@ -21,6 +21,7 @@ import { benchParse } from './parse.ts';
 import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
+import { benchVersions } from './versions.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
 const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
@@ -97,6 +98,7 @@ try {
     });
   }
   rows.push(...(await benchLifecycle(rt, files, results)));
+  rows.push(...(await benchVersions(rt, results)));
   rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
   rows.push(...benchFollowUp(results));

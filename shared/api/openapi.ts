@@ -6,6 +6,7 @@ import { historyListQuery } from './routes/history.ts';
 import { imageQuery } from './routes/images.ts';
 import { searchQuery } from './routes/search.ts';
 import {
+  diffQuery,
   documentListQuery,
   structureQuery,
   topicListQuery,
@@ -137,6 +138,16 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'The section tree of a version (default: current)',
           parameters: [...idParam, ...queryParameters(structureQuery)],
           responses: responses('The tree'),
+        },
+      },
+      '/api/documents/{id}/diff': {
+        get: {
+          summary:
+            'What changed between two versions (default: previous vs current), keyed by section path: sections added, removed, renamed or moved; paragraphs, tables and images added, removed or changed, with word-level changes',
+          parameters: [...idParam, ...queryParameters(diffQuery)],
+          responses: responses(
+            '{ documentId, key, from, to, summary, sections: [{ status, path, fromPath?, leaves }] }',
+          ),
         },
       },
       '/api/topics': {

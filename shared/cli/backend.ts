@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.ts';
+import { type DiffRange, type DocumentDiff, diffVersions } from '../diff/index.ts';
 import {
   type DocumentSummary,
   deleteDocument,
@@ -32,6 +33,8 @@ export interface Backend {
   documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }>;
   /** A document (by id or key) with its versions, newest first. */
   versions(keyOrId: string): Promise<{ document: DocumentSummary; versions: VersionSummary[] }>;
+  /** What changed between two versions of a document (by id or key); default previous vs current. */
+  diff(keyOrId: string, range: DiffRange): Promise<DocumentDiff>;
   /** Deletes a document (by id or key); returns what it was. */
   remove(keyOrId: string): Promise<DocumentSummary>;
   /** Reindexes a document (by id or key) and waits for the outcome. */
@@ -72,6 +75,10 @@ export async function openBackend(config: Config, options: { recover?: boolean }
     async versions(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);
       return { document, versions: await listVersions(rt.db, document.id) };
+    },
+    async diff(keyOrId, range) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      return diffVersions(rt.db, document.id, range);
     },
     async remove(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);

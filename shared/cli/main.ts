@@ -14,6 +14,7 @@ Usage:
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
   dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
   dropqa versions <key or id>          a document's versions with hash, size, dates and stats [--json]
+  dropqa diff <key or id>              what changed between two versions [--from N] [--to M] (default previous vs current) [--json]
   dropqa delete <key or id>            remove a document from search and topics, with its files
   dropqa reindex <key or id>           re-run the pipeline on the stored file (new version only if the result differs)
   dropqa config                        print the effective configuration (secrets masked)
@@ -62,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/status.ts')).statusCommand(config, values);
     case 'versions':
       return (await import('./commands/versions.ts')).versionsCommand(config, args.join(' '), values);
+    case 'diff':
+      return (await import('./commands/diff.ts')).diffCommand(config, args.join(' '), values);
     case 'delete':
       return (await import('./commands/delete.ts')).deleteCommand(config, args.join(' '), values);
     case 'reindex':

@@ -72,6 +72,16 @@ export function hasCjk(text: string): boolean {
 }
 
 /**
+ * Splits a CJK run into words for display (jieba's precise mode, HMM on): unlike `segment`, the
+ * words concatenate back to the input, so a word-level diff can show them in place.
+ *
+ * @example cutWords('退款期限为七天') // ['退款', '期限', '为', '七天']
+ */
+export function cutWords(cjk: string): string[] {
+  return segmenter().cut(cjk, true);
+}
+
+/**
  * Words of CJK text with their jieba part-of-speech tags (`nr` person, `ns` place, `nt`
  * organisation, `nz` other proper noun, `x` a word jieba's HMM found outside its dictionary,
  * usually a name), in reading order.

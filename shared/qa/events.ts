@@ -27,13 +27,3 @@ export type QaEvent =
   | { type: 'error'; data: { code: string; message: string } };
 
 export type QaEventType = QaEvent['type'];
-
-/**
- * One event as a Server-Sent Events frame: `event: <type>\ndata: <json>\n\n`. JSON never contains a
- * raw line break, so the data is always a single line.
- *
- * @example encodeSse({ type: 'delta', data: { text: 'Hi' } }) // 'event: delta\ndata: {"text":"Hi"}\n\n'
- */
-export function encodeSse(event: QaEvent): string {
-  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
-}

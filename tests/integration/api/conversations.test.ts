@@ -14,7 +14,7 @@ import { TOKEN_HEADER } from '../../../functions/ask/require-user.ts';
 
 type Headers = Record<string, string>;
 
-async function askEvents(app: Hono, body: unknown, headers: Headers = {}): Promise<QaEvent[]> {
+async function askEvents(app: { request: Hono['request'] }, body: unknown, headers: Headers = {}): Promise<QaEvent[]> {
   const res = await app.request('/api/qa/ask', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -152,7 +152,7 @@ describe('conversations over HTTP', () => {
 
   describe('in the Lambda app', () => {
     const USERS: Record<string, string> = { 'token-alice': 'alice-sub', 'token-bob': 'bob-sub' };
-    let lambda: Hono;
+    let lambda: ReturnType<typeof lambdaApp>;
     const as = (user: 'alice' | 'bob'): Headers => ({ [TOKEN_HEADER]: `token-${user}` });
     let aliceConversation: string;
     let aliceEntry: string;
