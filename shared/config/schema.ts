@@ -50,6 +50,13 @@ export const configSchema = z.strictObject({
       /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
       url: z.string().optional(),
       /**
+       * Longest a statement may run on a Postgres server (`url`) before the server cancels it; 0 means
+       * no limit. Index builds at the end of a bulk load are exempt. The embedded PGlite runs on the
+       * server's own thread and cannot interrupt a statement: requests are checked before they reach
+       * it (e.g. regular expressions, docs/security.md).
+       */
+      statementTimeoutMs: int(60_000).pipe(z.number().min(0)),
+      /**
        * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
        * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.
        */

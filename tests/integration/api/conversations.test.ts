@@ -14,7 +14,11 @@ import { TOKEN_HEADER } from '../../../functions/ask/require-user.ts';
 
 type Headers = Record<string, string>;
 
-async function askEvents(app: { request: Hono['request'] }, body: unknown, headers: Headers = {}): Promise<QaEvent[]> {
+async function askEvents(
+  app: { request: Hono['request'] },
+  body: unknown,
+  headers: Headers = {},
+): Promise<QaEvent[]> {
   const res = await app.request('/api/qa/ask', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },

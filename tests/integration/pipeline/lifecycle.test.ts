@@ -249,7 +249,7 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
   it("leaves a shared database's unfinished version alone until it has idled lifecycle.recoveryIdleMs", async () => {
     const config = {
       ...deps.config,
-      database: { url: 'postgres://another-process.example/dropqa' },
+      database: { ...deps.config.database, url: 'postgres://another-process.example/dropqa' },
       lifecycle: { ...deps.config.lifecycle, recoveryIdleMs: 60_000 },
     };
     const shared = createIngestService({ ...deps, config }, { retryDelayMs: 1 });
