@@ -1,5 +1,5 @@
 import type { Config } from '#shared/config/index.ts';
-import { DEFAULT_BEDROCK_CHAT_MODEL, defaultChatModel, embedderSettings } from '../provider-settings.ts';
+import { defaultChatModel, embedderSettings } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
@@ -24,11 +24,7 @@ export function bedrockChatFromConfig(config: Config, deps: BedrockDeps): Bedroc
       credentials: deps.credentials,
     }),
     defaultModel: defaultChatModel(config),
-    // The follow-up rewrite is one short call before retrieval: a small model unless one is named.
-    roles: {
-      ...roles,
-      condense: { ...roles.condense, model: roles.condense.model ?? DEFAULT_BEDROCK_CHAT_MODEL },
-    },
+    roles,
     caller: deps.caller,
     ledger: deps.ledger,
   });
