@@ -22,6 +22,7 @@ import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
 import { benchVersions } from './versions.ts';
+import { benchWatch } from './watch.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
 const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
@@ -99,6 +100,7 @@ try {
   }
   rows.push(...(await benchLifecycle(rt, files, results)));
   rows.push(...(await benchVersions(rt, results)));
+  rows.push(...(await benchWatch(rt, results)));
   rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
   rows.push(...benchFollowUp(results));
