@@ -1,7 +1,9 @@
 import { cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildSync, type Metafile } from 'esbuild';
 import { REPO_ROOT } from './paths.ts';
+import { promptTexts } from './prompt-texts.ts';
 
 /** Every Lambda handler of the deployment: all of them are bundled by one esbuild build. */
 export const FUNCTION_ENTRIES = [
@@ -77,7 +79,8 @@ let built: Metafile | undefined;
  * what a function imports with `import()` (a database driver, a provider's SDK, the parsers) is a
  * chunk loaded on demand, not code evaluated at initialization. Minified, source maps without
  * sources; the AWS SDK is bundled (tree-shaken ESM initializes faster than the runtime's CommonJS
- * copy); the native modules (jieba, sharp) and the local-only ones stay external.
+ * copy); the native modules (jieba, sharp) and the local-only ones stay external; the prompt files'
+ * texts are compiled in (see prompt-texts.ts).
  */
 export function buildAllFunctions(): Metafile {
   if (built) return built;
@@ -102,6 +105,7 @@ export function buildAllFunctions(): Metafile {
       js: "import { createRequire as __cr } from 'node:module';const require = __cr(import.meta.url);",
     },
     external: [...NATIVE, ...LOCAL_ONLY],
+    define: { DROPQA_PROMPTS: JSON.stringify(promptTexts()) },
     metafile: true,
     logLevel: 'error',
   });
@@ -183,7 +187,7 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
       ...new Set(
         initFiles.flatMap((file) =>
           (metafile.outputs[file]?.imports ?? [])
-            .filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:'))
+            .filter((i) => i.external && i.kind === 'import-statement' && !isBuiltin(i.path))
             .map((i) => i.path),
         ),
       ),

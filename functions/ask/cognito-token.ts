@@ -1,4 +1,18 @@
-import { createPublicKey, type JsonWebKey, verify } from 'node:crypto';
+import { CognitoJwtVerifier } from 'aws-jwt-verify';
+import {
+  CognitoJwtInvalidClientIdError,
+  CognitoJwtInvalidTokenUseError,
+  FetchError,
+  JwtBaseError,
+  JwtExpiredError,
+  JwtInvalidIssuerError,
+  JwtInvalidSignatureAlgorithmError,
+  JwtInvalidSignatureError,
+  JwtParseError,
+  KidNotFoundInJwksError,
+  ParameterValidationError,
+} from 'aws-jwt-verify/error';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 
 export interface TokenClaims {
   sub: string;
@@ -12,78 +26,68 @@ export interface CognitoVerifierOptions {
   /** The app client the web uses: an ID token's `aud`, an access token's `client_id`. */
   clientId: string;
   /** Where the signing keys come from; default the user pool's JWKS over HTTPS (cached). */
-  fetchKeys?: (url: string) => Promise<{ keys: (JsonWebKey & { kid?: string })[] }>;
-  now?: () => number;
+  fetchKeys?: (url: string) => Promise<{ keys: object[] }>;
 }
 
 export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
 }
 
-const b64json = (part: string | undefined): Record<string, unknown> => {
-  try {
-    return JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw new InvalidTokenError('the token is not a JWT');
-  }
-};
+/** What a person is told for each way a token can be refused by aws-jwt-verify. */
+const REASONS: [new (...args: never[]) => JwtBaseError, string][] = [
+  [JwtParseError, 'the token is not a JWT'],
+  [JwtInvalidSignatureAlgorithmError, 'the token is not signed with RS256'],
+  [KidNotFoundInJwksError, 'the token is signed with an unknown key'],
+  [JwtInvalidSignatureError, 'the token signature is invalid'],
+  [JwtInvalidIssuerError, 'the token is from another issuer'],
+  [CognitoJwtInvalidClientIdError, 'the token is for another client'],
+  [CognitoJwtInvalidTokenUseError, 'the token is neither an ID nor an access token'],
+  [JwtExpiredError, 'the token has expired'],
+];
 
 /**
- * Verifies Cognito user-pool tokens (RS256 JWTs): signature against the pool's published keys
- * (fetched once, again on an unknown key id), issuer, audience / client, token use and expiry.
+ * Verifies Cognito user-pool tokens (ID or access) with aws-jwt-verify: signature against the pool's
+ * published keys (fetched once, again on an unknown key id), issuer, client, token use and expiry.
+ * A refused token throws `InvalidTokenError` with a readable reason; a JWKS that cannot be fetched
+ * throws as is (a server problem, not the user's).
  *
  * @example const verifyToken = cognitoVerifier({ userPoolId, clientId }); await verifyToken(jwt)
  */
 export function cognitoVerifier(options: CognitoVerifierOptions): (token: string) => Promise<TokenClaims> {
-  const region = options.userPoolId.split('_')[0];
-  const issuer = `https://cognito-idp.${region}.amazonaws.com/${options.userPoolId}`;
-  const fetchKeys =
-    options.fetchKeys ??
-    (async (url: string) => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`JWKS ${url}: HTTP ${response.status}`);
-      return (await response.json()) as { keys: (JsonWebKey & { kid?: string })[] };
-    });
-  const now = options.now ?? (() => Date.now());
-  let keys: Promise<Map<string, JsonWebKey>> | undefined;
-  const loadKeys = () => {
-    keys = fetchKeys(`${issuer}/.well-known/jwks.json`).then(
-      (jwks) => new Map(jwks.keys.map((k) => [k.kid ?? '', k])),
-    );
-    keys.catch(() => {
-      keys = undefined;
-    });
-    return keys;
-  };
-
+  const { fetchKeys } = options;
+  const jwksCache = fetchKeys
+    ? new SimpleJwksCache({
+        fetcher: {
+          fetch: async (uri) => new TextEncoder().encode(JSON.stringify(await fetchKeys(uri))).buffer,
+        },
+      })
+    : undefined;
+  const verifier = CognitoJwtVerifier.create(
+    {
+      userPoolId: options.userPoolId,
+      clientId: options.clientId,
+      tokenUse: null,
+      // aws-jwt-verify checks `exp` only when present; Cognito always sets it, so its absence is forged.
+      customJwtCheck: ({ payload }) => {
+        if (typeof payload.exp !== 'number') throw new InvalidTokenError('the token has no expiry');
+      },
+    },
+    jwksCache ? { jwksCache } : undefined,
+  );
   return async (token) => {
-    const [head, body, signature] = token.split('.');
-    const header = b64json(head);
-    const claims = b64json(body) as Partial<TokenClaims> & {
-      iss?: string;
-      aud?: string;
-      client_id?: string;
-      exp?: number;
-    };
-    if (header.alg !== 'RS256' || typeof header.kid !== 'string' || !signature)
-      throw new InvalidTokenError('the token is not signed with RS256');
-    let jwk = (await (keys ?? loadKeys())).get(header.kid);
-    if (!jwk) jwk = (await loadKeys()).get(header.kid);
-    if (!jwk) throw new InvalidTokenError('the token is signed with an unknown key');
-    const valid = verify(
-      'RSA-SHA256',
-      Buffer.from(`${head}.${body}`),
-      createPublicKey({ key: jwk, format: 'jwk' }),
-      Buffer.from(signature, 'base64url'),
-    );
-    if (!valid) throw new InvalidTokenError('the token signature is invalid');
-    if (claims.iss !== issuer) throw new InvalidTokenError('the token is from another issuer');
-    const audience =
-      claims.token_use === 'id' ? claims.aud : claims.token_use === 'access' ? claims.client_id : undefined;
-    if (audience !== options.clientId) throw new InvalidTokenError('the token is for another client');
-    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now())
-      throw new InvalidTokenError('the token has expired');
-    if (typeof claims.sub !== 'string') throw new InvalidTokenError('the token names no user');
-    return claims as TokenClaims;
+    try {
+      return (await verifier.verify(token)) as unknown as TokenClaims;
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw error;
+      if (!(error instanceof JwtBaseError) || error instanceof FetchError) throw error;
+      // A token from another pool is refused before its claims are read, as an unconfigured issuer.
+      const otherPool =
+        error instanceof ParameterValidationError && /issuer not configured/.test(error.message);
+      const reason = otherPool
+        ? 'the token is from another issuer'
+        : (REASONS.find(([type]) => error instanceof type)?.[1] ??
+          `the token is not valid (${error.message})`);
+      throw new InvalidTokenError(reason, { cause: error });
+    }
   };
 }

@@ -7,18 +7,25 @@ export const TOKEN_HEADER = 'x-dropqa-token';
 /** The cookie carrying it where a header cannot be set (`<img src>` for document images). */
 export const TOKEN_COOKIE = 'dropqa_token';
 
+/** What `requireUser` puts in the request context: `c.get('user')` is the verified token's claims. */
+export interface UserVariables {
+  user: TokenClaims;
+}
+
 /**
  * Lets a request through only with a valid user token (header, or cookie for images); answers
  * 401 with the usual JSON error otherwise. `/api/health` stays open for monitoring.
  */
-export function requireUser(verifyToken: (token: string) => Promise<TokenClaims>): MiddlewareHandler {
+export function requireUser(
+  verifyToken: (token: string) => Promise<TokenClaims>,
+): MiddlewareHandler<{ Variables: UserVariables }> {
   return async (c, next) => {
     if (c.req.path === '/api/health') return next();
     const token = c.req.header(TOKEN_HEADER) ?? getCookie(c, TOKEN_COOKIE);
     const refuse = (message: string) => c.json({ error: { code: 'unauthorized', message } }, 401);
     if (!token) return refuse(`Sign in first: send your token in the ${TOKEN_HEADER} header`);
     try {
-      c.set('user' as never, (await verifyToken(token)) as never);
+      c.set('user', await verifyToken(token));
     } catch (error) {
       if (error instanceof InvalidTokenError) return refuse(`Invalid token: ${error.message}`);
       throw error;

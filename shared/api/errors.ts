@@ -15,6 +15,8 @@ const STATUS: Record<string, 400 | 404 | 413 | 422 | 500 | 502 | 503> = {
  * their message; anything else is logged with context and answered with a generic 500.
  */
 export function handleError(error: Error, c: Context): Response {
+  // The client went away (its request signal aborted the work): nobody reads an answer, nothing to log.
+  if (c.req.raw.signal.aborted) return c.body(null, 499 as never);
   if (error instanceof DropQAError) {
     return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 500);
   }

@@ -1,9 +1,12 @@
+import { readSse } from '../api/sse-read.ts';
+import type { DiffRange, DocumentDiff } from '../diff/index.ts';
 import type { DocumentSummary, ListOptions, VersionSummary } from '../documents/index.ts';
 import { NotFoundError } from '../errors.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
 import type { SearchHit, SearchRequest } from '../search/index.ts';
+import type { WatchStatus } from '../watch/index.ts';
 import type { Backend } from './backend.ts';
 import { type InputFile, readInput } from './files.ts';
 
@@ -87,6 +90,18 @@ export class HttpBackend implements Backend {
     return { document, versions };
   }
 
+  async diff(keyOrId: string, range: DiffRange): Promise<DocumentDiff> {
+    const document = await this.resolve(keyOrId);
+    const params = new URLSearchParams();
+    if (range.from !== undefined) params.set('from', String(range.from));
+    if (range.to !== undefined) params.set('to', String(range.to));
+    return this.json<DocumentDiff>(`/api/documents/${document.id}/diff?${params}`);
+  }
+
+  watchStatus(): Promise<WatchStatus> {
+    return this.json<WatchStatus>('/api/watch');
+  }
+
   async remove(keyOrId: string): Promise<DocumentSummary> {
     const document = await this.resolve(keyOrId);
     await this.json(`/api/documents/${document.id}`, { method: 'DELETE' });
@@ -158,26 +173,8 @@ async function errorText(response: Response): Promise<string> {
 
 /** Reads a Server-Sent Events body into the events it carries. */
 export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncIterable<QaEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      const type = block
-        .split('\n')
-        .find((line) => line.startsWith('event:'))
-        ?.slice(6)
-        .trim();
-      if (type && data) yield { type, data: JSON.parse(data) } as QaEvent;
-      end = buffer.indexOf('\n\n');
-    }
+  for await (const frame of readSse(body)) {
+    if (frame.event !== 'message' && frame.data)
+      yield { type: frame.event, data: JSON.parse(frame.data) } as QaEvent;
   }
 }

@@ -8,12 +8,14 @@ const USAGE = `DropQA: ask questions over your own documents.
 Usage:
   dropqa serve                         start the local product (http://localhost:8787)
   dropqa ingest <files or folders>     ingest documents [--json]
+  dropqa watch [<dir>...]              follow folders (default: watch.directories): added, changed, renamed, deleted files
   dropqa ask "<question>"              stream an answer with sources [--mode auto|agent|two-stage|documents|standard]
                                        [--version N] [--topic ID] [--document ID] [--show-reasoning] [--json]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
   dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
   dropqa versions <key or id>          a document's versions with hash, size, dates and stats [--json]
+  dropqa diff <key or id>              what changed between two versions [--from N] [--to M] (default previous vs current) [--json]
   dropqa delete <key or id>            remove a document from search and topics, with its files
   dropqa reindex <key or id>           re-run the pipeline on the stored file (new version only if the result differs)
   dropqa config                        print the effective configuration (secrets masked)
@@ -37,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
     // Each command loads only its own modules, so `config` and `--help` answer at once.
     case 'serve':
       return (await import('./commands/serve.ts')).serveCommand(config);
+    case 'watch':
+      return (await import('./commands/watch.ts')).watchCommand(config, args);
     case 'ingest':
       return (await import('./commands/ingest.ts')).ingestCommand(config, args, { json: values.json });
     case 'ask': {
@@ -62,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/status.ts')).statusCommand(config, values);
     case 'versions':
       return (await import('./commands/versions.ts')).versionsCommand(config, args.join(' '), values);
+    case 'diff':
+      return (await import('./commands/diff.ts')).diffCommand(config, args.join(' '), values);
     case 'delete':
       return (await import('./commands/delete.ts')).deleteCommand(config, args.join(' '), values);
     case 'reindex':
@@ -77,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
 
 try {
   const code = await main(process.argv.slice(2));
-  if (code !== 0 || process.argv[2] !== 'serve') process.exit(code);
+  if (code !== 0 || !['serve', 'watch'].includes(process.argv[2] ?? '')) process.exit(code);
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${error instanceof ConfigError ? '' : 'error: '}${message}\n`);

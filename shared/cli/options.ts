@@ -3,6 +3,8 @@ export const CLI_OPTIONS = {
   json: { type: 'boolean', default: false },
   mode: { type: 'string' },
   version: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   kind: { type: 'string' },
   limit: { type: 'string' },
   status: { type: 'string' },

@@ -10,26 +10,40 @@ const bool = (fallback: boolean) =>
     .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
     .default(fallback);
 
+/** A list from YAML/JSON, or from the environment as one comma-separated string. */
+const list = (fallback: string[]) =>
+  z
+    .union([
+      z.array(z.string()),
+      z.string().transform((v) =>
+        v
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .default(fallback);
+
 const providerKind = z.enum(['offline', 'openai', 'bedrock']);
 
-const roleSettings = z.object({
+const roleSettings = z.strictObject({
   /** Model id for this role; falls back to `providers.chat.model`. */
   model: z.string().optional(),
   temperature: num(0.2).pipe(z.number().min(0).max(2)),
   maxTokens: int(1024).pipe(z.number().positive()),
 });
 
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   /** Where the embedded database, the local bucket and caches live. */
   dataDir: z.string().min(1).default('./.dropqa'),
   server: z
-    .object({
+    .strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: int(8787).pipe(z.number().min(0).max(65535)),
     })
     .prefault({}),
   storage: z
-    .object({
+    .strictObject({
       kind: z.enum(['local', 's3']).default('local'),
       /** Local bucket folder; default `<dataDir>/bucket`. */
       dir: z.string().optional(),
@@ -46,15 +60,22 @@ export const configSchema = z.object({
       path: ['bucket'],
     }),
   database: z
-    .object({
+    .strictObject({
       /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
       url: z.string().optional(),
+      /**
+       * Longest a statement may run on a Postgres server (`url`) before the server cancels it; 0 means
+       * no limit. Index builds at the end of a bulk load are exempt. The embedded PGlite runs on the
+       * server's own thread and cannot interrupt a statement: requests are checked before they reach
+       * it (e.g. regular expressions, docs/security.md).
+       */
+      statementTimeoutMs: int(60_000).pipe(z.number().min(0)),
       /**
        * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
        * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.
        */
       dataApi: z
-        .object({
+        .strictObject({
           resourceArn: z.string().min(1),
           secretArn: z.string().min(1),
           database: z.string().min(1).default('dropqa'),
@@ -63,9 +84,9 @@ export const configSchema = z.object({
     })
     .prefault({}),
   providers: z
-    .object({
+    .strictObject({
       chat: z
-        .object({
+        .strictObject({
           kind: providerKind.default('offline'),
           model: z.string().optional(),
           baseUrl: z.url().optional(),
@@ -77,7 +98,7 @@ export const configSchema = z.object({
         })
         .prefault({}),
       embedder: z
-        .object({
+        .strictObject({
           kind: providerKind.default('offline'),
           model: z.string().optional(),
           /** Vector size; the offline hashing embedder uses it as its number of buckets. */
@@ -91,17 +112,24 @@ export const configSchema = z.object({
         })
         .prefault({}),
       ocr: z
-        .object({
+        .strictObject({
           kind: z.enum(['offline', 'textract', 'none']).default('offline'),
           languages: z.string().default('chi_sim+eng'),
         })
         .prefault({}),
       roles: z
-        .object({
+        .strictObject({
           decompose: roleSettings.prefault({}),
           judge: roleSettings.prefault({}),
           sufficiency: roleSettings.prefault({}),
           answer: roleSettings.prefault({}),
+          /** Rewrites a follow-up as a standalone question: short and deterministic. */
+          condense: roleSettings
+            .extend({
+              temperature: num(0).pipe(z.number().min(0).max(2)),
+              maxTokens: int(300).pipe(z.number().positive()),
+            })
+            .prefault({}),
           summarize: roleSettings.prefault({}),
           describeImage: roleSettings.prefault({}),
         })
@@ -109,10 +137,10 @@ export const configSchema = z.object({
     })
     .prefault({}),
   search: z
-    .object({
+    .strictObject({
       topK: int(10).pipe(z.number().min(1).max(200)),
       bm25: z
-        .object({
+        .strictObject({
           k1: num(1.2).pipe(z.number().min(0)),
           b: num(0.75).pipe(z.number().min(0).max(1)),
           /**
@@ -130,7 +158,7 @@ export const configSchema = z.object({
       relevanceThreshold: num(0.7).pipe(z.number().min(0).max(1)),
       keywordMaxResults: int(50).pipe(z.number().positive()),
       hnsw: z
-        .object({
+        .strictObject({
           m: int(8).pipe(z.number().min(2).max(100)),
           efConstruction: int(32).pipe(z.number().min(4).max(1000)),
           efSearch: int(64).pipe(z.number().min(1).max(1000)),
@@ -139,7 +167,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   limits: z
-    .object({
+    .strictObject({
       /** Files above this size fail their own version with a clear reason. */
       maxFileBytes: int(100 * 1024 * 1024).pipe(z.number().positive()),
       /** A whole multipart upload request. */
@@ -163,7 +191,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   structure: z
-    .object({
+    .strictObject({
       /** A section without subsections longer than this is split into generated subsections. */
       maxSectionChars: int(6_000).pipe(z.number().min(200)),
       /** Auto-structured documents with more chunks than this get a grouping level above them. */
@@ -173,7 +201,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   qa: z
-    .object({
+    .strictObject({
       /** Agent-loop iterations before a forced synthesis with low confidence (seed 002 §5.5). */
       maxIterations: int(5).pipe(z.number().min(1).max(50)),
       /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
@@ -183,8 +211,10 @@ export const configSchema = z.object({
        * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
        */
       routing: z.enum(['model', 'rules']).default('model'),
+      /** Conversations: tokens of earlier turns (newest first) the answer and the rewrite see. */
+      historyTokens: int(1500).pipe(z.number().min(0).max(100_000)),
       twoStage: z
-        .object({
+        .strictObject({
           maxSubQueries: int(5).pipe(z.number().min(1).max(5)),
           /** Sub-queries a second stage may add. */
           maxExtraQueries: int(3).pipe(z.number().min(0).max(10)),
@@ -195,7 +225,7 @@ export const configSchema = z.object({
         })
         .prefault({}),
       documents: z
-        .object({
+        .strictObject({
           /** Documents read whole in Stage 1 (seed 004 allows at most 10). */
           maxDocuments: int(5).pipe(z.number().min(1).max(10)),
           concurrency: int(4).pipe(z.number().min(1).max(16)),
@@ -206,7 +236,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   lifecycle: z
-    .object({
+    .strictObject({
       /** How often the local bucket folder is scanned for files added or removed behind our back. */
       scanIntervalMs: int(30_000).pipe(z.number().min(1_000)),
       /** At start, a version still processing and untouched for this long is resumed or failed. */
@@ -215,8 +245,44 @@ export const configSchema = z.object({
       presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
     })
     .prefault({}),
+  watch: z
+    .strictObject({
+      /**
+       * Local folders whose files are ingested as they are added, changed, renamed or deleted
+       * (`dropqa serve` and `npm start` watch them; `dropqa watch <dir>...` names others). Local only.
+       */
+      directories: list([]),
+      /** File extensions (without the dot) that are ingested; others are ignored. */
+      extensions: list(['md', 'markdown', 'txt', 'docx', 'pptx', 'xlsx', 'pdf']),
+      /**
+       * Glob patterns of files never ingested: a pattern without `/` matches the file name, one with
+       * `/` the path inside the folder. The defaults skip Office lock and temp files, editor swap and
+       * backup files, partial downloads and hidden files and folders.
+       */
+      ignore: list([
+        '~$*',
+        '.~lock*',
+        '~*.tmp',
+        '*.tmp',
+        '*.swp',
+        '*.swo',
+        '*~',
+        '*.crdownload',
+        '*.part',
+        '.*',
+        '**/.*/**',
+        '**/node_modules/**',
+      ]),
+      /** A file must stay unchanged this long before it is read (a copy or save in several writes). */
+      debounceMs: int(300).pipe(z.number().min(0).max(60_000)),
+      /** A deleted file whose bytes reappear under another name within this long is a rename. */
+      renameWindowMs: int(1_000).pipe(z.number().min(0).max(60_000)),
+      /** Files ingested at once; the rest wait in the queue. */
+      concurrency: int(4).pipe(z.number().min(1).max(64)),
+    })
+    .prefault({}),
   topics: z
-    .object({
+    .strictObject({
       /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */
       mergeThreshold: num(0.85).pipe(z.number().min(0).max(1)),
       minPerDocument: int(3).pipe(z.number().min(0)),

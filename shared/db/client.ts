@@ -43,8 +43,11 @@ export async function openPglite(dir?: string): Promise<Database & { pglite: PGl
   return { db, driver: 'pglite', pglite, close: () => pglite.close() };
 }
 
-/** Opens any Postgres through node-postgres and applies the migrations. */
-export async function openPostgres(url: string): Promise<Database> {
+/**
+ * Opens any Postgres through node-postgres and applies the migrations. Every statement is cancelled
+ * by the server after `statementTimeoutMs` (0: never).
+ */
+export async function openPostgres(url: string, statementTimeoutMs = 0): Promise<Database> {
   const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }, schema] = await Promise.all(
     [
       import('pg'),
@@ -53,7 +56,11 @@ export async function openPostgres(url: string): Promise<Database> {
       import('./schema.ts'),
     ],
   );
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, driver: 'postgres', close: () => pool.end() };
@@ -61,18 +68,22 @@ export async function openPostgres(url: string): Promise<Database> {
 
 /**
  * The database the configuration names: Aurora through the Data API if `database.dataApi` is set,
- * else `database.url` (node-postgres), else PGlite under `<dataDir>/db`.
+ * else `database.url` (node-postgres, with `database.statementTimeoutMs`), else PGlite under `<dataDir>/db`.
  */
 export async function openDatabase(config: {
   dataDir: string;
-  database: { url?: string; dataApi?: { resourceArn: string; secretArn: string; database: string } };
+  database: {
+    url?: string;
+    statementTimeoutMs?: number;
+    dataApi?: { resourceArn: string; secretArn: string; database: string };
+  };
 }): Promise<Database> {
   if (config.database.dataApi) {
     // Loaded on demand: local processes never pay for the RDS Data API client.
     const { openDataApi } = await import('./data-api.ts');
     return openDataApi({ ...config.database.dataApi, migrationsFolder: MIGRATIONS_FOLDER });
   }
-  if (config.database.url) return openPostgres(config.database.url);
+  if (config.database.url) return openPostgres(config.database.url, config.database.statementTimeoutMs);
   return openPglite(resolve(config.dataDir, 'db'));
 }
 

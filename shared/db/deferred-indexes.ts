@@ -14,7 +14,11 @@ export const TRIGRAM_INDEX = {
 
 /** Creates the trigram index if a bulk load dropped it (and, say, the process died before rebuilding). */
 export async function ensureTrigramIndex(db: Db): Promise<void> {
-  await db.execute(sql.raw(TRIGRAM_INDEX.create));
+  await db.transaction(async (tx) => {
+    // A build over every row may take longer than database.statementTimeoutMs allows a statement.
+    await tx.execute(sql.raw('SET LOCAL statement_timeout = 0'));
+    await tx.execute(sql.raw(TRIGRAM_INDEX.create));
+  });
 }
 
 export async function dropTrigramIndex(db: Db): Promise<void> {

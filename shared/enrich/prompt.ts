@@ -2,7 +2,7 @@ import { fillPrompt as fill, readPromptFile, stripDelimiters } from '../llm/prom
 
 /** The text of `shared/enrich/prompts/<name>.md`, read once. */
 export function loadPrompt(name: string): string {
-  return readPromptFile(new URL(`./prompts/${name}.md`, import.meta.url));
+  return readPromptFile('shared/enrich/prompts', name);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 
 interface TreeRow {
   id: string;
@@ -29,11 +30,10 @@ export async function loadSummaryTree(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<SummaryNode> {
-  const rows = await queryRows<TreeRow>(
+  const rows = await readVersionNodes<TreeRow>(
     db,
-    sql`SELECT id, parent_id, node_type, depth, title, content, metadata FROM nodes
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-        ORDER BY ordinal`,
+    ref,
+    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.metadata`,
   );
   const byId = new Map<string, SummaryNode>();
   const titles = new Map<string, string[]>();

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
+import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
 import { buildTsvector } from '#shared/index/tsvector.ts';
-
-const BATCH_ROWS = 500;
 
 /** A section or document node with its new summary. */
 export interface SummaryUpdate {
@@ -15,18 +14,22 @@ export interface SummaryUpdate {
 
 /**
  * Stores summaries and re-indexes their nodes (title weight A, summary weight C) with one
- * `UPDATE ... FROM (VALUES ...)` per 500 nodes.
+ * `UPDATE ... FROM (VALUES ...)` per 500 nodes or 3 MiB of values (the Data API's request limit is 4).
  */
 export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<void> {
-  for (let start = 0; start < updates.length; start += BATCH_ROWS) {
-    const values = updates.slice(start, start + BATCH_ROWS).map((u) => {
-      const indexed = buildTsvector([
-        { text: u.title, weight: 'A' },
-        { text: u.summary, weight: 'C' },
-      ]);
-      const indexText = [u.title, u.summary].filter(Boolean).join('\n');
-      return sql`(${u.id}::uuid, ${u.summary}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${indexText}::text, ${u.key}::text)`;
-    });
+  const rows = updates.map((u) => {
+    const indexed = buildTsvector([
+      { text: u.title, weight: 'A' },
+      { text: u.summary, weight: 'C' },
+    ]);
+    const indexText = [u.title, u.summary].filter(Boolean).join('\n');
+    return [u.id, u.summary, indexed.tsvector, indexed.tokenCount, indexText, u.key] as const;
+  });
+  for (const batch of byteBatches(rows, parameterBytes)) {
+    const values = batch.map(
+      ([id, summary, tsvector, tokenCount, indexText, key]) =>
+        sql`(${id}::uuid, ${summary}::text, ${tsvector}::tsvector, ${tokenCount}::int, ${indexText}::text, ${key}::text)`,
+    );
     await db.execute(sql`
       UPDATE nodes SET summary = v.summary, search_vector = v.search_vector, token_count = v.token_count,
         index_text = v.index_text, metadata = nodes.metadata || jsonb_build_object('summaryKey', v.key)

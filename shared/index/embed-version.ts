@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
-
-/** Rows per INSERT; each vector travels as a text literal (a few KB at 256 dimensions). */
-const INSERT_ROWS = 500;
+import { readVersionNodes } from './version-nodes.ts';
 
 /** The leaves: what search returns. */
 export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'image'];
@@ -16,7 +15,8 @@ export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'imag
  * their context, tables, images with their OCR text and description; sections and the document
  * are embedded by their title and summary) in as few batches of at most `batchSize` as can be, of
  * equal size (so none is small when many are pending), and stores one vector per node for the
- * embedder's model. Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
+ * embedder's model, in INSERT statements of at most 3 MiB (each vector travels as a text literal,
+ * ~11 KB at 1,024 dimensions: 500 rows would pass the Data API's 4 MiB request). Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
  * maps to the zero vector, get no vector: cosine distance is undefined for them. `filter` narrows the
  * nodes by id (the Summarize step embeds most nodes while the document summary is still being
  * written, and the rest after it).
@@ -31,12 +31,11 @@ export async function embedVersion(
   nodeTypes: readonly NodeType[] = LEAF_NODE_TYPES,
   filter: { include?: ReadonlySet<string>; exclude?: ReadonlySet<string> } = {},
 ): Promise<{ embedded: number }> {
-  const nodes = await queryRows<{ id: string; index_text: string | null }>(
+  const nodes = await readVersionNodes<{ id: string; index_text: string | null }>(
     db,
-    sql`SELECT id, index_text FROM nodes
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-          AND node_type = ANY(${`{${nodeTypes.join(',')}}`}::text[])
-        ORDER BY ordinal`,
+    ref,
+    sql`n.id, n.index_text`,
+    sql`n.node_type = ANY(${`{${nodeTypes.join(',')}}`}::text[])`,
   );
   const pending = nodes.filter(
     (node) =>
@@ -59,12 +58,13 @@ export async function embedVersion(
       if (vector?.some((x) => x !== 0)) rows.push({ nodeId: node.id, literal: vectorLiteral(vector) });
     });
   }
-  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
-    const values = rows
-      .slice(start, start + INSERT_ROWS)
-      .map(
-        (r) => sql`(${r.nodeId}::uuid, ${embedder.model}, ${embedder.dimensions}::int, ${r.literal}::vector)`,
-      );
+  const batches = byteBatches(rows, (r) =>
+    parameterBytes([r.nodeId, embedder.model, embedder.dimensions, r.literal]),
+  );
+  for (const batch of batches) {
+    const values = batch.map(
+      (r) => sql`(${r.nodeId}::uuid, ${embedder.model}, ${embedder.dimensions}::int, ${r.literal}::vector)`,
+    );
     await db.execute(sql`
       INSERT INTO embeddings (node_id, model, dimensions, embedding)
       VALUES ${sql.join(values, sql`, `)}

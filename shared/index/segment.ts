@@ -71,18 +71,23 @@ export function hasCjk(text: string): boolean {
   return CJK_RUN.test(text);
 }
 
-/** A jieba word with its part-of-speech tag ("n" noun, "nr" person, "ns" place, "vn" verbal noun…). */
-export interface TaggedWord {
-  word: string;
-  tag: string;
+/**
+ * Splits a CJK run into words for display (jieba's precise mode, HMM on): unlike `segment`, the
+ * words concatenate back to the input, so a word-level diff can show them in place.
+ *
+ * @example cutWords('退款期限为七天') // ['退款', '期限', '为', '七天']
+ */
+export function cutWords(cjk: string): string[] {
+  return segmenter().cut(cjk, true);
 }
 
 /**
- * Tags a CJK run word by word with jieba's parts of speech (precise mode, not the search mode's
- * overlapping words), for the offline key phrases.
+ * Words of CJK text with their jieba part-of-speech tags (`nr` person, `ns` place, `nt`
+ * organisation, `nz` other proper noun, `x` a word jieba's HMM found outside its dictionary,
+ * usually a name), in reading order.
  *
- * @example tagCjk('数据平台的预算') // [{ word: '数据', tag: 'n' }, { word: '平台', tag: 'n' }, …]
+ * @example tagWords('负责人是李明') // [{ word: '负责人', tag: 'n' }, { word: '是', tag: 'v' }, { word: '李明', tag: 'x' }]
  */
-export function tagCjk(text: string): TaggedWord[] {
-  return segmenter().tag(text, true);
+export function tagWords(text: string): { word: string; tag: string }[] {
+  return segmenter().tag(text.normalize('NFKC'), true);
 }

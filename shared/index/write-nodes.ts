@@ -1,26 +1,68 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
+import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
 import type { NodeRow } from './node-row.ts';
 
-/** Rows per INSERT: 16 parameters a row stays far below Postgres' 65,535-parameter limit. */
-const BATCH_ROWS = 500;
+/** The columns written, each with its value's cast (none: text). */
+const COLUMNS = [
+  ['id', 'uuid'],
+  ['document_id', 'uuid'],
+  ['version', 'int'],
+  ['parent_id', 'uuid'],
+  ['node_type', ''],
+  ['depth', 'int'],
+  ['title', ''],
+  ['content', ''],
+  ['summary', ''],
+  ['position', 'int'],
+  ['ordinal', 'int'],
+  ['category', ''],
+  ['index_text', ''],
+  ['search_vector', 'tsvector'],
+  ['token_count', 'int'],
+  ['metadata', 'jsonb'],
+] as const;
+
+/** A row's values in the order of `COLUMNS`. */
+const valuesOf = (r: NodeRow): unknown[] => [
+  r.id,
+  r.documentId,
+  r.version,
+  r.parentId,
+  r.nodeType,
+  r.depth,
+  r.title,
+  r.content,
+  r.summary,
+  r.position,
+  r.ordinal,
+  r.category,
+  r.indexText,
+  r.searchVector,
+  r.tokenCount,
+  JSON.stringify(r.metadata),
+];
+
+const COLUMN_LIST = sql.raw(COLUMNS.map(([name]) => name).join(', '));
 
 /**
- * Inserts `nodes` rows in multi-row INSERT statements of ~500 rows, the tsvector literal cast
- * `::tsvector` and the metadata `::jsonb`. Run it inside a transaction to make the write atomic.
+ * Inserts `nodes` rows in multi-row INSERT statements of at most 500 rows (16 parameters a row stays
+ * far below Postgres' 65,535-parameter limit) and 3 MiB of values (the Data API refuses requests
+ * above 4 MiB). Run it inside a transaction to make the write atomic.
  */
 export async function writeNodes(db: Db, rows: NodeRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    const values = rows.slice(start, start + BATCH_ROWS).map(
-      (r) =>
-        sql`(${r.id}::uuid, ${r.documentId}::uuid, ${r.version}::int, ${r.parentId}::uuid, ${r.nodeType},
-          ${r.depth}::int, ${r.title}, ${r.content}, ${r.summary}, ${r.position}::int, ${r.ordinal}::int,
-          ${r.category}, ${r.indexText}, ${r.searchVector}::tsvector, ${r.tokenCount}::int,
-          ${JSON.stringify(r.metadata)}::jsonb)`,
+  const tuples = rows.map(valuesOf);
+  for (const batch of byteBatches(tuples, parameterBytes)) {
+    const values = batch.map(
+      (tuple) =>
+        sql`(${sql.join(
+          tuple.map((value, i) => {
+            const cast = COLUMNS[i]?.[1];
+            return cast ? sql`${value}::${sql.raw(cast)}` : sql`${value}`;
+          }),
+          sql`, `,
+        )})`,
     );
-    await db.execute(sql`
-      INSERT INTO nodes (id, document_id, version, parent_id, node_type, depth, title, content, summary,
-        position, ordinal, category, index_text, search_vector, token_count, metadata)
-      VALUES ${sql.join(values, sql`, `)}`);
+    await db.execute(sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${sql.join(values, sql`, `)}`);
   }
 }

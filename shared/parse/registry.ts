@@ -1,7 +1,9 @@
+import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptxParser } from './pptx/index.ts';
+import { csvParser, odsParser, xlsParser } from './sheets/parse-workbook.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
 import { xlsxParser } from './xlsx/parse-xlsx.ts';
@@ -14,4 +16,8 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   pptx: pptxParser,
   txt: textParser,
   xlsx: xlsxParser,
+  xls: xlsParser,
+  doc: docParser,
+  ods: odsParser,
+  csv: csvParser,
 };

@@ -58,7 +58,11 @@ export async function recoverInterrupted(
     let reason: string | undefined;
     if (v.deleted) reason = 'the document was deleted';
     else if (v.version < v.latest) reason = `${during}; superseded by version ${v.latest}`;
-    else if (v.resumes >= 1) reason = `${during} again after a restart; not resumed a second time`;
+    else if (v.resumes >= 1) {
+      reason =
+        `DropQA stopped twice while processing this file (during ${v.step ?? 'ingestion'}), so it was not ` +
+        'tried a third time; the file may trip a bug: reindex it to try again, or report it with the server log';
+    }
     if (reason) {
       await markInterrupted(deps, v, reason);
       report.failed.push({ documentId: v.documentId, version: v.version, reason });

@@ -1,4 +1,4 @@
-import { segment, tagCjk } from '#shared/index/segment.ts';
+import { segment, tagWords } from '#shared/index/segment.ts';
 import { isStopWord } from '#shared/llm/offline/stop-words.ts';
 
 /** Entities carried to the next hop, at most. */
@@ -41,7 +41,7 @@ export function bridgeEntities(asked: string, sentences: string[], max = MAX_BRI
     }
     for (const match of sentence.matchAll(ZH_VALUE)) if (match[1] && !isStopWord(match[1])) add(match[1]);
     if (/\p{Script=Han}/u.test(sentence))
-      for (const { word, tag } of tagCjk(sentence))
+      for (const { word, tag } of tagWords(sentence))
         if (ZH_NAME.test(tag) && [...word].length >= 2 && !isStopWord(word)) add(word);
   }
   return found.slice(0, max);

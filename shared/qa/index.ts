@@ -1,7 +1,7 @@
 export { ask, type QaDeps } from './ask.ts';
 export { agentFlow, autoFlow } from './auto.ts';
 export type { QaOptions } from './deps.ts';
-export { encodeSse, type QaEvent, type QaEventType } from './events.ts';
+export type { QaEvent, QaEventType } from './events.ts';
 export { type AnswerDraft, finishAnswer } from './finish.ts';
 export { FLOWS, type QaFlow } from './flows.ts';
 export { type AskRequest, type AskRequestInput, askRequestSchema, QA_MODES, type QaMode } from './request.ts';

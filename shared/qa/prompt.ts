@@ -2,7 +2,7 @@ import { readPromptFile, stripDelimiters } from '../llm/prompt-files.ts';
 
 /** The text of `shared/qa/prompts/<name>.md`, read once. */
 export function loadQaPrompt(name: string): string {
-  return readPromptFile(new URL(`./prompts/${name}.md`, import.meta.url));
+  return readPromptFile('shared/qa/prompts', name);
 }
 
 /**

@@ -3,6 +3,7 @@ import { type Db, queryRows } from '#shared/db/client.ts';
 import { ValidationError } from '#shared/errors.ts';
 import { hydrateHits } from './hydrate.ts';
 import { databaseMessage, sqlState } from './pg-error.ts';
+import { checkRegexCost } from './regex-cost.ts';
 import { scopeCondition, validateFilters } from './scope.ts';
 import type { KeywordMode, RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
 
@@ -10,6 +11,8 @@ export interface KeywordQuery {
   keywords: string[];
   mode: KeywordMode;
   caseSensitive?: boolean;
+  /** Checked between the pattern checks, the ranking and the loading of the hits. */
+  signal?: AbortSignal;
 }
 
 const MAX_KEYWORDS = 20;
@@ -49,7 +52,9 @@ export async function keywordSearch(
   filters: SearchFilters = {},
   limit: number = deps.search.keywordMaxResults,
 ): Promise<SearchHit[]> {
-  return hydrateHits(deps.db, await rankKeyword(deps.db, query, filters, limit));
+  const ranked = await rankKeyword(deps.db, query, filters, limit);
+  query.signal?.throwIfAborted();
+  return hydrateHits(deps.db, ranked);
 }
 
 /** The ranking of `keywordSearch` without loading the hits' details. */
@@ -63,6 +68,7 @@ export async function rankKeyword(
   const keywords = checkKeywords(query.keywords);
   if (limit < 1) return [];
   if (query.mode === 'regex') await checkPatterns(db, keywords);
+  query.signal?.throwIfAborted();
   const caseSensitive = query.caseSensitive === true;
   const onCandidate = keywords.map((kw) => matchCondition(kw, query.mode, caseSensitive, CANDIDATE));
   const onNode = keywords.map((kw) => matchCondition(kw, query.mode, caseSensitive, NODE));
@@ -140,8 +146,12 @@ function checkKeywords(input: string[]): string[] {
   return keywords;
 }
 
-/** Compiles each pattern in the database (its regex dialect is the one that matters) before searching. */
+/**
+ * Refuses patterns that would hold the database (`checkRegexCost`), then compiles each in the
+ * database (its regex dialect is the one that matters) before searching.
+ */
 async function checkPatterns(db: Db, patterns: string[]): Promise<void> {
+  checkRegexCost(patterns);
   for (const pattern of patterns) {
     try {
       await queryRows(db, sql`SELECT '' ~ ${pattern} AS ok`);

@@ -17,6 +17,7 @@ export function splitKeywords(query: string): string[] {
  * @example await search(deps, { query: '预算', kind: 'hybrid', limit: 5, filters: { version: 2 } })
  */
 export async function search(deps: SearchDeps, request: SearchRequest): Promise<SearchHit[]> {
+  request.signal?.throwIfAborted();
   const query = request.query.trim();
   if (!query) throw new ValidationError('query must not be empty');
   const filters = request.filters ?? {};
@@ -29,6 +30,7 @@ export async function search(deps: SearchDeps, request: SearchRequest): Promise<
           keywords: mode === 'regex' ? [query] : splitKeywords(query),
           mode,
           caseSensitive: request.caseSensitive,
+          signal: request.signal,
         },
         filters,
         request.limit ?? deps.search.keywordMaxResults,

@@ -68,6 +68,8 @@ export interface SearchRequest {
   filters?: SearchFilters;
   keywordMode?: KeywordMode;
   caseSensitive?: boolean;
+  /** Aborted when the asker goes away (the HTTP client disconnects): no further query is started. */
+  signal?: AbortSignal;
 }
 
 /** A ranked node before its details are loaded: what each search kind produces and fusion consumes. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { DATA_API_REQUEST_BYTES, DATA_API_RESPONSE_BYTES } from '#shared/db/data-api-limits.ts';
 import { toPositional } from './data-api-sql.ts';
 import {
   type Bound,
@@ -11,9 +12,6 @@ import {
   type SqlParameter,
   toField,
 } from './data-api-values.ts';
-
-/** The Data API refuses results above 1 MiB ("Database returned more than the allowed response size limit"). */
-const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface FakeDataApiOptions {
   /** The database behind the endpoint (one connection: transactions take it in turn). */
@@ -28,7 +26,7 @@ export interface FakeDataApi {
   /** `http://127.0.0.1:<port>`: the `endpoint` of an `RDSDataClient`. */
   url: string;
   /** Operations received, in order (`Execute`, `BeginTransaction`, ...), with their SQL. */
-  requests: { operation: string; sql?: string; transactionId?: string }[];
+  requests: { operation: string; sql?: string; transactionId?: string; bytes: number }[];
   close(): Promise<void>;
 }
 
@@ -58,7 +56,8 @@ interface ExecuteRequest {
  * BatchExecuteStatement, BeginTransaction, CommitTransaction, RollbackTransaction) over PGlite, so
  * that the real `@aws-sdk/client-rds-data` client and drizzle's aws-data-api driver run in tests.
  * Like the service it binds named parameters with the service's types, returns typed fields, refuses
- * array parameters, several statements in one call and results above 1 MiB, and reports SQL errors as
+ * array parameters, several statements in one call, requests above 4 MiB and results above 1 MiB (the
+ * service's documented limits; the fake's messages are its own wording), and reports SQL errors as
  * `DatabaseErrorException` with the SQLSTATE in the message. Authentication is not checked.
  *
  * @example
@@ -168,10 +167,12 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
     return response;
   }
 
-  async function handle(operation: string, request: ExecuteRequest): Promise<unknown> {
+  async function handle(operation: string, request: ExecuteRequest, bytes: number): Promise<unknown> {
     if (!request.resourceArn || !request.secretArn)
       throw new ApiError('BadRequestException', 'resourceArn and secretArn are required');
-    requests.push({ operation, sql: request.sql, transactionId: request.transactionId });
+    requests.push({ operation, sql: request.sql, transactionId: request.transactionId, bytes });
+    if (bytes > DATA_API_REQUEST_BYTES)
+      throw new ApiError('BadRequestException', `Request size ${bytes} bytes exceeds the 4 MiB limit`);
     if (resuming > 0) {
       resuming--;
       throw new ApiError(
@@ -236,9 +237,10 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         try {
           if (req.method !== 'POST') throw new ApiError('BadRequestException', 'POST only');
-          const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as ExecuteRequest;
-          body = await handle(operation, request);
-          if (Buffer.byteLength(JSON.stringify(body)) > MAX_RESPONSE_BYTES) {
+          const raw = Buffer.concat(chunks);
+          const request = JSON.parse(raw.toString('utf8') || '{}') as ExecuteRequest;
+          body = await handle(operation, request, raw.length);
+          if (Buffer.byteLength(JSON.stringify(body)) > DATA_API_RESPONSE_BYTES) {
             throw new ApiError(
               'BadRequestException',
               'Database returned more than the allowed response size limit',

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { diffVersions } from '../../diff/index.ts';
 import {
   deleteDocument,
   getDocument,
@@ -9,7 +10,13 @@ import {
 import { ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { getDocumentStructure } from '../../search/index.ts';
-import { documentListQuery, idParam, structureQuery, uploadUrlBody } from '../schemas/documents.ts';
+import {
+  diffQuery,
+  documentListQuery,
+  idParam,
+  structureQuery,
+  uploadUrlBody,
+} from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
 import { presignUpload } from './presign.ts';
 
@@ -33,7 +40,7 @@ export function uploadKey(name: string): string {
   return `uploads/${segments.join('/')}`;
 }
 
-/** Upload (direct or by presigned URL), list, detail, versions, reindex, structure and delete. */
+/** Upload (direct or by presigned URL), list, detail, versions, diff, reindex, structure and delete. */
 export function documentRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
@@ -99,6 +106,12 @@ export function documentRoutes(rt: Runtime): Hono {
     const { version } = parseInput(structureQuery, c.req.query(), 'query');
     await getDocument(rt.db, id);
     return c.json(await getDocumentStructure(rt.db, id, version));
+  });
+
+  app.get('/:id/diff', async (c) => {
+    const { id } = parseInput(idParam, c.req.param(), 'path');
+    const range = parseInput(diffQuery, c.req.query(), 'query');
+    return c.json(await diffVersions(rt.db, id, range));
   });
 
   app.delete('/:id', async (c) => {

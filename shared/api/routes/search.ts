@@ -30,6 +30,7 @@ export function searchRoutes(rt: Runtime): Hono {
       filters: { version: query.version, documentIds: query.document_ids },
       keywordMode: query.mode,
       caseSensitive: query.case_sensitive === 'true',
+      signal: c.req.raw.signal,
     });
     return c.json({
       query: query.q,

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { stream } from 'hono/streaming';
 import { DropQAError } from '../../errors.ts';
 import { summarize } from '../../qa/summarize/flow.ts';
-import { encodeSummarizeEvent, summarizeRequestSchema } from '../../qa/summarize/request.ts';
+import { summarizeRequestSchema } from '../../qa/summarize/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { sseResponse } from '../sse-stream.ts';
 import { parseInput } from '../validate.ts';
 
 /**
@@ -17,16 +17,17 @@ export function summarizeRoutes(rt: Runtime): Hono {
     const body = await c.req.json().catch(() => undefined);
     const request = parseInput(summarizeRequestSchema, body, 'body');
     const events = summarize({ db: rt.db, providers: rt.providers }, request);
+    // The first event is read before answering, so that an unknown document is a 404, not a stream.
     const first = await events.next();
-    c.header('Content-Type', 'text/event-stream; charset=utf-8');
-    c.header('Cache-Control', 'no-cache');
-    c.header('X-Accel-Buffering', 'no');
-    return stream(c, async (out) => {
-      out.onAbort(() => void events.return(undefined));
-      try {
-        if (!first.done) await out.write(encodeSummarizeEvent(first.value));
-        for await (const event of events) await out.write(encodeSummarizeEvent(event));
-      } catch (error) {
+    async function* all() {
+      if (!first.done) yield first.value;
+      yield* events;
+    }
+    return sseResponse(
+      c,
+      all(),
+      () => void events.return(undefined),
+      (error) => {
         const known = error instanceof DropQAError;
         if (!known) console.error('[api] summarize failed:', error);
         const data = known
@@ -35,9 +36,9 @@ export function summarizeRoutes(rt: Runtime): Hono {
               code: 'internal_error',
               message: 'The summary could not be written because of an internal error.',
             };
-        await out.write(encodeSummarizeEvent({ type: 'error', data }));
-      }
-    });
+        return { type: 'error', data };
+      },
+    );
   });
   return app;
 }

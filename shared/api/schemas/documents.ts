@@ -35,6 +35,14 @@ export const structureQuery = z.object({
     .describe('A version number; default the current one'),
 });
 
+const versionNumber = z.coerce.number().int().positive();
+
+/** `GET /api/documents/{id}/diff`. */
+export const diffQuery = z.object({
+  from: versionNumber.optional().describe('The old version; default the ready version before `to`'),
+  to: versionNumber.optional().describe('The new version; default the current one'),
+});
+
 /** `POST /api/documents/upload-url`: what the client is about to upload. */
 export const uploadUrlBody = z.object({
   filename: z.string().trim().min(1).max(500),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import type { WeightedText } from '#shared/llm/offline/topics.ts';
 import type { TopicSource } from './outline.ts';
 
@@ -17,18 +18,14 @@ export async function loadDocumentText(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<DocumentText> {
-  const rows = await queryRows<{
+  const rows = await readVersionNodes<{
     node_type: string;
     depth: number;
     title: string | null;
     content: string | null;
     summary: string | null;
     kind: string | null;
-  }>(
-    db,
-    sql`SELECT node_type, depth, title, content, summary, metadata->>'kind' AS kind FROM nodes
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int ORDER BY ordinal`,
-  );
+  }>(db, ref, sql`n.node_type, n.depth, n.title, n.content, n.summary, n.metadata->>'kind' AS kind`);
   const root = rows.find((row) => row.node_type === 'document');
   if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
   const weighted: WeightedText[] = [];

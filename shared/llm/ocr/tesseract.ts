@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Worker as NodeWorker } from 'node:worker_threads';
 import { createWorker, type Worker } from 'tesseract.js';
 import { ConfigError, ProviderError, reasonOf } from '#shared/errors.ts';
 import type { OcrEngine } from '#shared/llm/types.ts';
@@ -37,6 +38,8 @@ export class TesseractOcr implements OcrEngine {
   private pending = 0;
   /** Recognitions run one at a time: the worker is single-threaded and shared. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Rejects when the current worker thread dies (see `watch`). */
+  private crashed: Promise<never> = new Promise<never>(() => {});
 
   constructor(private readonly options: TesseractOptions) {
     const languages = options.languages.split('+').filter(Boolean);
@@ -56,7 +59,7 @@ export class TesseractOcr implements OcrEngine {
     clearTimeout(this.idle);
     const run = this.queue.then(async () => {
       const worker = await this.start();
-      const { data } = await worker.recognize(Buffer.from(image));
+      const { data } = await Promise.race([worker.recognize(Buffer.from(image)), this.crashed]);
       return { text: data.text.trim(), confidence: data.confidence / 100 };
     });
     this.queue = run.catch(() => undefined);
@@ -89,11 +92,39 @@ export class TesseractOcr implements OcrEngine {
       cachePath: this.options.cacheDir,
       cacheMethod: 'none',
       gzip: true,
-    }).catch((error: unknown) => {
-      this.worker = undefined;
-      throw error;
-    });
+      // Without a handler tesseract.js rethrows a failed job ("Error attempting to read image") from
+      // its message listener, outside any promise: the process exits. The job's promise still
+      // rejects, so recognize() reports it; this only stops the rethrow.
+      errorHandler: () => {},
+    }).then(
+      (worker) => {
+        this.watch(worker);
+        return worker;
+      },
+      (error: unknown) => {
+        this.worker = undefined;
+        throw error;
+      },
+    );
     return this.worker;
+  }
+
+  /**
+   * A worker thread that dies (a WASM abort on a hostile image) emits `error` on its Worker; unheard,
+   * that ends the process. Heard here: the running recognition fails, the next one starts a new worker.
+   */
+  private watch(worker: Worker): void {
+    const thread = (worker as unknown as { worker?: NodeWorker }).worker;
+    let fail: (error: Error) => void = () => {};
+    this.crashed = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    this.crashed.catch(() => undefined);
+    thread?.once('error', (error) => {
+      if (this.worker) this.worker = undefined;
+      fail(new Error(`the OCR worker stopped: ${reasonOf(error)}`));
+      void worker.terminate().catch(() => undefined);
+    });
   }
 
   /** tesseract.js reads every language from one folder: link each package's file into one. */

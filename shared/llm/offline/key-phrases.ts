@@ -1,6 +1,6 @@
 import pluralize from 'pluralize';
 import { Tagger } from 'pos';
-import { hasCjk, tagCjk } from '#shared/index/segment.ts';
+import { hasCjk, tagWords } from '#shared/index/segment.ts';
 import { isStopWord } from './stop-words.ts';
 
 /** A text of the document and how much its words count (titles say more about the topic). */
@@ -203,7 +203,7 @@ function capitalised(key: string): string {
 /** Runs of Chinese nouns, cut at every other word. */
 function chineseChunks(text: string): ChunkWord[][] {
   return runs(
-    tagCjk(text).map(({ word, tag }) => {
+    tagWords(text).map(({ word, tag }) => {
       const usable =
         ZH_NOUN.test(tag) &&
         [...word].length >= 2 &&

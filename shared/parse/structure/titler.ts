@@ -33,7 +33,7 @@ const END_MARKS = /[。．.!！?？;；:：,，、]+$/u;
 
 const titleSchema = z.object({ title: z.string().trim().min(1).max(MAX_TITLE_CHARS) });
 
-const prompt = (name: string) => readPromptFile(new URL(`./prompts/${name}.md`, import.meta.url));
+const prompt = (name: string) => readPromptFile('shared/parse/structure/prompts', name);
 
 /**
  * The titler for the providers in force. Offline (`chat` undefined): `extractiveTitle`, or for a

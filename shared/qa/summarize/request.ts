@@ -32,8 +32,3 @@ export type SummarizeEvent =
       data: { summary: string; kind: 'document' | 'topic'; id: string; name: string; provider: string };
     }
   | { type: 'error'; data: { code: string; message: string } };
-
-/** One summary event as a Server-Sent Events frame. */
-export function encodeSummarizeEvent(event: SummarizeEvent): string {
-  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
-}

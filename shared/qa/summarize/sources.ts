@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 
 /** A document version as the summary reads it: its own summary and its sections' in reading order. */
 export interface DocumentOutline {
@@ -25,7 +26,7 @@ export async function loadDocumentOutline(
         FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
   );
   if (!doc || doc.version === null) throw new NotFoundError(`Document ${documentId} not found`);
-  const rows = await queryRows<{
+  const rows = await readVersionNodes<{
     node_type: string;
     depth: number;
     title: string | null;
@@ -33,8 +34,8 @@ export async function loadDocumentOutline(
     content: string | null;
   }>(
     db,
-    sql`SELECT node_type, depth, title, summary, content FROM nodes
-        WHERE document_id = ${documentId}::uuid AND version = ${doc.version}::int ORDER BY ordinal`,
+    { documentId, version: Number(doc.version) },
+    sql`n.node_type, n.depth, n.title, n.summary, n.content`,
   );
   if (rows.length === 0) throw new NotFoundError(`Document ${documentId} has no version ${doc.version}`);
   return {

@@ -1,8 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDataApi } from '#shared/db/data-api.ts';
+import { DATA_API_REQUEST_BYTES } from '#shared/db/data-api-limits.ts';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
+import type { NodeType } from '#shared/db/schema.ts';
+import { loadSummaryTree } from '#shared/enrich/summary-tree.ts';
+import { embedVersion } from '#shared/index/embed-version.ts';
+import type { NodeRow } from '#shared/index/node-row.ts';
+import { writeNodes } from '#shared/index/write-nodes.ts';
+import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { createIngestService } from '#shared/pipeline/ingest.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { search } from '#shared/search/index.ts';
@@ -57,6 +65,61 @@ describe('RDS Data API driver', () => {
       { query: 'herons fish', kind: 'hybrid' },
     );
     expect(hits[0]?.content).toContain('catch fish');
+  });
+
+  it('writes, reads and embeds a version past the 4 MiB request and 1 MiB result limits', async () => {
+    // 400 paragraphs of ~3 KB: ~1.2 MB of text (one result would pass 1 MiB; 500 rows a statement
+    // with their index text would pass 4 MiB) and 400 vectors of ~11 KB at 1,024 dimensions.
+    const [doc] = await database.db
+      .insert(documents)
+      .values({ key: 'aws/long.md', filename: 'long.md' })
+      .returning({ id: documents.id });
+    const ref = { documentId: doc?.id as string, version: 1 };
+    const row = (ordinal: number, nodeType: NodeType, content: string | null): NodeRow => ({
+      id: randomUUID(),
+      ...ref,
+      parentId: ordinal === 0 ? null : rootId,
+      nodeType,
+      depth: ordinal === 0 ? 0 : 1,
+      position: Math.max(0, ordinal - 1),
+      ordinal,
+      title: ordinal === 0 ? 'Long report' : null,
+      content,
+      summary: null,
+      category: null,
+      indexText: content ?? 'Long report',
+      searchVector: "'heron':1",
+      tokenCount: 1,
+      metadata: {},
+    });
+    const rootId = randomUUID();
+    const rows = [
+      { ...row(0, 'document', null), id: rootId },
+      ...Array.from({ length: 400 }, (_, i) =>
+        row(i + 1, 'paragraph', `Paragraph ${i}. ${'Wetland water levels vary by season. '.repeat(80)}`),
+      ),
+    ];
+    const from = database.api.requests.length;
+    await writeNodes(database.db, rows);
+    const tree = await loadSummaryTree(database.db, ref);
+    expect(tree.children.map((c) => c.content)).toEqual(rows.slice(1).map((r) => r.content));
+    const { embedded } = await embedVersion(database.db, new HashingEmbedder({ dimensions: 1024 }), ref, 64);
+    expect(embedded).toBe(400);
+    const sent = database.api.requests.slice(from).map((r) => r.bytes);
+    expect(Math.max(...sent)).toBeGreaterThan(DATA_API_REQUEST_BYTES / 2);
+    expect(Math.max(...sent)).toBeLessThanOrEqual(DATA_API_REQUEST_BYTES);
+  });
+
+  it('refuses a request above 4 MiB and a result above 1 MiB, as the service does', async () => {
+    const big = 'x'.repeat(DATA_API_REQUEST_BYTES);
+    const request = await queryRows(database.db, sql`SELECT length(${big}::text) AS n`).catch(
+      (e: unknown) => e,
+    );
+    expect(String((request as { cause?: unknown }).cause)).toMatch(/exceeds the 4 MiB limit/);
+    const result = await queryRows(database.db, sql`SELECT repeat('y', 1100000) AS s`).catch(
+      (e: unknown) => e,
+    );
+    expect(String((result as { cause?: unknown }).cause)).toMatch(/response size limit/);
   });
 
   it('rolls a failed transaction back', async () => {

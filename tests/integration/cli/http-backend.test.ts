@@ -62,6 +62,13 @@ describe('CLI lifecycle commands through a running server', () => {
       [1, 'ready'],
     ]);
 
+    const diff = await backend.diff('plan.md', {});
+    expect([diff.from.version, diff.to.version]).toEqual([1, 2]);
+    expect(diff.sections[0]?.leaves[0]?.words?.filter((w) => w.op !== 'equal')).toEqual([
+      { op: 'delete', text: '3' },
+      { op: 'insert', text: '5' },
+    ]);
+
     const hits = await backend.search({ query: 'budget million', kind: 'keyword', filters: { version: 1 } });
     expect(hits.map((h) => h.content).join(' ')).toContain('3 million');
   });

@@ -50,6 +50,23 @@ describe('dropqa lifecycle commands', () => {
     expect(reindex.stdout).toContain('uploads/meeting.md: unchanged, version 2 stays current');
   }, 120_000);
 
+  it('prints what changed between the versions, with word changes marked', async () => {
+    const diff = await dropqa('diff', 'meeting.md');
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('uploads/meeting.md: version 1 → 2');
+    expect(diff.stdout).toContain('paragraphs: +0 -0 ~1');
+    expect(diff.stdout).toContain(
+      '~ paragraph: The team meeting is on [-Monday morning-]{+Tuesday afternoon+}.',
+    );
+    const json = JSON.parse(
+      (await dropqa('diff', 'meeting.md', '--from', '1', '--to', '2', '--json')).stdout,
+    );
+    expect(json.summary.paragraphs).toEqual({ added: 0, removed: 0, changed: 1 });
+    const bad = await dropqa('diff', 'meeting.md', '--from', '2', '--to', '2');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('choose two different versions');
+  }, 120_000);
+
   it('shows the status, deletes by key, and then finds nothing', async () => {
     expect((await dropqa('status')).stdout).toMatch(
       /v2 {2}uploads\/meeting\.md {2}ready\n1 document\(s\): 1 ready/,

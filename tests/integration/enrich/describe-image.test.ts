@@ -131,7 +131,7 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
     const ocr = fakeOcr('never');
     await describeImage(image, { ...deps, providers: { ...deps.providers, ocr } });
     expect(ocr.calls).toEqual([]);
-    expect((await state(image.nodeId)).error).toMatch(/EMF\/WMF/);
+    expect((await state(image.nodeId)).error).toMatch(/vector images \(EMF, WMF, SVG\)/);
   });
 
   it('does not add the text twice when the step is retried', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, maskSecrets } from '#shared/config/index.ts';
+import { loadConfig, maskSecrets, parseConfig } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'dropqa-config-'));
@@ -57,6 +57,51 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ cwd: emptyDir(), env: { DROPQA_STORAGE__KIND: 's3' } })).toThrow(
       /storage\.bucket/,
     );
+  });
+
+  it('refuses an unknown variable and names the nearest valid one', () => {
+    const run = () => loadConfig({ cwd: emptyDir(), env: { DROPQA_SERCH__TOP_K: '3' } });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(
+      /DROPQA_SERCH__TOP_K: unknown setting serch\.topK; did you mean DROPQA_SEARCH__TOP_K\?/,
+    );
+  });
+
+  it('refuses an unknown key deep in the tree from the environment', () => {
+    const run = () => loadConfig({ cwd: emptyDir(), env: { DROPQA_SEARCH__BM25__K: '1' } });
+    expect(run).toThrow(
+      /DROPQA_SEARCH__BM25__K: unknown setting search\.bm25\.k; did you mean DROPQA_SEARCH__BM25__K1\?/,
+    );
+  });
+
+  it('refuses an unknown DROPQA_ variable that is not a setting', () => {
+    const run = () => loadConfig({ cwd: emptyDir(), env: { DROPQA_DATADIR: '/tmp/x' } });
+    expect(run).toThrow(/DROPQA_DATADIR: not a DropQA variable; did you mean DROPQA_DATA_DIR\?/);
+  });
+
+  it('refuses an unknown key in the config file and names the nearest valid one', () => {
+    const cwd = emptyDir();
+    writeFileSync(join(cwd, 'dropqa.config.yaml'), 'search:\n  topk: 5\nlimts:\n  maxRows: 1\n');
+    const run = () => loadConfig({ cwd, env: {} });
+    expect(run).toThrow(/search\.topk: unknown setting; did you mean search\.topK\?/);
+    expect(run).toThrow(/limts: unknown setting; did you mean limits\?/);
+  });
+
+  it('lists the valid keys when no key is near the unknown one', () => {
+    const run = () => parseConfig({ server: { zzzzzzzz: 1 } });
+    expect(run).toThrow(/server\.zzzzzzzz: unknown setting; valid here: host, port/);
+  });
+
+  it('accepts every setting the schema names through its generic variable', () => {
+    const config = loadConfig({
+      cwd: emptyDir(),
+      env: {
+        DROPQA_QA__TWO_STAGE__MAX_SUB_QUERIES: '2',
+        DROPQA_PROVIDERS__ROLES__DESCRIBE_IMAGE__MAX_TOKENS: '99',
+      },
+    });
+    expect(config.qa.twoStage.maxSubQueries).toBe(2);
+    expect(config.providers.roles.describeImage.maxTokens).toBe(99);
   });
 
   it('names a config file that does not exist', () => {

@@ -2,7 +2,12 @@ import { generateKeyPairSync, type JsonWebKey, sign } from 'node:crypto';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { cognitoVerifier } from '../../../functions/ask/cognito-token.ts';
-import { requireUser, TOKEN_COOKIE, TOKEN_HEADER } from '../../../functions/ask/require-user.ts';
+import {
+  requireUser,
+  TOKEN_COOKIE,
+  TOKEN_HEADER,
+  type UserVariables,
+} from '../../../functions/ask/require-user.ts';
 
 const POOL = 'eu-west-1_AbCdEf123';
 const CLIENT = 'web-client-id';
@@ -50,6 +55,32 @@ describe('requireUser', () => {
     expect(fetched).toEqual([`${ISSUER}/.well-known/jwks.json`]);
   });
 
+  it('accepts an access token for the client and refuses one for another client', async () => {
+    const access = {
+      sub: 'user-1',
+      iss: ISSUER,
+      client_id: CLIENT,
+      token_use: 'access',
+      exp: Date.now() / 1000 + 600,
+    };
+    expect((await get('/api/documents', { [TOKEN_HEADER]: token(access) })).status).toBe(200);
+    const response = await get('/api/documents', {
+      [TOKEN_HEADER]: token({ ...access, client_id: 'other' }),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('puts the verified claims in the request context', async () => {
+    const typed = new Hono<{ Variables: UserVariables }>();
+    typed.use(
+      '/api/*',
+      requireUser(async () => ({ sub: 'user-9', token_use: 'id' })),
+    );
+    typed.get('/api/me', (c) => c.json({ sub: c.get('user').sub }));
+    const response = await typed.request('/api/me', { headers: { [TOKEN_HEADER]: 'x' } });
+    expect(await response.json()).toEqual({ sub: 'user-9' });
+  });
+
   it('refuses a request without a token, except the health check', async () => {
     const response = await get('/api/documents');
     expect(response.status).toBe(401);
@@ -63,6 +94,8 @@ describe('requireUser', () => {
     ['from another pool', token({ ...valid, iss: `${ISSUER}x` }), /another issuer/],
     ['signed by another key', token(valid, other.privateKey), /signature/],
     ['not a JWT', 'garbage', /not a JWT/],
+    ['of an unknown kind', token({ ...valid, token_use: 'refresh' }), /neither an ID nor an access token/],
+    ['without an expiry', token({ ...valid, exp: undefined }), /no expiry/],
   ])('refuses a token %s', async (_, bad, reason) => {
     const response = await get('/api/documents', { [TOKEN_HEADER]: bad });
     expect(response.status).toBe(401);

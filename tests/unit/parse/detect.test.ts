@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, detectFileType } from '#shared/parse/detect.ts';
+import { READABLE_TYPES, readableTypesSentence } from '#shared/parse/file-types.ts';
+import { parsers } from '#shared/parse/registry.ts';
 import { pngBytes, utf8, zipBytes } from './fixtures.ts';
 
 const CONTENT_TYPES =
@@ -59,7 +63,7 @@ describe('detectFileType', () => {
 
   it('refuses an image under its own name as not a document', () => {
     expect(reasonFor(() => detectFileType(pngBytes(4, 4), 'photo.png'))).toBe(
-      'photo.png is a PNG image, which is not a supported document type',
+      `photo.png is a PNG image, which is not a supported document type; ${readableTypesSentence()}`,
     );
   });
 
@@ -119,7 +123,7 @@ describe('detectFileType', () => {
   it('refuses a ZIP that is not an Office document', () => {
     const zip = zipBytes([{ name: 'readme.txt', data: 'hello' }]);
     expect(reasonFor(() => detectFileType(zip, 'a.zip'))).toBe(
-      'a.zip is a ZIP archive, not a Word, PowerPoint or Excel document',
+      `a.zip is a ZIP archive, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
     );
   });
 
@@ -130,10 +134,23 @@ describe('detectFileType', () => {
     );
   });
 
-  it('refuses legacy OLE Office files with advice', () => {
+  it('tells Word, Excel and PowerPoint 97-2003 files apart by their OLE streams, whatever their name', () => {
+    const fixtures = join(import.meta.dirname, '../../fixtures/legacy');
+    for (const [file, type] of [
+      ['handbook.doc', 'doc'],
+      ['budget.xls', 'xls'],
+      ['review.ppt', 'ppt'],
+    ] as const) {
+      const bytes = new Uint8Array(readFileSync(join(fixtures, file)));
+      expect(detectFileType(bytes, file)).toBe(type);
+      expect(detectFileType(bytes, 'renamed.bin')).toBe(type);
+    }
+  });
+
+  it('refuses a damaged OLE file with the reason', () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
-    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toBe(
-      'old.doc is a legacy Office file (.doc, .ppt or .xls); save it as .docx, .pptx or .xlsx',
+    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toMatch(
+      /^old\.doc is a damaged legacy Office \(OLE\) file: /,
     );
   });
 
@@ -143,6 +160,18 @@ describe('detectFileType', () => {
     encrypted.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
     expect(reasonFor(() => detectFileType(encrypted, 'secret.xlsx'))).toBe(
       'secret.xlsx is password-protected (an encrypted Office document); save it without a password',
+    );
+  });
+});
+
+describe('readableTypesSentence', () => {
+  it('lists only types that have a parser', () => {
+    for (const readable of READABLE_TYPES) expect(parsers[readable.type], readable.type).toBeDefined();
+  });
+
+  it('lists the usual extension of every type with a parser', () => {
+    expect(readableTypesSentence()).toMatch(
+      /^DropQA reads \.md, \.txt, \.pdf, \.docx, \.doc, .*\.xls, .* and \.\w+ files$/,
     );
   });
 });

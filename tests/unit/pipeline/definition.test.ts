@@ -1,12 +1,8 @@
 import aslValidator from 'asl-validator';
 import { describe, expect, it } from 'vitest';
 import type { State, StateMachineDefinition, TaskState } from '#shared/pipeline/asl.ts';
-import {
-  localResources,
-  pipelineDefinition,
-  TASK_NAMES,
-  TRANSIENT_ERRORS,
-} from '#shared/pipeline/definition.ts';
+import { localResources, pipelineDefinition, TASK_NAMES } from '#shared/pipeline/definition.ts';
+import { toStepError } from '#shared/pipeline/step-error.ts';
 
 const ARNS = Object.fromEntries(
   TASK_NAMES.map((name) => [
@@ -90,19 +86,37 @@ describe('pipelineDefinition', () => {
     expect(images.ItemSelector).toMatchObject({ 'nodeId.$': '$$.Map.Item.Value' });
   });
 
-  it('retries every Task on transient errors with backoff and full jitter', () => {
+  it('retries every Task on the transient and Lambda service errors with backoff and full jitter', () => {
+    // Literal values, not the constant that builds them: a change to what is retried must show here.
     for (const [name, state] of tasks(pipelineDefinition(ARNS))) {
-      const retry = state.Retry?.[0];
-      expect(retry, name).toBeDefined();
-      expect(retry?.ErrorEquals).toEqual(expect.arrayContaining([...TRANSIENT_ERRORS]));
-      expect(retry?.ErrorEquals).toEqual(
-        expect.arrayContaining(['Lambda.TooManyRequestsException', 'TransientError']),
-      );
-      expect(retry).toMatchObject({ JitterStrategy: 'FULL' });
-      expect(retry?.IntervalSeconds).toBeGreaterThan(0);
-      expect(retry?.BackoffRate).toBeGreaterThan(1);
-      expect(retry?.MaxAttempts).toBeGreaterThan(0);
+      expect(state.Retry, name).toEqual([
+        {
+          ErrorEquals: [
+            'TransientError',
+            'ThrottlingError',
+            'Lambda.ServiceException',
+            'Lambda.AWSLambdaException',
+            'Lambda.SdkClientException',
+            'Lambda.TooManyRequestsException',
+          ],
+          IntervalSeconds: 2,
+          BackoffRate: 2,
+          MaxAttempts: 3,
+          MaxDelaySeconds: 30,
+          JitterStrategy: 'FULL',
+        },
+      ]);
     }
+  });
+
+  it('retries the error a step reports for a dropped database connection', () => {
+    const dropped = new Error('Failed query: select 1', {
+      cause: new Error('Connection terminated unexpectedly'),
+    });
+    const retried = pipelineDefinition(ARNS).States.Parse as TaskState;
+    expect(retried.Retry?.[0]?.ErrorEquals).toContain(toStepError(dropped).name);
+    const refused = toStepError(new Error('Failed query: insert', { cause: new Error('syntax error') }));
+    expect(retried.Retry?.[0]?.ErrorEquals).not.toContain(refused.name);
   });
 
   it('catches every error of the work steps into MarkFailed with the error at $.error', () => {

@@ -1,7 +1,7 @@
 import { reactive, ref } from 'vue';
+import { readSse } from '#shared/api/sse-read.ts';
 import { messageOf } from '../lib/api.ts';
 import { requestHeaders, unauthorized } from '../lib/session.ts';
-import { readSse } from '../lib/sse.ts';
 import { applyEvent, newTurn, type Turn } from '../lib/turn.ts';
 
 export interface AskOptions {

@@ -1,0 +1,5 @@
+export { buildOutline, loadOutline, type OutlineRow } from './load.ts';
+export { diffOutlines } from './outline-diff.ts';
+export type * from './types.ts';
+export { type DiffRange, diffVersions } from './version-diff.ts';
+export { diffTokens, wordDiff } from './words.ts';

@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '#shared/db/client.ts';
+import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { isUuid } from '#shared/search/scope.ts';
+import { loadOutline } from './load.ts';
+import { diffOutlines } from './outline-diff.ts';
+import type { DocumentDiff } from './types.ts';
+
+export interface DiffRange {
+  /** The old version; default: the latest ready version before `to`. */
+  from?: number;
+  /** The new version; default: the current version. */
+  to?: number;
+}
+
+/**
+ * What changed in a live document between two of its ready versions (default: the previous one and
+ * the current one).
+ *
+ * @throws NotFoundError for an unknown document or a version without content;
+ *   ValidationError when the range is empty (one version only, or `from` = `to`).
+ * @example await diffVersions(db, id) // { from: { version: 1 }, to: { version: 2 }, sections: [...] }
+ */
+export async function diffVersions(db: Db, documentId: string, range: DiffRange = {}): Promise<DocumentDiff> {
+  if (!isUuid(documentId)) throw new ValidationError(`document id '${documentId}' is not a UUID`);
+  const [doc] = await queryRows<{ key: string; current_version: number | null }>(
+    db,
+    sql`SELECT key, current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+  );
+  if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
+  const ready = (
+    await queryRows<{ version: number }>(
+      db,
+      sql`SELECT version FROM document_versions WHERE document_id = ${documentId}::uuid AND status = 'ready'
+          ORDER BY version`,
+    )
+  ).map((row) => Number(row.version));
+  const to = range.to ?? (doc.current_version === null ? undefined : Number(doc.current_version));
+  if (to === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
+  const from = range.from ?? ready.filter((v) => v < to).at(-1);
+  if (from === undefined) {
+    throw new ValidationError(
+      `Document ${doc.key} has no ready version before version ${to} to compare with`,
+    );
+  }
+  if (from === to)
+    throw new ValidationError(`from and to are both version ${to}: choose two different versions`);
+  for (const version of [from, to]) {
+    if (!ready.includes(version)) {
+      throw new NotFoundError(
+        `Document ${doc.key} has no ready version ${version} (ready: ${ready.join(', ') || 'none'})`,
+      );
+    }
+  }
+  const [before, after] = await Promise.all([
+    loadOutline(db, documentId, from),
+    loadOutline(db, documentId, to),
+  ]);
+  return {
+    documentId,
+    key: doc.key,
+    from: { version: from, title: before.title },
+    to: { version: to, title: after.title },
+    ...diffOutlines(before, after),
+  };
+}
