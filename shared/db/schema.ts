@@ -85,6 +85,11 @@ export const documentVersions = pgTable(
      * per document (of a bounded sample) instead of from every matching node.
      */
     terms: tsvector('terms'),
+    /**
+     * What changed since the previous ready version, in a few sentences: written at the Summarize
+     * step by the chat model, or extracted from the version diff offline. Null for a first version.
+     */
+    changeSummary: text('change_summary'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
