@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
+import { isDocumentName } from '../parse/file-types.ts';
+import { unsupportedReason } from '../parse/unsupported.ts';
 
-/** Extensions ingested as documents when a folder is walked (a file named explicitly is always tried). */
-const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.docx', '.pptx', '.xlsx', '.pdf']);
 /** Files stored beside the documents so Markdown can reference them (never ingested on their own). */
 const ASSET_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.svg', '.tif', '.tiff']);
+/** Enough of a file to tell its type by its signature. */
+const HEAD_BYTES = 4096;
 
 export interface InputFile {
   /** The document key: `uploads/` + the path relative to the folder given (or the file's name). */
@@ -13,15 +15,25 @@ export interface InputFile {
   filename: string;
 }
 
+/** A file of a folder that is not a type DropQA reads, with the reason (what it is, what is read). */
+export interface UnsupportedFile extends InputFile {
+  reason: string;
+}
+
 export interface CollectedInputs {
   documents: InputFile[];
   assets: InputFile[];
-  skipped: string[];
+  unsupported: UnsupportedFile[];
 }
 
-/** Expands the command line's files and folders (recursively, skipping dot-folders and node_modules). */
+/**
+ * Expands the command line's files and folders (recursively, skipping dot-folders and node_modules).
+ * A file named on the command line is always tried; in a folder, documents go by their extension
+ * (every type the parsers read), images are kept as assets for Markdown, and every other file is
+ * listed as unsupported with the reason, so no file goes unreported.
+ */
 export function collectInputs(paths: string[]): CollectedInputs {
-  const out: CollectedInputs = { documents: [], assets: [], skipped: [] };
+  const out: CollectedInputs = { documents: [], assets: [], unsupported: [] };
   for (const path of paths) {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) throw new Error(`No such file or folder: ${path}`);
@@ -30,11 +42,10 @@ export function collectInputs(paths: string[]): CollectedInputs {
       continue;
     }
     for (const file of walk(path)) {
-      const ext = extname(file).toLowerCase();
       const input = toInput(file, relative(path, file).split(sep).join('/'));
-      if (DOCUMENT_EXTENSIONS.has(ext)) out.documents.push(input);
-      else if (ASSET_EXTENSIONS.has(ext)) out.assets.push(input);
-      else out.skipped.push(file);
+      if (isDocumentName(input.filename)) out.documents.push(input);
+      else if (ASSET_EXTENSIONS.has(extname(file).toLowerCase())) out.assets.push(input);
+      else out.unsupported.push({ ...input, reason: unsupportedReason(input.filename, readHead(file)) });
     }
   }
   return out;
@@ -42,6 +53,16 @@ export function collectInputs(paths: string[]): CollectedInputs {
 
 export function readInput(file: InputFile): Uint8Array {
   return new Uint8Array(readFileSync(file.path));
+}
+
+function readHead(path: string): Uint8Array {
+  const head = new Uint8Array(HEAD_BYTES);
+  const fd = openSync(path, 'r');
+  try {
+    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function toInput(path: string, relativeKey: string): InputFile {

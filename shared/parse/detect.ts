@@ -1,7 +1,9 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
+import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
+import { openOle } from './ole.ts';
 import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
@@ -15,6 +17,7 @@ const OOXML_BY_PART: readonly [string, FileType][] = [
   ['word/document.xml', 'docx'],
   ['ppt/presentation.xml', 'pptx'],
   ['xl/workbook.xml', 'xlsx'],
+  ['xl/workbook.bin', 'xls'],
 ];
 /** Main-part content types, macro-enabled and template variants included. */
 const OOXML_BY_CONTENT_TYPE: readonly [RegExp, FileType][] = [
@@ -24,16 +27,11 @@ const OOXML_BY_CONTENT_TYPE: readonly [RegExp, FileType][] = [
 ];
 const MAX_CONTENT_TYPES_BYTES = 1 << 20;
 
-function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf('.');
-  return dot > 0 ? filename.slice(dot).toLowerCase() : '';
-}
-
 function binaryError(filename: string, looksLike: string | undefined): UnsupportedDocumentError {
   const ext = extensionOf(filename);
   if (looksLike && !TEXT_NAME.test(ext)) {
     return new UnsupportedDocumentError(
-      `${filename} is ${looksLike}, which is not a supported document type`,
+      `${filename} is ${looksLike}, which is not a supported document type; ${readableTypesSentence()}`,
     );
   }
   const what = looksLike ? `binary data (looks like ${looksLike})` : 'binary data';
@@ -61,11 +59,51 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
     throw new UnsupportedDocumentError(`${filename} is a damaged ZIP archive`, { cause: error });
   }
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
-    throw new UnsupportedDocumentError(`${filename} is an OpenDocument file, which is not supported`);
+    return openDocumentType(bytes, filename);
   }
   throw new UnsupportedDocumentError(
-    `${filename} is a ZIP archive${contentTypes ? ' with an unknown Office part' : ''}, not a Word, PowerPoint or Excel document`,
+    `${filename} is a ZIP archive${contentTypes ? ' with an unknown Office part' : ''}, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
   );
+}
+
+/** OpenDocument files name their kind in the stored `mimetype` entry. */
+function openDocumentType(bytes: Uint8Array, filename: string): FileType {
+  const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
+  const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
+  if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
+  const kind = mime.replace('application/vnd.oasis.opendocument.', '') || 'unknown';
+  throw new UnsupportedDocumentError(
+    `${filename} is an OpenDocument ${kind} file, which DropQA does not read yet; ${readableTypesSentence()}`,
+  );
+}
+
+/** Legacy Office files are OLE compound files; their streams tell Word, Excel and PowerPoint apart. */
+function oleType(bytes: Uint8Array, filename: string): FileType {
+  if (isEncryptedOoxml(bytes)) {
+    throw new UnsupportedDocumentError(
+      `${filename} is password-protected (an encrypted Office document); save it without a password`,
+    );
+  }
+  const ole = openOle(bytes, filename);
+  switch (ole.kind) {
+    case 'doc':
+    case 'xls':
+    case 'ppt':
+      return ole.kind;
+    case 'msg':
+      throw new UnsupportedDocumentError(
+        `${filename} is an Outlook message (.msg), which DropQA does not read; ${readableTypesSentence()}`,
+      );
+    default:
+      throw new UnsupportedDocumentError(
+        `${filename} is an OLE compound file that is not a Word, Excel or PowerPoint document; ${readableTypesSentence()}`,
+      );
+  }
+}
+
+/** Text the name calls a table. */
+function textType(_bytes: Uint8Array, filename: string): FileType | undefined {
+  return readableTypeNamedBy(filename) === 'csv' ? 'csv' : undefined;
 }
 
 /** Control characters other than tab, newlines, form feed and escape do not occur in real text. */
@@ -97,14 +135,10 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   const sniffed = sniffBinary(bytes);
   if (sniffed?.kind === 'pdf') return 'pdf';
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
-  if (sniffed?.kind === 'ole') {
-    throw new UnsupportedDocumentError(
-      isEncryptedOoxml(bytes)
-        ? `${filename} is password-protected (an encrypted Office document); save it without a password`
-        : `${filename} is a legacy Office file (.doc, .ppt or .xls); save it as .docx, .pptx or .xlsx`,
-    );
-  }
+  if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
+  const textKind = textType(bytes, filename);
+  if (textKind === 'html') return 'html';
   // UTF-8 text never holds NUL bytes; UTF-16 has many, so only a BOM makes them acceptable.
   if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
     throw binaryError(filename, undefined);
@@ -113,5 +147,6 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (isBinaryText(text)) throw binaryError(filename, undefined);
   if (text.trim() === '')
     throw new UnsupportedDocumentError(`${filename}: the file is empty (only whitespace)`);
+  if (textKind) return textKind;
   return MARKDOWN_NAME.test(filename) || looksLikeMarkdown(text) ? 'md' : 'txt';
 }

@@ -1,30 +1,7 @@
+import { describeType, extensionOf, readableTypeNamedBy } from './file-types.ts';
 import type { FileType } from './types.ts';
 
-const TYPE_BY_EXTENSION: Record<string, FileType> = {
-  '.docx': 'docx',
-  '.docm': 'docx',
-  '.dotx': 'docx',
-  '.dotm': 'docx',
-  '.pptx': 'pptx',
-  '.pptm': 'pptx',
-  '.ppsx': 'pptx',
-  '.potx': 'pptx',
-  '.xlsx': 'xlsx',
-  '.xlsm': 'xlsx',
-  '.xltx': 'xlsx',
-  '.pdf': 'pdf',
-};
-
-const TEXT_EXTENSION = /^\.(md|markdown|mdown|mkd|txt|text)$/;
-
-const LABEL: Record<FileType, string> = {
-  md: 'a text document',
-  txt: 'a text document',
-  docx: 'a Word document',
-  pptx: 'a PowerPoint presentation',
-  xlsx: 'an Excel workbook',
-  pdf: 'a PDF document',
-};
+export { describeType } from './file-types.ts';
 
 /**
  * A warning when a file's extension promises another document type than its content has (a PDF
@@ -39,18 +16,8 @@ export function nameMismatch(filename: string, type: FileType): string | undefin
   return `${filename} is named ${extensionOf(filename)} but is ${describeType(type)}; it was read as one`;
 }
 
-function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf('.');
-  return dot > 0 ? filename.slice(dot).toLowerCase() : '';
-}
-
 /** The document type a file's extension promises: an Office type, PDF, 'text', or nothing known. */
 export function typeNamedBy(filename: string): FileType | 'text' | undefined {
-  const extension = extensionOf(filename);
-  return TEXT_EXTENSION.test(extension) ? 'text' : TYPE_BY_EXTENSION[extension];
-}
-
-/** A document type for messages: "a Word document", "an Excel workbook". */
-export function describeType(type: FileType): string {
-  return LABEL[type];
+  const type = readableTypeNamedBy(filename);
+  return type === 'md' || type === 'txt' ? 'text' : type;
 }

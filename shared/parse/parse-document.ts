@@ -1,5 +1,6 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { withDeadline } from './deadline.ts';
+import { describeType, readableTypesSentence } from './file-types.ts';
 import { DEFAULT_PARSE_LIMITS } from './limits.ts';
 import { nameMismatch } from './name-mismatch.ts';
 import { checkOoxml } from './ooxml-guard.ts';
@@ -25,7 +26,7 @@ export async function parseDocument(input: ParseInput, type: FileType): Promise<
   const parser = parsers[type];
   if (!parser) {
     throw new UnsupportedDocumentError(
-      `${input.filename}: ${type.toUpperCase()} documents are not supported yet`,
+      `${input.filename} is ${describeType(type)}, which DropQA does not read yet; ${readableTypesSentence()}`,
     );
   }
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;

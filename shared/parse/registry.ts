@@ -2,6 +2,7 @@ import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptxParser } from './pptx/index.ts';
+import { csvParser, odsParser, xlsParser } from './sheets/parse-workbook.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
 import { xlsxParser } from './xlsx/parse-xlsx.ts';
@@ -14,4 +15,7 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   pptx: pptxParser,
   txt: textParser,
   xlsx: xlsxParser,
+  xls: xlsParser,
+  ods: odsParser,
+  csv: csvParser,
 };

@@ -75,7 +75,19 @@ export interface ParseInput {
   signal?: AbortSignal;
 }
 
-export type FileType = 'md' | 'txt' | 'docx' | 'pptx' | 'xlsx' | 'pdf';
+export type FileType =
+  | 'md'
+  | 'txt'
+  | 'docx'
+  | 'pptx'
+  | 'xlsx'
+  | 'pdf'
+  | 'doc'
+  | 'ppt'
+  | 'xls'
+  | 'ods'
+  | 'csv'
+  | 'html';
 
 export interface Parser {
   readonly type: FileType;

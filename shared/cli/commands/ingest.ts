@@ -3,9 +3,29 @@ import { openBackend } from '../backend.ts';
 import { collectInputs } from '../files.ts';
 import { ProgressBar } from '../progress.ts';
 
+/** One line of `--json` output: every file found gets one. */
+function jsonLine(line: {
+  key: string;
+  status: string;
+  documentId?: string;
+  version?: number;
+  error?: string;
+}): void {
+  const out = {
+    key: line.key,
+    status: line.status,
+    document_id: line.documentId ?? null,
+    version: line.version ?? null,
+    error: line.error ?? null,
+  };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
 /**
- * `dropqa ingest <files or folders> [--json]`: ends with a scanned / indexed / unchanged / failed
- * summary; exit code 1 when any file failed.
+ * `dropqa ingest <files or folders> [--json]`: every file found is reported, documents as they
+ * finish (ready / unchanged / failed), images kept for Markdown as `asset`, and every other file as
+ * `unsupported` with its type and the types DropQA reads. Ends with a scanned / indexed / unchanged /
+ * failed / not read summary; exit code 1 when any file failed.
  */
 export async function ingestCommand(
   config: Config,
@@ -17,16 +37,14 @@ export async function ingestCommand(
   const backend = await openBackend(config, { recover: true });
   const progress = options.json ? undefined : new ProgressBar(inputs.documents.length);
   try {
+    if (options.json) {
+      for (const file of inputs.unsupported)
+        jsonLine({ key: file.key, status: 'unsupported', error: file.reason });
+      for (const file of inputs.assets) jsonLine({ key: file.key, status: 'asset' });
+    }
     const outcomes = await backend.ingest(inputs.documents, inputs.assets, (o) => {
       if (options.json) {
-        const line = {
-          key: o.key,
-          status: o.status,
-          document_id: o.documentId,
-          version: o.version ?? null,
-          error: o.error ?? null,
-        };
-        process.stdout.write(`${JSON.stringify(line)}\n`);
+        jsonLine(o);
       } else {
         progress?.tick(o.key, o.status);
       }
@@ -35,13 +53,16 @@ export async function ingestCommand(
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (!options.json) {
       const count = (status: string) => outcomes.filter((o) => o.status === status).length;
-      const scanned = outcomes.length + inputs.skipped.length;
+      const { unsupported, assets } = inputs;
+      const scanned = outcomes.length + unsupported.length + assets.length;
       process.stdout.write(
         `${scanned} scanned: ${count('ready')} indexed, ${count('unchanged')} unchanged, ${failed.length} failed` +
-          (inputs.skipped.length ? `, ${inputs.skipped.length} skipped (not a document type)` : '') +
+          (unsupported.length ? `, ${unsupported.length} not read (unsupported type)` : '') +
+          (assets.length ? `, ${assets.length} image(s) kept for Markdown` : '') +
           '\n',
       );
       for (const f of failed) process.stdout.write(`  failed  ${f.key}: ${f.error}\n`);
+      for (const f of unsupported) process.stdout.write(`  not read  ${f.key}: ${f.reason}\n`);
     }
     return failed.length > 0 ? 1 : 0;
   } finally {

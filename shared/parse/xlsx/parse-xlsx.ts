@@ -43,7 +43,7 @@ function workbookEntries(input: ParseInput): ZipEntry[] {
 }
 
 /** Counts a workbook's rows against `limits.maxRows` and refuses the workbook past it. */
-function rowCounter(filename: string, maxRows: number): () => void {
+export function rowCounter(filename: string, maxRows: number): () => void {
   let rows = 0;
   return () => {
     rows++;

@@ -28,17 +28,22 @@ export interface SheetReadOptions {
 }
 
 /** One line per cell: a value's own line breaks would read as new "column: value" pairs. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 /** Text that reads as a number or an amount ("$500,000", "40%", "1,200.50") is a value, not a label. */
 const AMOUNT = /^[-+(]?\s*[$€£¥₹]?\s*[-+]?[\d.,\s]+\s*[%KMB]?\s*[$€£¥元)]?$/i;
 
+/** A cell whose value is text (not a number, date or boolean) and does not read as an amount. */
+export function isTextLabel(textual: boolean, text: string): boolean {
+  return textual && !AMOUNT.test(text);
+}
+
 function isLabel(value: unknown, text: string): boolean {
   const textual =
     typeof value === 'string' || (typeof value === 'object' && value !== null && 'richText' in value);
-  return textual && !AMOUNT.test(text);
+  return isTextLabel(textual, text);
 }
 
 function rowCells(row: Row, date1904: boolean): SheetCell[] {
@@ -108,28 +113,31 @@ function createRowRenderer(sheet: string, maxChars: number) {
   return { start, add, finish };
 }
 
+/** A sheet from any workbook reader: its name, whether it is hidden, and its rows in order. */
+export interface SheetSource {
+  name: string;
+  hidden: boolean;
+  /** Every stored row, empty ones included (they count against the row limit). */
+  rows: AsyncIterable<SheetRow> | Iterable<SheetRow>;
+}
+
 /**
- * Reads one worksheet row by row into a section titled by the sheet's name. Its first rows choose
- * the layout (see `chooseLayout`): a header row names the columns (a blank header cell is named by
- * its letter, `Column C`) and title rows above it become notes; a form reads as "label: value"
- * pairs. Every later row becomes "column: value" lines, empty cells skipped, grouped into
- * paragraphs of at most `maxChars`. Only the first few rows and the current one are held, so
- * memory stays bounded whatever the sheet's size. A merged range's value is stored in its top-left
- * cell alone, so it is given once, not repeated over the range.
+ * Builds a sheet's section from its rows, titled by the sheet's name. Its first rows choose the
+ * layout (see `chooseLayout`): a header row names the columns (a blank header cell is named by its
+ * letter, `Column C`) and title rows above it become notes; a form reads as "label: value" pairs.
+ * Every later row becomes "column: value" lines, empty cells skipped, grouped into paragraphs of at
+ * most `maxChars`. Only the first few rows and the current one are held, so memory stays bounded
+ * whatever the sheet's size. A merged range's value is stored in its top-left cell alone, so it is
+ * given once, not repeated over the range. Every workbook format (.xlsx, .xls, .ods, CSV) ends here.
  */
-export async function readSheetSection(
-  sheet: StreamedSheet,
-  options: SheetReadOptions,
-): Promise<SectionNode> {
-  const renderer = createRowRenderer(sheet.name, options.maxChars);
+export async function sheetSection(source: SheetSource, options: SheetReadOptions): Promise<SectionNode> {
+  const renderer = createRowRenderer(source.name, options.maxChars);
   const lookahead: SheetRow[] = [];
   let started = false;
-  for await (const row of sheet) {
+  for await (const sheetRow of source.rows) {
     options.signal?.throwIfAborted();
     options.countRow?.();
-    const cells = rowCells(row, options.date1904);
-    if (cells.length === 0) continue;
-    const sheetRow = { number: row.number, cells };
+    if (sheetRow.cells.length === 0) continue;
     if (started) {
       renderer.add(sheetRow);
       continue;
@@ -142,8 +150,18 @@ export async function readSheetSection(
   }
   if (!started) renderer.start(lookahead);
   const { children, metadata } = renderer.finish();
-  if (sheet.state === 'hidden' || sheet.state === 'veryHidden') metadata.hidden = true;
-  return { type: 'section', title: sheet.name, children, metadata };
+  if (source.hidden) metadata.hidden = true;
+  return { type: 'section', title: source.name, children, metadata };
+}
+
+async function* streamedRows(sheet: StreamedSheet, date1904: boolean): AsyncIterable<SheetRow> {
+  for await (const row of sheet) yield { number: row.number, cells: rowCells(row, date1904) };
+}
+
+/** Reads one exceljs worksheet row by row into its section (see `sheetSection`). */
+export function readSheetSection(sheet: StreamedSheet, options: SheetReadOptions): Promise<SectionNode> {
+  const hidden = sheet.state === 'hidden' || sheet.state === 'veryHidden';
+  return sheetSection({ name: sheet.name, hidden, rows: streamedRows(sheet, options.date1904) }, options);
 }
 
 /** Header names from the first to the last named column, gaps named by their letter. */

@@ -34,6 +34,8 @@ describe('dropqa CLI', () => {
       '# 基础设施\n\n## 云平台\n\n预计投入500万预算用于容器化改造。\n',
     );
     writeFileSync(join(docs, 'broken.md'), new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]));
+    writeFileSync(join(docs, 'zh', 'bundle.zip'), new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]));
+    writeFileSync(join(docs, 'notes.xyz'), 'plain words under a name DropQA does not know\n');
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,12 +52,22 @@ describe('dropqa CLI', () => {
     expect(byKey['uploads/zh/规划.md']).toMatchObject({ status: 'ready', version: 1 });
     expect(byKey['uploads/broken.md']?.status).toBe('failed');
     expect(byKey['uploads/broken.md']?.error).toMatch(/broken\.md/);
+    // Files of other types get a line too, saying what they are and what DropQA reads.
+    expect(lines).toHaveLength(5);
+    expect(byKey['uploads/zh/bundle.zip']).toMatchObject({ status: 'unsupported', document_id: null });
+    expect(byKey['uploads/zh/bundle.zip']?.error).toMatch(
+      /bundle\.zip is a ZIP archive, which DropQA does not read; DropQA reads \.md, \.txt, .*\.xlsx, \.xls/,
+    );
+    expect(byKey['uploads/notes.xyz']?.error).toMatch(
+      /notes\.xyz is a \.xyz file, which DropQA does not read/,
+    );
   });
 
   it('reports unchanged files on a second ingest and summarises failures in words', async () => {
     const { stdout } = await dropqa('ingest', 'docs');
-    expect(stdout).toMatch(/3 scanned: 0 indexed, 2 unchanged, 1 failed/);
+    expect(stdout).toMatch(/5 scanned: 0 indexed, 2 unchanged, 1 failed, 2 not read \(unsupported type\)\n/);
     expect(stdout).toMatch(/failed {2}uploads\/broken\.md: /);
+    expect(stdout).toMatch(/not read {2}uploads\/zh\/bundle\.zip: bundle\.zip is a ZIP archive/);
   });
 
   it('streams every event of an answer as JSON lines', async () => {

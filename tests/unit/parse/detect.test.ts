@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, detectFileType } from '#shared/parse/detect.ts';
@@ -59,7 +61,7 @@ describe('detectFileType', () => {
 
   it('refuses an image under its own name as not a document', () => {
     expect(reasonFor(() => detectFileType(pngBytes(4, 4), 'photo.png'))).toBe(
-      'photo.png is a PNG image, which is not a supported document type',
+      'photo.png is a PNG image, which is not a supported document type; DropQA reads .md, .txt, .pdf, .docx, .pptx, .xlsx, .xls, .ods and .csv files',
     );
   });
 
@@ -119,7 +121,7 @@ describe('detectFileType', () => {
   it('refuses a ZIP that is not an Office document', () => {
     const zip = zipBytes([{ name: 'readme.txt', data: 'hello' }]);
     expect(reasonFor(() => detectFileType(zip, 'a.zip'))).toBe(
-      'a.zip is a ZIP archive, not a Word, PowerPoint or Excel document',
+      'a.zip is a ZIP archive, not a Word, PowerPoint or Excel document; DropQA reads .md, .txt, .pdf, .docx, .pptx, .xlsx, .xls, .ods and .csv files',
     );
   });
 
@@ -130,10 +132,23 @@ describe('detectFileType', () => {
     );
   });
 
-  it('refuses legacy OLE Office files with advice', () => {
+  it('tells Word, Excel and PowerPoint 97-2003 files apart by their OLE streams, whatever their name', () => {
+    const fixtures = join(import.meta.dirname, '../../fixtures/legacy');
+    for (const [file, type] of [
+      ['handbook.doc', 'doc'],
+      ['budget.xls', 'xls'],
+      ['review.ppt', 'ppt'],
+    ] as const) {
+      const bytes = new Uint8Array(readFileSync(join(fixtures, file)));
+      expect(detectFileType(bytes, file)).toBe(type);
+      expect(detectFileType(bytes, 'renamed.bin')).toBe(type);
+    }
+  });
+
+  it('refuses a damaged OLE file with the reason', () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
-    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toBe(
-      'old.doc is a legacy Office file (.doc, .ppt or .xls); save it as .docx, .pptx or .xlsx',
+    expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toMatch(
+      /^old\.doc is a damaged legacy Office \(OLE\) file: /,
     );
   });
 

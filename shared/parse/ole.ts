@@ -1,0 +1,48 @@
+import CFB from 'cfb';
+import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+
+/** What an OLE compound file holds, told by its streams' names. */
+export type OleKind = 'doc' | 'xls' | 'ppt' | 'msg' | 'unknown';
+
+/** The streams of an OLE compound file by name (top-level names; storages' streams by their path). */
+export interface OleFile {
+  kind: OleKind;
+  /** A stream's bytes by its name (`WordDocument`, `1Table`), or undefined. */
+  stream(name: string): Uint8Array | undefined;
+}
+
+function toBytes(content: CFB.CFB$Blob | undefined): Uint8Array | undefined {
+  if (!content) return undefined;
+  return content instanceof Uint8Array ? content : Uint8Array.from(content);
+}
+
+function kindOf(names: Set<string>): OleKind {
+  if (names.has('WordDocument')) return 'doc';
+  if (names.has('Workbook') || names.has('Book')) return 'xls';
+  if (names.has('PowerPoint Document')) return 'ppt';
+  if ([...names].some((name) => name.startsWith('__substg1.0_'))) return 'msg';
+  return 'unknown';
+}
+
+/**
+ * Opens an OLE compound file (the container of Word, Excel and PowerPoint 97-2003 files) with the
+ * `cfb` library and tells what it holds. A damaged container fails with that reason.
+ *
+ * @example openOle(bytes, 'old.doc').kind // 'doc'
+ */
+export function openOle(bytes: Uint8Array, filename: string): OleFile {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+  } catch (error) {
+    throw new UnsupportedDocumentError(
+      `${filename} is a damaged legacy Office (OLE) file: ${reasonOf(error)}`,
+      { cause: error },
+    );
+  }
+  const names = new Set(container.FileIndex.map((entry) => entry.name));
+  return {
+    kind: kindOf(names),
+    stream: (name) => toBytes(CFB.find(container, name)?.content),
+  };
+}
