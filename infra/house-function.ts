@@ -23,6 +23,8 @@ export interface HouseFunctionProps {
   withMigrations?: boolean;
   /** Where failed asynchronous invocations go. */
   deadLetterQueue?: IQueue;
+  /** Concurrent executions reserved for (and the most allowed to) the function. */
+  reservedConcurrentExecutions?: number;
 }
 
 /** Stands in for the code when a test synthesizes without bundling. */
@@ -59,6 +61,7 @@ export class HouseFunction extends LambdaFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       deadLetterQueue: props.deadLetterQueue,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: `dropqa-${id.toLowerCase()}`,

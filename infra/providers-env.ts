@@ -1,5 +1,6 @@
 import type { Stack } from 'aws-cdk-lib';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { modelResources } from './model-grants.ts';
 import type { Settings } from './settings.ts';
 
 /** The `DROPQA_*` variables that configure the providers (read by shared/config like any setting). */
@@ -23,20 +24,16 @@ export function storageEnvironment(bucketName: string): Record<string, string> {
 
 /**
  * Lets a function call the configured Bedrock models (and Textract, which has no resource-level
- * permissions), named one by one: no wildcard actions.
+ * permissions), named one by one: no wildcard actions. An inference profile is granted with the
+ * foundation models it routes to (see `modelResources`).
  */
 export function grantModels(grantee: IGrantable, settings: Settings, scope: Stack, ocr = false): void {
   if (settings.providers === 'offline') return;
-  const { partition, region, account } = scope;
   const models = [settings.chatModel, settings.embeddingModel];
   grantee.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
       actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
-      resources: models.flatMap((model) => [
-        `arn:${partition}:bedrock:${region}::foundation-model/${model}`,
-        `arn:${partition}:bedrock:*::foundation-model/${model}`,
-        `arn:${partition}:bedrock:${region}:${account}:inference-profile/${model}`,
-      ]),
+      resources: [...new Set(models.flatMap((model) => modelResources(model, scope)))],
     }),
   );
   if (ocr) {

@@ -5,6 +5,9 @@ import { z } from 'zod';
  * The deployment's settings, from CDK context (`cdk.json` or `-c key=value`), each with a default
  * so that `cdk synth` works with no account and no configuration.
  */
+/** Claude Haiku 4.5 through the global cross-region inference profile (callable from any Bedrock region). */
+export const DEFAULT_CHAT_MODEL = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
+
 const settingsSchema = z.object({
   /** Deploy into this region; unset: the CLI's (environment-agnostic templates). */
   region: z.string().optional(),
@@ -12,17 +15,25 @@ const settingsSchema = z.object({
   stackPrefix: z.string().default('DropQA'),
   /** `bedrock` (the default in AWS) or `offline` (no model: extractive answers, hashing embeddings). */
   providers: z.enum(['bedrock', 'offline']).default('bedrock'),
-  chatModel: z.string().default('anthropic.claude-3-5-haiku-20241022-v1:0'),
+  /**
+   * The chat model: a Bedrock model id, or an inference profile id (`global.`, `us.`, `eu.`, ...
+   * prefixed), which current Claude models are only called through. See docs/aws.md.
+   */
+  chatModel: z.string().default(DEFAULT_CHAT_MODEL),
   embeddingModel: z.string().default('amazon.titan-embed-text-v2:0'),
   embeddingDimensions: z.coerce.number().int().min(8).max(4096).default(1024),
   /** Days CloudWatch keeps the functions' and the state machine's logs. */
   logRetentionDays: z.coerce.number().int().positive().default(30),
   /** Days S3 keeps replaced or deleted versions of documents. */
   noncurrentVersionDays: z.coerce.number().int().positive().default(30),
-  /** Origins allowed to PUT presigned uploads into the bucket (the CloudFront domain is always allowed). */
+  /**
+   * Origins whose pages may PUT presigned uploads into the bucket (CORS). Default any origin: the
+   * presigned URL is the credential (one key under uploads/, minutes long), and the web client on the
+   * CloudFront domain must be allowed. Narrow it to `https://<distribution or custom domain>`.
+   */
   allowedOrigins: z
     .union([z.array(z.string()), z.string().transform((s) => s.split(',').filter(Boolean))])
-    .default([]),
+    .default(['*']),
   /** Aurora Serverless v2 capacity in ACUs; 0 lets the cluster pause when idle. */
   dbMinCapacity: z.coerce.number().min(0).default(0),
   dbMaxCapacity: z.coerce.number().min(1).default(4),
@@ -32,6 +43,11 @@ const settingsSchema = z.object({
   retainData: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
   /** Lifetime of a presigned upload URL (the configuration's lifecycle.presignExpirySeconds). */
   presignExpirySeconds: z.coerce.number().int().min(60).max(604_800).default(900),
+  /**
+   * Concurrent executions reserved for the ask function, which also caps them (answers and their
+   * Bedrock calls at once); 0 reserves none. An account at the default quota of 10 cannot reserve any.
+   */
+  askConcurrency: z.coerce.number().int().min(0).default(10),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });

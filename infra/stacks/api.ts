@@ -1,12 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import {
-  AccountRecovery,
-  FeaturePlan,
-  Mfa,
-  StandardThreatProtectionMode,
-  UserPool,
-  type UserPoolClient,
-} from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
@@ -18,7 +11,7 @@ import { acknowledge } from '../nag.ts';
 import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
 import type { Settings } from '../settings.ts';
 import type { DatabaseStack } from './database.ts';
-import { DERIVED_PREFIX, UPLOAD_PREFIX } from './storage.ts';
+import { ANY_KEY, UPLOAD_PREFIX } from './storage.ts';
 
 export interface ApiStackProps extends StackProps {
   settings: Settings;
@@ -58,14 +51,25 @@ export class ApiStack extends Stack {
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { sms: false, otp: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      featurePlan: FeaturePlan.PLUS,
-      standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
+      // Essentials: no charge for the first 10,000 monthly active users; Plus (threat protection)
+      // costs per active user with no free tier, and nothing here uses it.
+      featurePlan: FeaturePlan.ESSENTIALS,
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     acknowledge(
       this.userPool,
       'AwsSolutions-COG2',
       'MFA is offered (TOTP) but left to each organisation to require; invitation-only sign-up limits exposure.',
+    );
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG3',
+      'Threat protection needs the Plus plan, billed per monthly active user with no free tier; invitation-only sign-up and a strong password policy are used instead.',
+    );
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG8',
+      'The Essentials plan is free for the first 10,000 monthly active users; Plus (threat protection) is billed per active user and its features are not used (see docs/aws.md for the cost).',
     );
     this.userPoolClient = this.userPool.addClient('Web', {
       // The web client signs in with InitiateAuth USER_PASSWORD_AUTH over HTTPS (no SDK in the client).
@@ -82,6 +86,8 @@ export class ApiStack extends Stack {
       description: 'DropQA HTTP API and streaming answers (Function URL, RESPONSE_STREAM)',
       timeout: Duration.minutes(5),
       memorySize: 1769,
+      // A ceiling on concurrent answers (and so on Bedrock spend); 0 leaves it unreserved.
+      reservedConcurrentExecutions: settings.askConcurrency || undefined,
       logRetention: settings.logRetentionDays as RetentionDays,
       environment: {
         ...providerEnvironment(settings),
@@ -96,7 +102,8 @@ export class ApiStack extends Stack {
     grantObjects(this.ask, bucket, {
       read: true,
       write: [UPLOAD_PREFIX],
-      delete: [UPLOAD_PREFIX, DERIVED_PREFIX],
+      // Deleting a document removes its original, wherever it was ingested from.
+      delete: [ANY_KEY],
     });
     props.stateMachine.grantStartExecution(this.ask);
     grantModels(this.ask, settings, this);

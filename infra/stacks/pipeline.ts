@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -6,7 +6,12 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { pipelineDefinition, TASK_NAMES, type TaskName } from '#shared/pipeline/definition.ts';
+import {
+  pipelineDefinition,
+  TASK_NAMES,
+  TASK_TIMEOUT_SECONDS,
+  type TaskName,
+} from '#shared/pipeline/definition.ts';
 import type { FunctionEntry } from '../function-bundles.ts';
 import { grantObjects } from '../grants.ts';
 import { HouseFunction } from '../house-function.ts';
@@ -19,19 +24,17 @@ import { DERIVED_PREFIX } from './storage.ts';
 interface TaskFunctionSpec {
   entry: FunctionEntry;
   description: string;
-  timeout: Duration;
   memorySize: number;
   /** What the step does in the bucket besides reading. */
   objects: { write?: string[]; delete?: string[] };
   models: boolean;
 }
 
-/** One Lambda per Task state; its timeout a little above the state's own TimeoutSeconds. */
+/** One Lambda per Task state (its timeout: see `lambdaTimeout`). */
 const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   Register: {
     entry: 'functions/ingest/register.ts',
     description: 'Task Register',
-    timeout: Duration.seconds(300),
     memorySize: 1024,
     objects: {},
     models: false,
@@ -39,15 +42,14 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   Parse: {
     entry: 'functions/parse/handler.ts',
     description: 'Task Parse',
-    timeout: Duration.seconds(900),
     memorySize: 3008,
     objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
-    models: false,
+    // Section titles from the chat model, structure from the embedder (offline fallbacks warn).
+    models: true,
   },
   DescribeImage: {
     entry: 'functions/images/handler.ts',
     description: 'Task DescribeImage',
-    timeout: Duration.seconds(300),
     memorySize: 1536,
     objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
     models: true,
@@ -55,7 +57,6 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   Summarize: {
     entry: 'functions/summarize/handler.ts',
     description: 'Task Summarize',
-    timeout: Duration.seconds(900),
     memorySize: 1024,
     objects: {},
     models: true,
@@ -63,7 +64,6 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   Topics: {
     entry: 'functions/topics/handler.ts',
     description: 'Task Topics',
-    timeout: Duration.seconds(300),
     memorySize: 1024,
     objects: {},
     models: true,
@@ -71,7 +71,6 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   Activate: {
     entry: 'functions/ingest/activate.ts',
     description: 'Task Activate',
-    timeout: Duration.seconds(60),
     memorySize: 512,
     objects: {},
     models: false,
@@ -79,12 +78,21 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   MarkFailed: {
     entry: 'functions/ingest/mark-failed.ts',
     description: 'Task MarkFailed',
-    timeout: Duration.seconds(60),
     memorySize: 512,
     objects: {},
     models: false,
   },
 };
+
+/** Lambda's own limit on a run. */
+const LAMBDA_MAX_SECONDS = 900;
+
+/**
+ * A task function's timeout: 30 s above its state's TimeoutSeconds (within Lambda's 900), so the
+ * state times out first and its Retry and Catch decide, never a function killed mid-write.
+ */
+export const lambdaTimeout = (task: TaskName): Duration =>
+  Duration.seconds(Math.min(LAMBDA_MAX_SECONDS, TASK_TIMEOUT_SECONDS[task] + 30));
 
 export interface PipelineStackProps extends StackProps {
   settings: Settings;
@@ -115,7 +123,12 @@ export class PipelineStack extends Stack {
     const functions = {} as Record<TaskName, HouseFunction>;
     for (const task of TASK_NAMES) {
       const spec = TASK_FUNCTIONS[task];
-      const fn = new HouseFunction(this, task, { ...spec, environment, logRetention });
+      const fn = new HouseFunction(this, task, {
+        ...spec,
+        timeout: lambdaTimeout(task),
+        environment,
+        logRetention,
+      });
       database.grantDataApi(fn);
       grantObjects(fn, bucket, { read: true, ...spec.objects });
       if (spec.models) grantModels(fn, settings, this, task === 'DescribeImage');
@@ -144,6 +157,8 @@ export class PipelineStack extends Stack {
       },
     });
     for (const task of TASK_NAMES) functions[task].grantInvoke(this.stateMachine);
+    // Another service or account starts ingestions with states:StartExecution on this ARN.
+    new CfnOutput(this, 'StateMachineArn', { value: this.stateMachine.stateMachineArn });
 
     this.deadLetters = new Queue(this, 'EventDeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,

@@ -14,6 +14,8 @@ import type { Settings } from '../settings.ts';
 export const DERIVED_PREFIX = 'documents/';
 /** Prefix presigned uploads may write to. */
 export const UPLOAD_PREFIX = 'uploads/';
+/** Every key: a document can be ingested from anywhere in the bucket but `documents/`. */
+export const ANY_KEY = '';
 
 /**
  * The documents bucket's name, fixed per account and region so that the other stacks refer to it by
@@ -60,13 +62,15 @@ export class StorageStack extends Stack {
         { noncurrentVersionExpiration: Duration.days(settings.noncurrentVersionDays) },
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      // The web client PUTs files straight to presigned URLs from the page's origin.
       cors:
         settings.allowedOrigins.length > 0
           ? [
               {
-                allowedMethods: [HttpMethods.PUT, HttpMethods.POST],
+                allowedMethods: [HttpMethods.PUT],
                 allowedOrigins: settings.allowedOrigins,
                 allowedHeaders: ['*'],
+                exposedHeaders: ['ETag'],
                 maxAge: 600,
               },
             ]

@@ -37,6 +37,10 @@ const SPA_REWRITE = `function handler(event) {
   return request;
 }`;
 
+/** The site's Content-Security-Policy (the API keeps its own where it sets one). */
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' https://*.amazonaws.com; frame-ancestors 'none'; base-uri 'self'; object-src 'none'";
+
 /** How the web client signs users in: written to `/config.json` beside the client. */
 export interface WebAuth {
   type: 'cognito';
@@ -75,27 +79,29 @@ export class WebStack extends Stack {
       'AwsSolutions-S1',
       'The site bucket holds only the public build of the client; requests are logged by CloudFront.',
     );
-    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      securityHeadersBehavior: {
-        contentSecurityPolicy: {
-          contentSecurityPolicy:
-            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' https://*.amazonaws.com; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
-          override: true,
+    // The API's own Content-Security-Policy (the image route's sandbox) is kept: override false there.
+    const securityHeaders = (id: string, overrideCsp: boolean) =>
+      new ResponseHeadersPolicy(this, id, {
+        securityHeadersBehavior: {
+          contentSecurityPolicy: {
+            contentSecurityPolicy: CSP,
+            override: overrideCsp,
+          },
+          contentTypeOptions: { override: true },
+          frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+          referrerPolicy: {
+            referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+            override: true,
+          },
+          strictTransportSecurity: {
+            accessControlMaxAge: Duration.days(365),
+            includeSubdomains: true,
+            override: true,
+          },
+          xssProtection: { protection: true, modeBlock: true, override: true },
         },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: {
-          referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
-          override: true,
-        },
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(365),
-          includeSubdomains: true,
-          override: true,
-        },
-        xssProtection: { protection: true, modeBlock: true, override: true },
-      },
-    });
+      });
+    const headers = securityHeaders('SecurityHeaders', true);
     const spa = new EdgeFunction(this, 'SpaRouting', {
       code: FunctionCode.fromInline(SPA_REWRITE),
       runtime: FunctionRuntime.JS_2_0,
@@ -118,7 +124,9 @@ export class WebStack extends Stack {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          responseHeadersPolicy: headers,
+          responseHeadersPolicy: securityHeaders('ApiSecurityHeaders', false),
+          // Server-Sent Events must reach the browser as they are written, never buffered to compress.
+          compress: false,
         },
       },
     });

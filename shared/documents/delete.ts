@@ -14,8 +14,11 @@ export function derivedPrefix(documentId: string): string {
 /**
  * Deletes a document, in one transaction: it leaves search at once (its nodes go, cascading to
  * embeddings and image rows), it leaves its topics (links removed; a topic left with no document
- * disappears), and its version history is kept as `deleted`. Then its original object and derived
- * blobs are removed. A later upload of the same key starts a fresh history.
+ * disappears), and its version history is kept as `deleted`. Then its derived blobs are removed, and
+ * then its original objects, each only if it is still there: an object already removed (the S3
+ * deletion that started a removal) is not deleted again, which the removing function may not be
+ * allowed to do, and derived files go first so that a refused original leaves nothing orphaned. A
+ * later upload of the same key starts a fresh history.
  *
  * @example await deleteDocument(db, store, id); // search and topics no longer see it
  */
@@ -40,8 +43,8 @@ export async function deleteDocument(db: Db, store: BlobStore, id: string): Prom
       .where(eq(documentVersions.documentId, id));
     return new Set([doc.key, ...versions.map((v) => v.objectKey)]);
   });
-  for (const key of keys) await store.delete(key);
   await store.deletePrefix(derivedPrefix(id));
+  for (const key of keys) if (await store.head(key)) await store.delete(key);
 }
 
 /**

@@ -54,7 +54,21 @@ const VERSION_REF: PayloadTemplate = {
   'version.$': '$.register.version',
 };
 
-/** Lambda caps a run at 900 s; the same bound applies locally so both runners time out alike. */
+/**
+ * Each Task state's TimeoutSeconds. Lambda caps a run at 900 s and each function's timeout is a
+ * little above its state's (infra/stacks/pipeline.ts), so the state times out first and its Retry
+ * and Catch decide; the same bounds apply locally so both runners time out alike.
+ */
+export const TASK_TIMEOUT_SECONDS: Record<TaskName, number> = {
+  Register: 300,
+  Parse: 870,
+  DescribeImage: 300,
+  Summarize: 870,
+  Topics: 300,
+  Activate: 60,
+  MarkFailed: 60,
+};
+
 function task(
   resource: string,
   timeoutSeconds: number,
@@ -97,7 +111,7 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
     Comment: 'DropQA ingestion: register, parse, describe images, summarize, topics, activate',
     StartAt: 'Register',
     States: {
-      Register: task(resources.Register, 300, {
+      Register: task(resources.Register, TASK_TIMEOUT_SECONDS.Register, {
         Comment: 'Hash the object, find or create its document, create version n+1 unless unchanged',
         ResultPath: '$.register',
         Next: 'CheckRegistration',
@@ -117,7 +131,7 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
         Error: 'UnsupportedDocumentError',
         CausePath: '$.register.reason',
       },
-      Parse: task(resources.Parse, 900, {
+      Parse: task(resources.Parse, TASK_TIMEOUT_SECONDS.Parse, {
         Comment: 'Object -> normalized tree -> nodes; images and the Markdown rendition to the bucket',
         Parameters: VERSION_REF,
         ResultPath: '$.parse',
@@ -136,7 +150,7 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
             DescribeImage: {
               Type: 'Task',
               Resource: resources.DescribeImage,
-              TimeoutSeconds: 300,
+              TimeoutSeconds: TASK_TIMEOUT_SECONDS.DescribeImage,
               Retry: RETRY,
               End: true,
             },
@@ -146,19 +160,19 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
         Catch: TO_MARK_FAILED,
         Next: 'Summarize',
       },
-      Summarize: task(resources.Summarize, 900, {
+      Summarize: task(resources.Summarize, TASK_TIMEOUT_SECONDS.Summarize, {
         Comment: 'Bottom-up section and document summaries, then embeddings',
         Parameters: VERSION_REF,
         ResultPath: null,
         Next: 'Topics',
       }),
-      Topics: task(resources.Topics, 300, {
+      Topics: task(resources.Topics, TASK_TIMEOUT_SECONDS.Topics, {
         Comment: 'Extract topics and link the document',
         Parameters: VERSION_REF,
         ResultPath: null,
         Next: 'Activate',
       }),
-      Activate: task(resources.Activate, 60, {
+      Activate: task(resources.Activate, TASK_TIMEOUT_SECONDS.Activate, {
         Comment: 'Make version n current and the document ready, in one transaction',
         Parameters: VERSION_REF,
         ResultPath: '$.activate',
@@ -169,7 +183,7 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
         Type: 'Task',
         Resource: resources.MarkFailed,
         Comment: 'Record the failure on the version; the previous version stays current',
-        TimeoutSeconds: 60,
+        TimeoutSeconds: TASK_TIMEOUT_SECONDS.MarkFailed,
         Retry: RETRY,
         ResultPath: '$.failure',
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.markFailedError', Next: 'FailedUnrecorded' }],

@@ -310,3 +310,77 @@ describe('web stack', () => {
     });
   });
 });
+
+/** The resources a function's role may call `action` on (its default policy's statements). */
+function resourcesOf(template: typeof s.api, functionId: string, action: string): unknown[] {
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([name]) => name.startsWith(`${functionId}ServiceRoleDefaultPolicy`))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[])
+    .filter((statement) => list(statement.Action).includes(action))
+    .flatMap((statement) => list(statement.Resource));
+}
+const text = (value: unknown) => JSON.stringify(value);
+
+describe('what the first real deploy needs', () => {
+  it('lets browsers PUT presigned uploads into the documents bucket from the site (CORS)', () => {
+    s.storage.hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: Match.anyValue(),
+      CorsConfiguration: {
+        CorsRules: [Match.objectLike({ AllowedMethods: ['PUT'], AllowedOrigins: ['*'] })],
+      },
+    });
+  });
+
+  it('calls the default chat model through its global inference profile, granted with the foundation model it routes to', () => {
+    const granted = resourcesOf(s.api, 'Ask', 'bedrock:InvokeModel').map(text);
+    const model = 'anthropic.claude-haiku-4-5-20251001-v1:0';
+    expect(granted.some((r) => r.includes(`:inference-profile/global.${model}`))).toBe(true);
+    expect(granted).toContainEqual(expect.stringMatching(new RegExp(`bedrock:::foundation-model/${model}`)));
+    // No ARN of a profile id as a foundation model (it does not exist).
+    expect(granted.some((r) => r.includes('foundation-model/global.'))).toBe(false);
+    expect(granted.some((r) => r.includes('foundation-model/amazon.titan-embed-text-v2:0'))).toBe(true);
+  });
+
+  it('lets Parse call the chat model and the embedder it titles and structures sections with', () => {
+    const granted = resourcesOf(s.pipeline, 'Parse', 'bedrock:InvokeModel').map(text);
+    expect(granted.some((r) => r.includes('inference-profile/global.anthropic'))).toBe(true);
+    expect(granted.some((r) => r.includes('amazon.titan-embed-text-v2:0'))).toBe(true);
+  });
+
+  it('caps the ask function with reserved concurrency and never compresses (buffers) /api/* answers', () => {
+    s.api.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 10 });
+    s.web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', Compress: false })],
+      }),
+    });
+  });
+
+  it("keeps the API's own Content-Security-Policy (the image sandbox) under CloudFront's headers", () => {
+    s.web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: Match.objectLike({ Override: false }),
+        }),
+      }),
+    });
+  });
+
+  it('gives each task function a timeout a little above its state timeout, within Lambda 900 s', () => {
+    const states = deployedDefinition(s.pipeline).States as Record<string, { TimeoutSeconds?: number }>;
+    const functions = s.pipeline.findResources('AWS::Lambda::Function');
+    for (const task of ['Register', 'Parse', 'Summarize', 'Topics', 'Activate', 'MarkFailed']) {
+      const [, fn] = Object.entries(functions).find(([name]) => name.startsWith(task)) ?? [];
+      const state = states[task]?.TimeoutSeconds ?? 0;
+      expect(fn?.Properties.Timeout, task).toBeGreaterThan(state);
+      expect(fn?.Properties.Timeout, task).toBeLessThanOrEqual(900);
+    }
+  });
+
+  it('publishes the state machine ARN and uses the Cognito Essentials plan', () => {
+    s.pipeline.hasOutput('StateMachineArn', { Value: Match.anyValue() });
+    s.api.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'ESSENTIALS',
+    });
+  });
+});
