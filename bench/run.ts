@@ -21,6 +21,7 @@ import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
 import { benchVersions } from './versions.ts';
+import { benchWatch } from './watch.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
 const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
@@ -98,6 +99,7 @@ try {
   }
   rows.push(...(await benchLifecycle(rt, files, results)));
   rows.push(...(await benchVersions(rt, results)));
+  rows.push(...(await benchWatch(rt, results)));
   rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
   await rt.close();

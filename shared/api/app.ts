@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
+import type { FolderWatcher } from '../watch/index.ts';
 import { handleError } from './errors.ts';
 import { documentImageRoutes } from './routes/document-images.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -11,10 +12,11 @@ import { qaRoutes } from './routes/qa.ts';
 import { searchRoutes } from './routes/search.ts';
 import { summarizeRoutes } from './routes/summarize.ts';
 import { topicRoutes } from './routes/topics.ts';
+import { watchRoutes } from './routes/watch.ts';
 import { serveWebClient } from './web-client.ts';
 
 /** The HTTP app: `/api/*` plus the web client (web/dist) on every other path. The same app runs locally and (later) in Lambda. */
-export function createApp(rt: Runtime): Hono {
+export function createApp(rt: Runtime, options: { watcher?: FolderWatcher } = {}): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound((c) =>
@@ -40,6 +42,7 @@ export function createApp(rt: Runtime): Hono {
   app.route('/api/documents', documentRoutes(rt));
   app.route('/api/topics', topicRoutes(rt));
   app.route('/api/search', searchRoutes(rt));
+  app.route('/api/watch', watchRoutes(options.watcher));
   // Before qaRoutes: this history (paging, mode filter, entries by id) answers GET /api/qa/history.
   app.route('/api/qa', historyRoutes(rt));
   app.route('/api/qa', summarizeRoutes(rt));

@@ -149,6 +149,14 @@ export function openApiDocument(): Record<string, unknown> {
           ),
         },
       },
+      '/api/watch': {
+        get: {
+          summary: 'Watched folders (local only): document counts, pending files, last sync, last error',
+          responses: responses(
+            '{ running, ready, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
+          ),
+        },
+      },
       '/api/topics': {
         get: {
           summary: 'List topics with their document counts',

@@ -7,6 +7,7 @@ import { ConfigError, reasonOf } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
+import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
 
 const WARM_DELAY_MS = 1000;
@@ -18,6 +19,8 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   const running = readServerLock(dataDir);
   if (running)
     throw new ConfigError(`Another DropQA server (pid ${running.pid}) is using ${dataDir} at ${running.url}`);
+  // A missing or clashing watched folder fails the start before anything is opened.
+  watchedFolders(config.watch.directories);
   const rt = await openRuntime(config);
   // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
   const recovered = await rt.ingest.recover();
@@ -26,7 +29,10 @@ export async function startServer(config: Config): Promise<{ url: string; close(
       `[ingest] recovery: ${recovered.resumed.length} resumed, ${recovered.requeued.length} requeued, ${recovered.failed.length} marked failed`,
     );
   }
-  const app = createApp(rt);
+  // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).
+  const watcher =
+    config.watch.directories.length > 0 ? createFolderWatcher(rt, config.watch, logWatchEvent) : undefined;
+  const app = createApp(rt, { watcher });
   const { host, port } = config.server;
   const server = await new Promise<ReturnType<typeof serve>>((done, fail) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => done(s));
@@ -60,13 +66,27 @@ export async function startServer(config: Config): Promise<{ url: string; close(
           onError: (error) => console.error(`[ingest] bucket scan failed: ${reasonOf(error)}`),
         })
       : () => {};
+  // Started once listening: the catch-up on a large folder must not delay the page.
+  watcher?.start().catch((error) => console.error(`[watch] could not start: ${reasonOf(error)}`));
   return {
     url,
     async close() {
       stopWatching();
+      await watcher?.close();
       await new Promise<void>((done) => server.close(() => done()));
       await rt.close();
       removeServerLock(dataDir);
     },
   };
+}
+
+/** One line per change a watched folder brought. */
+export function logWatchEvent(event: WatchEvent): void {
+  const what =
+    event.action === 'renamed'
+      ? `renamed ${event.fromKey} → ${event.key}`
+      : event.action === 'failed'
+        ? `failed ${event.key}: ${event.error}`
+        : `${event.action} ${event.key}${event.version ? ` (version ${event.version})` : ''}`;
+  console.error(`[watch] ${what}`);
 }

@@ -16,6 +16,7 @@ import type { AskRequest } from '../qa/request.ts';
 import { readServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { type SearchHit, type SearchRequest, search } from '../search/index.ts';
+import { stoppedWatchStatus, type WatchStatus } from '../watch/index.ts';
 import { type InputFile, readInput } from './files.ts';
 import { HttpBackend } from './http-backend.ts';
 
@@ -35,6 +36,8 @@ export interface Backend {
   versions(keyOrId: string): Promise<{ document: DocumentSummary; versions: VersionSummary[] }>;
   /** What changed between two versions of a document (by id or key); default previous vs current. */
   diff(keyOrId: string, range: DiffRange): Promise<DocumentDiff>;
+  /** The watched folders: the server's watcher, or (in-process, nothing watching) `watch.directories` with counts. */
+  watchStatus(): Promise<WatchStatus>;
   /** Deletes a document (by id or key); returns what it was. */
   remove(keyOrId: string): Promise<DocumentSummary>;
   /** Reindexes a document (by id or key) and waits for the outcome. */
@@ -80,6 +83,7 @@ export async function openBackend(config: Config, options: { recover?: boolean }
       const document = await resolveDocument(rt.db, keyOrId);
       return diffVersions(rt.db, document.id, range);
     },
+    watchStatus: () => stoppedWatchStatus(rt.db, config.watch.directories),
     async remove(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);
       await deleteDocument(rt.db, rt.store, document.id);

@@ -6,6 +6,7 @@ import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
 import type { SearchHit, SearchRequest } from '../search/index.ts';
+import type { WatchStatus } from '../watch/index.ts';
 import type { Backend } from './backend.ts';
 import { type InputFile, readInput } from './files.ts';
 
@@ -95,6 +96,10 @@ export class HttpBackend implements Backend {
     if (range.from !== undefined) params.set('from', String(range.from));
     if (range.to !== undefined) params.set('to', String(range.to));
     return this.json<DocumentDiff>(`/api/documents/${document.id}/diff?${params}`);
+  }
+
+  watchStatus(): Promise<WatchStatus> {
+    return this.json<WatchStatus>('/api/watch');
   }
 
   async remove(keyOrId: string): Promise<DocumentSummary> {

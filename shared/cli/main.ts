@@ -8,6 +8,7 @@ const USAGE = `DropQA: ask questions over your own documents.
 Usage:
   dropqa serve                         start the local product (http://localhost:8787)
   dropqa ingest <files or folders>     ingest documents [--json]
+  dropqa watch [<dir>...]              follow folders (default: watch.directories): added, changed, renamed, deleted files
   dropqa ask "<question>"              stream an answer with sources [--mode auto|agent|two-stage|documents|standard]
                                        [--version N] [--topic ID] [--document ID] [--show-reasoning] [--json]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
@@ -38,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
     // Each command loads only its own modules, so `config` and `--help` answer at once.
     case 'serve':
       return (await import('./commands/serve.ts')).serveCommand(config);
+    case 'watch':
+      return (await import('./commands/watch.ts')).watchCommand(config, args);
     case 'ingest':
       return (await import('./commands/ingest.ts')).ingestCommand(config, args, { json: values.json });
     case 'ask': {
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
 
 try {
   const code = await main(process.argv.slice(2));
-  if (code !== 0 || process.argv[2] !== 'serve') process.exit(code);
+  if (code !== 0 || !['serve', 'watch'].includes(process.argv[2] ?? '')) process.exit(code);
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${error instanceof ConfigError ? '' : 'error: '}${message}\n`);

@@ -10,6 +10,20 @@ const bool = (fallback: boolean) =>
     .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
     .default(fallback);
 
+/** A list from YAML/JSON, or from the environment as one comma-separated string. */
+const list = (fallback: string[]) =>
+  z
+    .union([
+      z.array(z.string()),
+      z.string().transform((v) =>
+        v
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .default(fallback);
+
 const providerKind = z.enum(['offline', 'openai', 'bedrock']);
 
 const roleSettings = z.strictObject({
@@ -220,6 +234,42 @@ export const configSchema = z.strictObject({
       recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
       /** Lifetime of a presigned upload URL. */
       presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
+    })
+    .prefault({}),
+  watch: z
+    .strictObject({
+      /**
+       * Local folders whose files are ingested as they are added, changed, renamed or deleted
+       * (`dropqa serve` and `npm start` watch them; `dropqa watch <dir>...` names others). Local only.
+       */
+      directories: list([]),
+      /** File extensions (without the dot) that are ingested; others are ignored. */
+      extensions: list(['md', 'markdown', 'txt', 'docx', 'pptx', 'xlsx', 'pdf']),
+      /**
+       * Glob patterns of files never ingested: a pattern without `/` matches the file name, one with
+       * `/` the path inside the folder. The defaults skip Office lock and temp files, editor swap and
+       * backup files, partial downloads and hidden files and folders.
+       */
+      ignore: list([
+        '~$*',
+        '.~lock*',
+        '~*.tmp',
+        '*.tmp',
+        '*.swp',
+        '*.swo',
+        '*~',
+        '*.crdownload',
+        '*.part',
+        '.*',
+        '**/.*/**',
+        '**/node_modules/**',
+      ]),
+      /** A file must stay unchanged this long before it is read (a copy or save in several writes). */
+      debounceMs: int(300).pipe(z.number().min(0).max(60_000)),
+      /** A deleted file whose bytes reappear under another name within this long is a rename. */
+      renameWindowMs: int(1_000).pipe(z.number().min(0).max(60_000)),
+      /** Files ingested at once; the rest wait in the queue. */
+      concurrency: int(4).pipe(z.number().min(1).max(64)),
     })
     .prefault({}),
   topics: z

@@ -16,4 +16,5 @@ export {
   removeVanishedObjects,
   watchVanishedObjects,
 } from './remove-object.ts';
+export { renameDocument } from './rename.ts';
 export { resolveDocument } from './resolve.ts';

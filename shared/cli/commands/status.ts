@@ -9,7 +9,7 @@ const STATUSES: DocumentStatus[] = ['queued', 'processing', 'ready', 'failed', '
 
 /**
  * `dropqa status [--status S] [--json]`: every document with its status (queued, processing with
- * the step, ready, failed with the reason), then the count per status.
+ * the step, ready, failed with the reason), then the count per status, then the watched folders.
  */
 export async function statusCommand(
   config: Config,
@@ -27,8 +27,10 @@ export async function statusCommand(
       documents.push(...page.items);
       if (page.items.length < PAGE || documents.length >= page.total) break;
     }
+    const watch = await backend.watchStatus();
     if (options.json) {
       for (const doc of documents) process.stdout.write(`${JSON.stringify(doc)}\n`);
+      if (watch.folders.length > 0) process.stdout.write(`${JSON.stringify({ watch })}\n`);
       return 0;
     }
     const counts = new Map<string, number>();
@@ -39,6 +41,14 @@ export async function statusCommand(
     }
     const summary = [...counts].map(([name, n]) => `${n} ${name}`).join(', ');
     process.stdout.write(`${documents.length} document(s)${summary ? `: ${summary}` : ''}\n`);
+    for (const folder of watch.folders) {
+      const state = watch.running
+        ? `${folder.pending} pending, last sync ${folder.lastSync ?? 'not yet'}`
+        : 'not running';
+      process.stdout.write(
+        `watching ${folder.directory} (${folder.prefix}): ${folder.documents} document(s), ${state}${folder.lastError ? `; last error: ${folder.lastError}` : ''}\n`,
+      );
+    }
     return 0;
   } finally {
     await backend.close();

@@ -1,0 +1,342 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import type { Config } from '#shared/config/index.ts';
+import type { Db } from '#shared/db/client.ts';
+import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
+import { reasonOf } from '#shared/errors.ts';
+import type { IngestService } from '#shared/pipeline/ingest.ts';
+import { createWorkQueue } from '#shared/pipeline/queue.ts';
+import { contentHash } from '#shared/pipeline/unchanged.ts';
+import type { BlobStore } from '#shared/storage/types.ts';
+import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
+import { knownDocuments } from './known.ts';
+
+export interface WatchFolderStatus {
+  directory: string;
+  prefix: string;
+  /** Live documents from this folder. */
+  documents: number;
+  /** Files waiting to be ingested, renamed or deleted. */
+  pending: number;
+  /** When the last change from this folder was applied (or the start-up reconciliation ended). */
+  lastSync: string | null;
+  lastError: string | null;
+}
+
+export interface WatchStatus {
+  running: boolean;
+  /** True once the start-up reconciliation is done. */
+  ready: boolean;
+  folders: WatchFolderStatus[];
+}
+
+/** What happened to one watched file. */
+export interface WatchEvent {
+  action: 'ingested' | 'unchanged' | 'renamed' | 'deleted' | 'failed';
+  key: string;
+  /** The old key of a rename. */
+  fromKey?: string;
+  documentId?: string;
+  version?: number;
+  error?: string;
+}
+
+export interface FolderWatcher {
+  /** Starts watching, then reconciles what changed while stopped; resolves when that is done. */
+  start(): Promise<void>;
+  status(): Promise<WatchStatus>;
+  /** Resolves once nothing is pending (no event waiting for its debounce, rename window or turn). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WatchDeps {
+  db: Db;
+  store: BlobStore;
+  ingest: IngestService;
+}
+
+type Job = { kind: 'upsert' | 'remove'; folder: WatchedFolder; relativePath: string };
+
+/**
+ * Watches local folders (chokidar) and keeps their documents in step with the files: a file added or
+ * changed is ingested under `watch/<folder name>/<relative path>` once its writes have settled
+ * (`watch.debounceMs`); a deleted file's document is deleted, unless a file with the same bytes
+ * appears within `watch.renameWindowMs` (a rename or move: the document keeps its history under the
+ * new key). Events for one file coalesce; at most `watch.concurrency` files are worked on at once and
+ * the rest wait in the queue, however many arrive. On start, a reconciliation catches up with
+ * everything that changed while DropQA was stopped. Local folders only.
+ *
+ * @example
+ * const watcher = createFolderWatcher(rt, { ...rt.config.watch, directories: ['./docs'] });
+ * await watcher.start(); // docs/a.md is now the document watch/docs/a.md
+ */
+export function createFolderWatcher(
+  deps: WatchDeps,
+  settings: Config['watch'],
+  onEvent: (event: WatchEvent) => void = () => {},
+): FolderWatcher {
+  const folders = watchedFolders(settings.directories);
+  const rules = watchRules(settings);
+  const queue = createWorkQueue(settings.concurrency);
+  const pending = new Map<string, Job>();
+  const queued = new Set<string>();
+  const running = new Set<string>();
+  /** Files gone, waiting out the rename window: key → its job and timer. */
+  const removals = new Map<string, { job: Job; timer: NodeJS.Timeout }>();
+  const lastSync = new Map<WatchedFolder, Date>();
+  const lastError = new Map<WatchedFolder, string>();
+  let watcher: FSWatcher | undefined;
+  let ready = false;
+  let closed = false;
+
+  const keyOf = (job: Pick<Job, 'folder' | 'relativePath'>) => job.folder.prefix + job.relativePath;
+  const pathOf = (job: Job) => join(job.folder.dir, ...job.relativePath.split('/'));
+  const emit = (event: WatchEvent) => {
+    try {
+      onEvent(event);
+    } catch (error) {
+      console.error(`[watch] event listener failed: ${reasonOf(error)}`);
+    }
+  };
+
+  function schedule(job: Job): void {
+    const key = keyOf(job);
+    pending.set(key, job);
+    if (queued.has(key) || running.has(key) || closed) return;
+    queued.add(key);
+    void queue.add(() => run(key));
+  }
+
+  async function run(key: string): Promise<void> {
+    queued.delete(key);
+    const job = pending.get(key);
+    pending.delete(key);
+    if (!job) return;
+    running.add(key);
+    try {
+      if (job.kind === 'upsert') await upsert(job);
+      else await remove(job);
+      lastError.delete(job.folder);
+    } catch (error) {
+      lastError.set(job.folder, `${key}: ${reasonOf(error)}`);
+      emit({ action: 'failed', key, error: reasonOf(error) });
+    } finally {
+      running.delete(key);
+      lastSync.set(job.folder, new Date());
+      const next = pending.get(key);
+      if (next) {
+        pending.delete(key);
+        schedule(next);
+      }
+    }
+  }
+
+  async function upsert(job: Job): Promise<void> {
+    const key = keyOf(job);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(pathOf(job)));
+    } catch (error) {
+      // Gone again before its turn: its removal (if any) is on its way.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    // Written back under its own name (an editor's save: delete, then create): a change, not a removal.
+    const own = removals.get(key);
+    if (own) {
+      clearTimeout(own.timer);
+      removals.delete(key);
+    }
+    if (await renamedFrom(key, bytes)) return;
+    const [outcome] = await deps.ingest.ingest([{ key, bytes }]);
+    if (!outcome) return;
+    emit({
+      action:
+        outcome.status === 'unchanged' ? 'unchanged' : outcome.status === 'failed' ? 'failed' : 'ingested',
+      key,
+      documentId: outcome.documentId,
+      version: outcome.version,
+      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+    });
+  }
+
+  /** Moves the document of a file gone within the rename window whose latest bytes are these. */
+  async function renamedFrom(key: string, bytes: Uint8Array): Promise<boolean> {
+    if (removals.size === 0) return false;
+    const hash = contentHash(bytes);
+    const gone = new Set(removals.keys());
+    for (const folder of folders) {
+      if (![...gone].some((k) => k.startsWith(folder.prefix))) continue;
+      const match = (await knownDocuments(deps.db, folder.prefix)).find(
+        (doc) => gone.has(doc.key) && doc.fileHash === hash,
+      );
+      if (!match) continue;
+      const taken = (await knownDocuments(deps.db, key)).some((doc) => doc.key === key);
+      if (taken) return false;
+      const removal = removals.get(match.key);
+      if (removal) clearTimeout(removal.timer);
+      removals.delete(match.key);
+      await renameDocument(deps.db, deps.store, { fromKey: match.key, toKey: key, bytes });
+      emit({ action: 'renamed', key, fromKey: match.key, documentId: match.id });
+      return true;
+    }
+    return false;
+  }
+
+  async function remove(job: Job): Promise<void> {
+    const key = keyOf(job);
+    // The rename window has passed; a rename found meanwhile took the removal away.
+    if (!removals.has(key)) return;
+    removals.delete(key);
+    const [doc] = (await knownDocuments(deps.db, key)).filter((d) => d.key === key);
+    if (!doc) return;
+    await deleteDocument(deps.db, deps.store, doc.id);
+    emit({ action: 'deleted', key, documentId: doc.id });
+  }
+
+  function fileGone(job: Job): void {
+    const key = keyOf(job);
+    const previous = removals.get(key);
+    if (previous) clearTimeout(previous.timer);
+    const timer = setTimeout(() => schedule({ ...job, kind: 'remove' }), settings.renameWindowMs);
+    removals.set(key, { job, timer });
+  }
+
+  function onFileEvent(kind: 'upsert' | 'remove', path: string): void {
+    const found = locate(folders, path);
+    if (!found || !rules.accepts(found.relativePath)) return;
+    const job: Job = { kind, ...found };
+    if (kind === 'remove') fileGone(job);
+    else schedule(job);
+  }
+
+  /** Catches up with what changed while stopped: new and changed files, renames, deletions. */
+  async function reconcile(): Promise<void> {
+    for (const folder of folders) {
+      const files = await listFiles(folder.dir, rules);
+      const known = new Map((await knownDocuments(deps.db, folder.prefix)).map((doc) => [doc.key, doc]));
+      const changed: Job[] = [];
+      const fresh: { job: Job; hash: string }[] = [];
+      for (const relativePath of files) {
+        const job: Job = { kind: 'upsert', folder, relativePath };
+        const doc = known.get(keyOf(job));
+        known.delete(keyOf(job));
+        const hash = contentHash(new Uint8Array(await readFile(pathOf(job))));
+        if (!doc) fresh.push({ job, hash });
+        else if (doc.fileHash !== hash) changed.push(job);
+      }
+      // What is left in `known` lost its file: renamed while stopped when the bytes reappear elsewhere.
+      for (const { job, hash } of fresh) {
+        const moved = [...known.values()].find((doc) => doc.fileHash === hash);
+        if (!moved) {
+          changed.push(job);
+          continue;
+        }
+        known.delete(moved.key);
+        const bytes = new Uint8Array(await readFile(pathOf(job)));
+        await renameDocument(deps.db, deps.store, { fromKey: moved.key, toKey: keyOf(job), bytes });
+        emit({ action: 'renamed', key: keyOf(job), fromKey: moved.key, documentId: moved.id });
+      }
+      for (const doc of known.values()) {
+        await deleteDocument(deps.db, deps.store, doc.id);
+        emit({ action: 'deleted', key: doc.key, documentId: doc.id });
+      }
+      for (const job of changed) schedule(job);
+      lastSync.set(folder, new Date());
+    }
+  }
+
+  return {
+    async start() {
+      if (folders.length === 0) return;
+      watcher = watch(
+        folders.map((folder) => folder.dir),
+        {
+          ignoreInitial: true,
+          ignored: (path) => {
+            const found = locate(folders, path);
+            return found !== undefined && rules.ignored(found.relativePath);
+          },
+          awaitWriteFinish:
+            settings.debounceMs > 0
+              ? { stabilityThreshold: settings.debounceMs, pollInterval: Math.min(100, settings.debounceMs) }
+              : false,
+        },
+      );
+      watcher.on('add', (path) => onFileEvent('upsert', path));
+      watcher.on('change', (path) => onFileEvent('upsert', path));
+      watcher.on('unlink', (path) => onFileEvent('remove', path));
+      watcher.on('error', (error) => console.error(`[watch] ${reasonOf(error)}`));
+      await new Promise<void>((done) => watcher?.once('ready', () => done()));
+      await reconcile();
+      ready = true;
+    },
+    async status() {
+      const waiting = [...pending.keys(), ...running, ...removals.keys()];
+      return {
+        running: watcher !== undefined && !closed,
+        ready,
+        folders: await Promise.all(
+          folders.map(async (folder) => ({
+            directory: folder.dir,
+            prefix: folder.prefix,
+            documents: (await knownDocuments(deps.db, folder.prefix)).length,
+            pending: new Set(waiting.filter((key) => key.startsWith(folder.prefix))).size,
+            lastSync: lastSync.get(folder)?.toISOString() ?? null,
+            lastError: lastError.get(folder) ?? null,
+          })),
+        ),
+      };
+    },
+    async idle() {
+      for (;;) {
+        await queue.idle();
+        if (removals.size === 0 && pending.size === 0 && running.size === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      closed = true;
+      for (const { timer } of removals.values()) clearTimeout(timer);
+      await watcher?.close();
+      await queue.idle();
+    },
+  };
+}
+
+/** Every accepted file under `dir`, as `/`-separated paths relative to it. */
+async function listFiles(dir: string, rules: WatchRules): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (relative: string) => {
+    const entries = await readdir(relative ? join(dir, relative) : dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (rules.ignored(path)) continue;
+      if (entry.isDirectory()) await visit(path);
+      else if (entry.isFile() && rules.accepts(path)) out.push(path);
+    }
+  };
+  await visit('');
+  return out.sort();
+}
+
+/** The status of folders no watcher follows in this process: their document counts only. */
+export async function stoppedWatchStatus(db: Db, directories: readonly string[]): Promise<WatchStatus> {
+  const folders = watchedFolders(directories);
+  return {
+    running: false,
+    ready: false,
+    folders: await Promise.all(
+      folders.map(async (folder) => ({
+        directory: folder.dir,
+        prefix: folder.prefix,
+        documents: (await knownDocuments(db, folder.prefix)).length,
+        pending: 0,
+        lastSync: null,
+        lastError: null,
+      })),
+    ),
+  };
+}
