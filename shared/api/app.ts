@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime/runtime.ts';
 import type { FolderWatcher } from '../watch/index.ts';
 import { handleError } from './errors.ts';
 import { type RequestGuardOptions, requestGuard } from './request-guard.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { documentImageRoutes } from './routes/document-images.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { historyRoutes } from './routes/history.ts';
@@ -54,6 +55,7 @@ export function createApp(
   app.route('/api/watch', watchRoutes(options.watcher));
   // Before qaRoutes: this history (paging, mode filter, entries by id) answers GET /api/qa/history.
   app.route('/api/qa', historyRoutes(rt));
+  app.route('/api/qa', conversationRoutes(rt));
   app.route('/api/qa', summarizeRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
   app.route('/api/v1/documents', documentImageRoutes(rt));
