@@ -35,6 +35,7 @@ export const READABLE_TYPES: readonly ReadableType[] = [
 
     extensions: ['.docx', '.docm', '.dotx', '.dotm'],
   },
+  { type: 'doc', extensions: ['.doc', '.dot'] },
   {
     type: 'pptx',
 

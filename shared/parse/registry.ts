@@ -1,3 +1,4 @@
+import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
@@ -16,6 +17,7 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   txt: textParser,
   xlsx: xlsxParser,
   xls: xlsParser,
+  doc: docParser,
   ods: odsParser,
   csv: csvParser,
 };

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, detectFileType } from '#shared/parse/detect.ts';
+import { READABLE_TYPES, readableTypesSentence } from '#shared/parse/file-types.ts';
+import { parsers } from '#shared/parse/registry.ts';
 import { pngBytes, utf8, zipBytes } from './fixtures.ts';
 
 const CONTENT_TYPES =
@@ -61,7 +63,7 @@ describe('detectFileType', () => {
 
   it('refuses an image under its own name as not a document', () => {
     expect(reasonFor(() => detectFileType(pngBytes(4, 4), 'photo.png'))).toBe(
-      'photo.png is a PNG image, which is not a supported document type; DropQA reads .md, .txt, .pdf, .docx, .pptx, .xlsx, .xls, .ods and .csv files',
+      `photo.png is a PNG image, which is not a supported document type; ${readableTypesSentence()}`,
     );
   });
 
@@ -121,7 +123,7 @@ describe('detectFileType', () => {
   it('refuses a ZIP that is not an Office document', () => {
     const zip = zipBytes([{ name: 'readme.txt', data: 'hello' }]);
     expect(reasonFor(() => detectFileType(zip, 'a.zip'))).toBe(
-      'a.zip is a ZIP archive, not a Word, PowerPoint or Excel document; DropQA reads .md, .txt, .pdf, .docx, .pptx, .xlsx, .xls, .ods and .csv files',
+      `a.zip is a ZIP archive, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
     );
   });
 
@@ -158,6 +160,18 @@ describe('detectFileType', () => {
     encrypted.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
     expect(reasonFor(() => detectFileType(encrypted, 'secret.xlsx'))).toBe(
       'secret.xlsx is password-protected (an encrypted Office document); save it without a password',
+    );
+  });
+});
+
+describe('readableTypesSentence', () => {
+  it('lists only types that have a parser', () => {
+    for (const readable of READABLE_TYPES) expect(parsers[readable.type], readable.type).toBeDefined();
+  });
+
+  it('lists the usual extension of every type with a parser', () => {
+    expect(readableTypesSentence()).toMatch(
+      /^DropQA reads \.md, \.txt, \.pdf, \.docx, \.doc, .*\.xls, .* and \.\w+ files$/,
     );
   });
 });

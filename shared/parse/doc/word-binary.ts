@@ -1,0 +1,232 @@
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+
+/**
+ * What word-extractor does not give: which paragraphs of a Word 97-2003 body are headings. Read from
+ * the binary records ([MS-DOC]): the FIB locates the piece table (text positions), the paragraph
+ * property pages (each paragraph's style index and outline level) and the style sheet (each style's
+ * built-in identifier and name). Only the body's heading paragraphs are returned, with their text.
+ */
+export interface WordHeading {
+  level: number;
+  text: string;
+}
+
+const FIB_FLAGS = 0x0a;
+const F_ENCRYPTED = 0x0100;
+const F_WHICH_TABLE = 0x0200;
+/** Built-in style identifiers 1-9 are "heading 1" to "heading 9" in every language. */
+const STI_HEADING_MAX = 9;
+const SPRM_OUTLINE_LEVEL = 0x2640;
+const CELL_MARK = 0x07;
+const HEADING_NAME = /^(?:heading|标题|標題|überschrift|titre)\s*([1-9])$/i;
+
+interface Piece {
+  cpStart: number;
+  cpEnd: number;
+  fc: number;
+  compressed: boolean;
+}
+
+interface Fib {
+  table: Uint8Array;
+  ccpText: number;
+  fcLcb: (index: number) => { fc: number; lcb: number };
+}
+
+function view(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Refuses an encrypted or obfuscated document with that reason, before any text is read. */
+export function checkNotEncrypted(word: Uint8Array, filename: string): void {
+  if (word.length < 12)
+    throw new UnsupportedDocumentError(`${filename} is a damaged Word 97-2003 document (no FIB)`);
+  if (view(word).getUint16(FIB_FLAGS, true) & F_ENCRYPTED) {
+    throw new UnsupportedDocumentError(
+      `${filename} is password-protected (an encrypted Word 97-2003 document); save it without a password`,
+    );
+  }
+}
+
+function readFib(word: Uint8Array, streams: (name: string) => Uint8Array | undefined): Fib {
+  const v = view(word);
+  const tableName = v.getUint16(FIB_FLAGS, true) & F_WHICH_TABLE ? '1Table' : '0Table';
+  const table = streams(tableName);
+  if (!table) throw new Error(`the ${tableName} stream is missing`);
+  let at = 32;
+  const csw = v.getUint16(at, true);
+  at += 2 + csw * 2;
+  const cslw = v.getUint16(at, true);
+  const lw = at + 2;
+  const ccpText = v.getInt32(lw + 3 * 4, true);
+  at = lw + cslw * 4;
+  const rgFcLcb = at + 2;
+  return {
+    table,
+    ccpText,
+    fcLcb: (index) => ({
+      fc: v.getUint32(rgFcLcb + index * 8, true),
+      lcb: v.getUint32(rgFcLcb + index * 8 + 4, true),
+    }),
+  };
+}
+
+function readPieces(fib: Fib): Piece[] {
+  const { fc, lcb } = fib.fcLcb(33);
+  const t = view(fib.table);
+  let at = fc;
+  const end = fc + lcb;
+  while (at < end && fib.table[at] === 1) at += 3 + t.getUint16(at + 1, true);
+  if (fib.table[at] !== 2) throw new Error('no piece table');
+  const size = t.getUint32(at + 1, true);
+  const plc = at + 5;
+  const count = (size - 4) / 12;
+  const pieces: Piece[] = [];
+  for (let i = 0; i < count; i++) {
+    const raw = t.getUint32(plc + (count + 1) * 4 + i * 8 + 2, true);
+    const compressed = (raw & 0x40000000) !== 0;
+    pieces.push({
+      cpStart: t.getUint32(plc + i * 4, true),
+      cpEnd: t.getUint32(plc + (i + 1) * 4, true),
+      fc: compressed ? (raw & ~0x40000000) / 2 : raw,
+      compressed,
+    });
+  }
+  return pieces;
+}
+
+/** Each style's heading level (by built-in identifier or by name), by style index. */
+function headingStyles(fib: Fib): Map<number, number> {
+  const { fc, lcb } = fib.fcLcb(1);
+  const levels = new Map<number, number>();
+  if (lcb === 0) return levels;
+  const t = view(fib.table);
+  const cbStshi = t.getUint16(fc, true);
+  const cstd = t.getUint16(fc + 2, true);
+  const cbBase = t.getUint16(fc + 4, true);
+  let at = fc + 2 + cbStshi;
+  for (let istd = 0; istd < cstd && at + 2 <= fc + lcb; istd++) {
+    const cbStd = t.getUint16(at, true);
+    const std = at + 2;
+    at = std + cbStd;
+    if (cbStd === 0) continue;
+    const sti = t.getUint16(std, true) & 0x0fff;
+    if (sti >= 1 && sti <= STI_HEADING_MAX) {
+      levels.set(istd, sti);
+      continue;
+    }
+    const nameAt = std + cbBase;
+    if (nameAt + 2 > std + cbStd) continue;
+    const length = t.getUint16(nameAt, true);
+    const name = new TextDecoder('utf-16le').decode(fib.table.subarray(nameAt + 2, nameAt + 2 + length * 2));
+    const match = HEADING_NAME.exec(name.trim());
+    if (match?.[1]) levels.set(istd, Number(match[1]));
+  }
+  return levels;
+}
+
+/** The outline level a paragraph's own properties set (sprmPOutLvl 0-8), if any. */
+function outlineLevel(grpprl: DataView, from: number, to: number): number | undefined {
+  let at = from;
+  while (at + 2 <= to) {
+    const sprm = grpprl.getUint16(at, true);
+    at += 2;
+    const spra = sprm >> 13;
+    const size = [1, 1, 2, 4, 2, 2, -1, 3][spra] ?? 1;
+    if (sprm === SPRM_OUTLINE_LEVEL) {
+      const level = grpprl.getUint8(at);
+      return level <= 8 ? level + 1 : undefined;
+    }
+    at += size >= 0 ? size : 1 + grpprl.getUint8(at);
+  }
+  return undefined;
+}
+
+/** The character position just after a paragraph whose text ends at file offset `fcEnd` (exclusive). */
+function cpAfter(pieces: Piece[], fcEnd: number): number | undefined {
+  for (const piece of pieces) {
+    const width = piece.compressed ? 1 : 2;
+    const pieceEnd = piece.fc + (piece.cpEnd - piece.cpStart) * width;
+    if (fcEnd > piece.fc && fcEnd <= pieceEnd) return piece.cpStart + Math.ceil((fcEnd - piece.fc) / width);
+  }
+  return undefined;
+}
+
+function textOf(word: Uint8Array, pieces: Piece[], cpStart: number, cpEnd: number): string {
+  let out = '';
+  for (const piece of pieces) {
+    const from = Math.max(cpStart, piece.cpStart);
+    const to = Math.min(cpEnd, piece.cpEnd);
+    if (from >= to) continue;
+    const width = piece.compressed ? 1 : 2;
+    const start = piece.fc + (from - piece.cpStart) * width;
+    const bytes = word.subarray(start, start + (to - from) * width);
+    out += new TextDecoder(piece.compressed ? 'windows-1252' : 'utf-16le').decode(bytes);
+  }
+  return out;
+}
+
+const FIELD_BEGIN = 0x13;
+const FIELD_SEPARATOR = 0x14;
+const FIELD_END = 0x15;
+
+/** A heading's text as word-extractor gives it: fields reduced to their result, marks made spaces. */
+function cleanHeading(text: string): string {
+  const fields: ('code' | 'result')[] = [];
+  let out = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if (code === FIELD_BEGIN) fields.push('code');
+    else if (code === FIELD_SEPARATOR) fields[fields.length - 1] = 'result';
+    else if (code === FIELD_END) fields.pop();
+    else if (fields.at(-1) !== 'code') out += code < 0x20 ? ' ' : char;
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The heading paragraphs of a Word 97-2003 body, in reading order: paragraphs whose style is a
+ * built-in heading (or named "Heading N" / "标题 N"), or whose own outline level is set.
+ */
+export function readWordHeadings(
+  word: Uint8Array,
+  streams: (name: string) => Uint8Array | undefined,
+): WordHeading[] {
+  const fib = readFib(word, streams);
+  const pieces = readPieces(fib);
+  const styles = headingStyles(fib);
+  const { fc, lcb } = fib.fcLcb(13);
+  const t = view(fib.table);
+  const w = view(word);
+  const count = (lcb - 4) / 8;
+  const marks: { cpEnd: number; level: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const page = (t.getUint32(fc + (count + 1) * 4 + i * 4, true) & 0x3fffff) * 512;
+    if (page + 512 > word.length) continue;
+    const crun = word[page + 511] ?? 0;
+    for (let j = 0; j < crun; j++) {
+      const fcEnd = w.getUint32(page + (j + 1) * 4, true);
+      const offset = (word[page + (crun + 1) * 4 + j * 13] ?? 0) * 2;
+      if (offset === 0) continue;
+      const cb = word[page + offset] ?? 0;
+      const start = page + offset + (cb === 0 ? 2 : 1);
+      const length = cb === 0 ? 2 * (word[page + offset + 1] ?? 0) : 2 * cb - 1;
+      const istd = w.getUint16(start, true);
+      const level = outlineLevel(w, start + 2, Math.min(start + length, page + 511)) ?? styles.get(istd);
+      if (level === undefined) continue;
+      const cpEnd = cpAfter(pieces, fcEnd);
+      if (cpEnd !== undefined && cpEnd <= fib.ccpText) marks.push({ cpEnd, level });
+    }
+  }
+  marks.sort((a, b) => a.cpEnd - b.cpEnd);
+  // A paragraph starts after the previous paragraph mark; find it by scanning back for one.
+  const body = textOf(word, pieces, 0, fib.ccpText);
+  const headings: WordHeading[] = [];
+  for (const mark of marks) {
+    let before = mark.cpEnd - 2;
+    while (before >= 0 && body[before] !== '\r' && body.charCodeAt(before) !== CELL_MARK) before--;
+    const text = cleanHeading(body.slice(before + 1, mark.cpEnd - 1));
+    if (text) headings.push({ level: mark.level, text });
+  }
+  return headings;
+}

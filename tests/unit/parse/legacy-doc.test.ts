@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CFB from 'cfb';
+import { describe, expect, it } from 'vitest';
+import { detectFileType } from '#shared/parse/detect.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
+import type { ParsedDocument } from '#shared/parse/types.ts';
+import { outline } from './docx-fixtures.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/legacy');
+
+function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(FIXTURES, name)));
+}
+
+async function parse(bytes: Uint8Array, filename: string): Promise<ParsedDocument> {
+  return parseDocument({ bytes, filename }, detectFileType(bytes, filename));
+}
+
+/** The .doc with its WordDocument stream edited, written back as a compound file. */
+function editWordStream(bytes: Uint8Array, edit: (word: Uint8Array) => void): Uint8Array {
+  const container = CFB.read(Buffer.from(bytes), { type: 'buffer' });
+  const entry = CFB.find(container, 'WordDocument');
+  if (!entry) throw new Error('no WordDocument stream');
+  const word = Uint8Array.from(entry.content as Uint8Array);
+  edit(word);
+  entry.content = word;
+  return new Uint8Array(CFB.write(container, { type: 'buffer' }) as Buffer);
+}
+
+describe('Word 97-2003 documents', () => {
+  it('reads the text in order, headings from the paragraph styles, tables as tables', async () => {
+    const doc = await parse(fixture('handbook.doc'), 'handbook.doc');
+    expect(doc.title).toBe('handbook');
+    expect(outline(doc.children)).toEqual([
+      [
+        'section:Travel policy',
+        [
+          'paragraph:Employees book flights through the travel desk at least 14 days ahead.',
+          [
+            'section:Hotels',
+            [
+              'paragraph:The nightly hotel limit in Lisbon is 180 euros.',
+              'table:| City | Limit |\n| --- | --- |\n| Lisbon | 180 |\n| Madrid | 160 |',
+            ],
+          ],
+        ],
+      ],
+      [
+        'section:Expenses',
+        [
+          'paragraph:Receipts are filed within 30 days of the trip.',
+          'paragraph:报销须在三十天内提交，逾期不予受理。',
+        ],
+      ],
+    ]);
+  });
+
+  it('fails an encrypted document with that reason', async () => {
+    const encrypted = editWordStream(fixture('handbook.doc'), (word) => {
+      word[0x0b] = (word[0x0b] ?? 0) | 0x01;
+    });
+    await expect(parse(encrypted, 'secret.doc')).rejects.toThrow(
+      'secret.doc is password-protected (an encrypted Word 97-2003 document); save it without a password',
+    );
+  });
+
+  it('fails a document whose text cannot be read with the reason, and keeps text when only styles are unreadable', async () => {
+    const noTable = editWordStream(fixture('handbook.doc'), (word) => {
+      // Point the piece table (fcClx) past the end of the table stream.
+      new DataView(word.buffer).setUint32(0x01a2, 0x7fffffff, true);
+    });
+    await expect(parse(noTable, 'broken.doc')).rejects.toThrow(
+      /^broken\.doc: the Word 97-2003 document could not be read \(/,
+    );
+    const noStyles = editWordStream(fixture('handbook.doc'), (word) => {
+      // Point the style sheet (fcStshf) past the end of the table stream.
+      new DataView(word.buffer).setUint32(0x00a2, 0x7fffffff, true);
+    });
+    const doc = await parse(noStyles, 'plain.doc');
+    expect(doc.warnings).toEqual([expect.stringMatching(/^the paragraph styles could not be read/)]);
+    // The same text, headings read as paragraphs.
+    expect(doc.children.map((node) => node.type)).toEqual([
+      ...['paragraph', 'paragraph', 'paragraph', 'paragraph', 'table'],
+      ...['paragraph', 'paragraph', 'paragraph'],
+    ]);
+  });
+});
