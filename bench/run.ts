@@ -15,6 +15,7 @@ import { openRuntime } from '#shared/runtime/runtime.ts';
 import { benchAws } from './aws.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
+import { benchFollowUp } from './follow-up.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
 import { benchQa } from './qa.ts';
@@ -102,6 +103,7 @@ try {
   rows.push(...(await benchWatch(rt, results)));
   rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
+  rows.push(...benchFollowUp(results));
   await rt.close();
 
   results.startSeconds = await timeServerStart(dataDir);

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { FolderWatcher } from '../watch/index.ts';
 import { handleError } from './errors.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { documentImageRoutes } from './routes/document-images.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { historyRoutes } from './routes/history.ts';
@@ -45,6 +46,7 @@ export function createApp(rt: Runtime, options: { watcher?: FolderWatcher } = {}
   app.route('/api/watch', watchRoutes(options.watcher));
   // Before qaRoutes: this history (paging, mode filter, entries by id) answers GET /api/qa/history.
   app.route('/api/qa', historyRoutes(rt));
+  app.route('/api/qa', conversationRoutes(rt));
   app.route('/api/qa', summarizeRoutes(rt));
   app.route('/api/qa', qaRoutes(rt));
   app.route('/api/v1/documents', documentImageRoutes(rt));

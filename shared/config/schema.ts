@@ -123,6 +123,13 @@ export const configSchema = z.strictObject({
           judge: roleSettings.prefault({}),
           sufficiency: roleSettings.prefault({}),
           answer: roleSettings.prefault({}),
+          /** Rewrites a follow-up as a standalone question: short and deterministic. */
+          condense: roleSettings
+            .extend({
+              temperature: num(0).pipe(z.number().min(0).max(2)),
+              maxTokens: int(300).pipe(z.number().positive()),
+            })
+            .prefault({}),
           summarize: roleSettings.prefault({}),
           describeImage: roleSettings.prefault({}),
         })
@@ -204,6 +211,8 @@ export const configSchema = z.strictObject({
        * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
        */
       routing: z.enum(['model', 'rules']).default('model'),
+      /** Conversations: tokens of earlier turns (newest first) the answer and the rewrite see. */
+      historyTokens: int(1500).pipe(z.number().min(0).max(100_000)),
       twoStage: z
         .strictObject({
           maxSubQueries: int(5).pipe(z.number().min(1).max(5)),

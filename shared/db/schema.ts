@@ -184,11 +184,37 @@ export const images = pgTable('images', {
   createdAt: createdAt(),
 });
 
-export const qaHistory = pgTable('qa_history', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  question: text('question').notNull(),
-  mode: text('mode').notNull(),
-  answer: text('answer').notNull(),
-  response: jsonb('response').$type<Record<string, unknown>>().notNull().default({}),
-  createdAt: createdAt(),
-});
+/**
+ * A conversation: the turns (`qa_history` rows) asked one after another, so that a follow-up is
+ * read with what was asked before. `owner` is the signed-in user (the Cognito subject in AWS); null
+ * on the local server, which has one user. `filters` are the topic, document and version filters in
+ * force, carried over to the next turn until a request changes them.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    owner: text('owner'),
+    title: text('title').notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('conversations_owner_updated').on(t.owner, t.updatedAt)],
+);
+
+export const qaHistory = pgTable(
+  'qa_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    mode: text('mode').notNull(),
+    answer: text('answer').notNull(),
+    response: jsonb('response').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('qa_history_conversation_created').on(t.conversationId, t.createdAt)],
+);

@@ -154,9 +154,9 @@ export async function* documentsFlow(
     reasoning_steps: 3,
   };
   if (unverified.length > 0) response.unverified_quotes = unverified;
-  if (request.version !== undefined) response.version = request.version;
+  if (request.version != null) response.version = request.version;
   if (request.show_reasoning) response.reasoning_trace = trace.steps;
-  response.history_id = await saveAnswer(deps.db, request.question, response);
+  response.history_id = await saveAnswer(deps.db, request, response);
   yield { type: 'done', data: { response } };
 }
 
