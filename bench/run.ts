@@ -21,6 +21,7 @@ import { benchParse } from './parse.ts';
 import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
+import { benchTopics } from './topics.ts';
 import { benchVersions } from './versions.ts';
 import { benchWatch } from './watch.ts';
 
@@ -122,6 +123,7 @@ try {
   const enrich = await benchEnrich();
   results.enrich = enrich.results;
   rows.push(...enrich.rows);
+  rows.push(...(await benchTopics()).rows);
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });

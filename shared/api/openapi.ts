@@ -160,7 +160,8 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/topics': {
         get: {
-          summary: 'List topics with their document counts',
+          summary:
+            'List topics by live document count (shared topics first; topics of deleted documents only are left out)',
           parameters: queryParameters(topicListQuery),
           responses: responses('{ items: [{ id, name, description, documentCount }], total, limit, offset }'),
         },

@@ -85,11 +85,19 @@ export const documentVersions = pgTable(
      * per document (of a bounded sample) instead of from every matching node.
      */
     terms: tsvector('terms'),
+    /**
+     * Offline topics: the normalised keys of the version's best key phrases (beyond the topics it is
+     * linked to), so a topic a later document brings links this one too when it is among them.
+     */
+    topicPhrases: text('topic_phrases').array(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('document_versions_doc_version').on(t.documentId, t.version)],
+  (t) => [
+    uniqueIndex('document_versions_doc_version').on(t.documentId, t.version),
+    index('document_versions_topic_phrases').using('gin', t.topicPhrases),
+  ],
 );
 
 export const nodes = pgTable(

@@ -165,7 +165,8 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
           WHERE dt.document_id = ${ref.documentId}::uuid`,
     );
     expect(rows.length).toBeGreaterThanOrEqual(3);
-    expect(rows.map((r) => r.name)).toContain('storage');
+    // Noun phrases: "Storage cost" names the subject where a single keyword said "storage".
+    expect(rows.map((r) => r.name)).toContain('Storage cost');
     const nodes = await queryRows<{
       node_type: string;
       summary: string | null;
