@@ -15,11 +15,13 @@ import { openRuntime } from '#shared/runtime/runtime.ts';
 import { benchAws } from './aws.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
+import { benchFollowUp } from './follow-up.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
 import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
+import { benchTopics } from './topics.ts';
 import { benchVersions } from './versions.ts';
 import { benchWatch } from './watch.ts';
 
@@ -102,6 +104,7 @@ try {
   rows.push(...(await benchWatch(rt, results)));
   rows.push(...(await benchQaModes(rt.qa, results)));
   rows.push(...(await benchQa(rt, results)));
+  rows.push(...benchFollowUp(results));
   await rt.close();
 
   results.startSeconds = await timeServerStart(dataDir);
@@ -120,6 +123,7 @@ try {
   const enrich = await benchEnrich();
   results.enrich = enrich.results;
   rows.push(...enrich.rows);
+  rows.push(...(await benchTopics()).rows);
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });

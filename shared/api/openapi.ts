@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { askRequestSchema } from '../qa/request.ts';
 import { summarizeRequestSchema } from '../qa/summarize/request.ts';
+import { conversationListQuery } from './routes/conversations.ts';
 import { historyListQuery } from './routes/history.ts';
 import { imageQuery } from './routes/images.ts';
 import { searchQuery } from './routes/search.ts';
@@ -159,7 +160,8 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/topics': {
         get: {
-          summary: 'List topics with their document counts',
+          summary:
+            'List topics by live document count (shared topics first; topics of deleted documents only are left out)',
           parameters: queryParameters(topicListQuery),
           responses: responses('{ items: [{ id, name, description, documentCount }], total, limit, offset }'),
         },
@@ -197,7 +199,9 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Ask a question; the answer streams as Server-Sent Events (see docs/events.md)',
           requestBody: { content: json(askRequestSchema) },
           responses: {
-            ...responses('text/event-stream of meta, progress, trace, delta, references, usage, done, error'),
+            ...responses(
+              "text/event-stream of meta, rewrite, progress, trace, delta, references, usage, done, error (404: an unknown or another user's conversation_id)",
+            ),
           },
         },
       },
@@ -213,6 +217,28 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Past questions with their answers, modes and sources',
           parameters: queryParameters(historyListQuery),
           responses: responses('{ items, total }'),
+        },
+      },
+      '/api/qa/conversations': {
+        get: {
+          summary: "The user's conversations, latest activity first, with their turn counts",
+          parameters: queryParameters(conversationListQuery),
+          responses: responses(
+            '{ items: [{ id, title, created_at, updated_at, turns }], total, limit, offset }',
+          ),
+        },
+      },
+      '/api/qa/conversations/{id}': {
+        get: {
+          summary:
+            'A conversation with its turns (answers, modes, sources, rewrites) and carried-over filters',
+          parameters: idParam,
+          responses: responses('{ id, title, filters, created_at, updated_at, turns: HistoryEntry[] }'),
+        },
+        delete: {
+          summary: 'Delete a conversation and its turns',
+          parameters: idParam,
+          responses: responses('{ success: true, id }'),
         },
       },
       '/api/qa/history/{id}': {

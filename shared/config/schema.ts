@@ -40,6 +40,15 @@ const configShape = z.strictObject({
     .strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: int(8787).pipe(z.number().min(0).max(65535)),
+      /**
+       * The access token every request must carry (docs/security.md). Required when `host` is not a
+       * loopback address: if unset there, one is generated at start and printed.
+       */
+      token: z.string().min(16).optional(),
+      /** More host names the server answers to (besides localhost, 127.0.0.1, [::1] and `host`). */
+      allowedHosts: z
+        .union([z.array(z.string().min(1)), z.string().transform((s) => s.split(',').filter(Boolean))])
+        .default([]),
     })
     .prefault({}),
   storage: z
@@ -123,6 +132,13 @@ const configShape = z.strictObject({
           judge: roleSettings.prefault({}),
           sufficiency: roleSettings.prefault({}),
           answer: roleSettings.prefault({}),
+          /** Rewrites a follow-up as a standalone question: short and deterministic. */
+          condense: roleSettings
+            .extend({
+              temperature: num(0).pipe(z.number().min(0).max(2)),
+              maxTokens: int(300).pipe(z.number().positive()),
+            })
+            .prefault({}),
           summarize: roleSettings.prefault({}),
           describeImage: roleSettings.prefault({}),
         })
@@ -237,6 +253,8 @@ const configShape = z.strictObject({
        * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
        */
       routing: z.enum(['model', 'rules']).default('model'),
+      /** Conversations: tokens of earlier turns (newest first) the answer and the rewrite see. */
+      historyTokens: int(1500).pipe(z.number().min(0).max(100_000)),
       twoStage: z
         .strictObject({
           maxSubQueries: int(5).pipe(z.number().min(1).max(5)),

@@ -85,11 +85,24 @@ export const documentVersions = pgTable(
      * per document (of a bounded sample) instead of from every matching node.
      */
     terms: tsvector('terms'),
+    /**
+     * What changed since the previous ready version, in a few sentences: written at the Summarize
+     * step by the chat model, or extracted from the version diff offline. Null for a first version.
+     */
+    changeSummary: text('change_summary'),
+    /**
+     * Offline topics: the normalised keys of the version's best key phrases (beyond the topics it is
+     * linked to), so a topic a later document brings links this one too when it is among them.
+     */
+    topicPhrases: text('topic_phrases').array(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('document_versions_doc_version').on(t.documentId, t.version)],
+  (t) => [
+    uniqueIndex('document_versions_doc_version').on(t.documentId, t.version),
+    index('document_versions_topic_phrases').using('gin', t.topicPhrases),
+  ],
 );
 
 export const nodes = pgTable(
@@ -184,11 +197,37 @@ export const images = pgTable('images', {
   createdAt: createdAt(),
 });
 
-export const qaHistory = pgTable('qa_history', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  question: text('question').notNull(),
-  mode: text('mode').notNull(),
-  answer: text('answer').notNull(),
-  response: jsonb('response').$type<Record<string, unknown>>().notNull().default({}),
-  createdAt: createdAt(),
-});
+/**
+ * A conversation: the turns (`qa_history` rows) asked one after another, so that a follow-up is
+ * read with what was asked before. `owner` is the signed-in user (the Cognito subject in AWS); null
+ * on the local server, which has one user. `filters` are the topic, document and version filters in
+ * force, carried over to the next turn until a request changes them.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    owner: text('owner'),
+    title: text('title').notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('conversations_owner_updated').on(t.owner, t.updatedAt)],
+);
+
+export const qaHistory = pgTable(
+  'qa_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    mode: text('mode').notNull(),
+    answer: text('answer').notNull(),
+    response: jsonb('response').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('qa_history_conversation_created').on(t.conversationId, t.createdAt)],
+);

@@ -10,7 +10,11 @@ export interface TopicSummary {
   documentCount: number;
 }
 
-/** Topics with their live document counts, most documents first, with the total for pagination. */
+/**
+ * Topics with their live document counts, most documents first (topics that link documents before
+ * those of one document), with the total for pagination. A topic whose documents are all deleted is
+ * left out: it fades with them.
+ */
 export async function listTopics(
   db: Db,
   options: { limit: number; offset: number; q?: string },
@@ -23,12 +27,15 @@ export async function listTopics(
         LEFT JOIN document_topics dt ON dt.topic_id = t.id
         LEFT JOIN documents d ON d.id = dt.document_id AND d.deleted_at IS NULL
         WHERE t.name ILIKE ${pattern}
-        GROUP BY t.id ORDER BY "documentCount" DESC, t.name
+        GROUP BY t.id HAVING count(d.id) > 0
+        ORDER BY "documentCount" DESC, max(dt.confidence) DESC, t.name
         LIMIT ${options.limit}::int OFFSET ${options.offset}::int`,
   );
   const [total] = await queryRows<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM topics WHERE name ILIKE ${pattern}`,
+    sql`SELECT count(*)::int AS n FROM topics t WHERE t.name ILIKE ${pattern} AND EXISTS (
+          SELECT 1 FROM document_topics dt JOIN documents d ON d.id = dt.document_id AND d.deleted_at IS NULL
+          WHERE dt.topic_id = t.id)`,
   );
   return { items, total: Number(total?.n ?? 0) };
 }

@@ -80,3 +80,14 @@ export function hasCjk(text: string): boolean {
 export function cutWords(cjk: string): string[] {
   return segmenter().cut(cjk, true);
 }
+
+/**
+ * Words of CJK text with their jieba part-of-speech tags (`nr` person, `ns` place, `nt`
+ * organisation, `nz` other proper noun, `x` a word jieba's HMM found outside its dictionary,
+ * usually a name), in reading order.
+ *
+ * @example tagWords('负责人是李明') // [{ word: '负责人', tag: 'n' }, { word: '是', tag: 'v' }, { word: '李明', tag: 'x' }]
+ */
+export function tagWords(text: string): { word: string; tag: string }[] {
+  return segmenter().tag(text.normalize('NFKC'), true);
+}

@@ -1,4 +1,8 @@
 import { DropQAError } from '#shared/errors.ts';
+import { withEarlierTurns } from './conversation/earlier-turns-chat.ts';
+import { rewriteQuestion } from './conversation/rewrite.ts';
+import { startTurn } from './conversation/start.ts';
+import type { Owner } from './conversation/store.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { FLOWS } from './flows.ts';
@@ -6,17 +10,25 @@ import type { AskRequest } from './request.ts';
 
 export type { QaDeps } from './deps.ts';
 
+const DEFAULT_HISTORY_TOKENS = 1500;
+
 /**
- * Answers a question as a stream of events (docs/events.md): `meta` first (before any database or
- * model work, so the first event comes at once), then the mode's flow (`FLOWS`): progress, trace,
- * `delta` text, `references`, usage, and finally one `done` with the whole response — or one
- * `error`. A mode without a flow yet gets one `mode_unavailable` error. Stops quietly when `signal`
- * aborts.
+ * Answers a question as a stream of events (docs/events.md) inside a conversation: the turn is
+ * opened (`startTurn`, unless the caller did already), then `meta` (with the conversation's id), on
+ * a follow-up `rewrite` (the standalone question retrieval uses), then the mode's flow (`FLOWS`):
+ * progress, trace, `delta` text, `references`, usage, and finally one `done` with the whole
+ * response — or one `error`. The answering model sees the recent turns. A mode without a flow yet
+ * gets one `mode_unavailable` error. Stops quietly when `signal` aborts.
  *
  * @example for await (const event of ask(deps, askRequestSchema.parse({ question: '预算是多少？' }))) ...
  */
-export async function* ask(deps: QaDeps, request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
-  const mode = request.mode ?? 'auto';
+export async function* ask(
+  deps: QaDeps,
+  body: AskRequest,
+  signal?: AbortSignal,
+  owner: Owner = null,
+): AsyncIterable<QaEvent> {
+  const mode = body.mode ?? 'auto';
   const flow = FLOWS[mode];
   if (!flow) {
     yield {
@@ -28,17 +40,40 @@ export async function* ask(deps: QaDeps, request: AskRequest, signal?: AbortSign
     };
     return;
   }
+  let request: AskRequest;
+  try {
+    request = body.turn ? body : await startTurn(deps.db, body, owner);
+  } catch (error) {
+    yield { type: 'error', data: errorData(error) };
+    return;
+  }
+  const turn = request.turn;
   yield {
     type: 'meta',
     data: {
       mode,
       provider: deps.providers.label,
-      question: request.question,
-      ...(request.version === undefined ? {} : { version: request.version }),
+      question: turn?.asked ?? request.question,
+      ...(request.version == null ? {} : { version: request.version }),
+      ...(turn ? { conversation_id: turn.conversationId } : {}),
     },
   };
   try {
-    yield* flow(deps, { ...request, mode }, signal);
+    const budget = deps.qa?.historyTokens ?? DEFAULT_HISTORY_TOKENS;
+    let flowDeps = deps;
+    if (turn && turn.earlier.length > 0) {
+      const chat = deps.providers.chat;
+      const rewrite = yield* rewriteQuestion(chat, turn.asked, turn.earlier, budget);
+      if (signal?.aborted) return;
+      yield { type: 'rewrite', data: rewrite };
+      request = { ...request, question: rewrite.standalone_question, turn: { ...turn, rewrite } };
+      if (chat)
+        flowDeps = {
+          ...deps,
+          providers: { ...deps.providers, chat: withEarlierTurns(chat, turn.earlier, budget) },
+        };
+    }
+    yield* flow(flowDeps, { ...request, mode }, signal);
   } catch (error) {
     if (signal?.aborted) return;
     yield { type: 'error', data: errorData(error) };

@@ -15,6 +15,11 @@ export interface QaOptions {
    * model classifies, the rules stand in offline or when it fails) or `rules` only.
    */
   routing?: 'model' | 'rules';
+  /**
+   * Conversations: the earlier turns (newest first, whole turns) the answering model and the
+   * `condense` rewrite see, bounded by this many tokens (default 1500).
+   */
+  historyTokens?: number;
 }
 
 /** What the question-answering flows need: search over the database, and the providers in force. */

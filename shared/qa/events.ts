@@ -1,3 +1,4 @@
+import type { Rewrite } from './conversation/turns.ts';
 import type { DocumentReference } from './documents/references.ts';
 import type { QaMode } from './request.ts';
 import type { QaResponse, QaSource, TraceStep } from './response.ts';
@@ -7,7 +8,12 @@ import type { QaResponse, QaSource, TraceStep } from './response.ts';
  * A stream starts with `meta` and ends with exactly one `done` or `error`.
  */
 export type QaEvent =
-  | { type: 'meta'; data: { mode: QaMode; provider: string; question: string; version?: number } }
+  | {
+      type: 'meta';
+      data: { mode: QaMode; provider: string; question: string; version?: number; conversation_id?: string };
+    }
+  /** On a turn with earlier turns, before retrieval: the question searched for and the turns it drew on. */
+  | { type: 'rewrite'; data: Rewrite }
   | {
       type: 'progress';
       data: { stage: string; current?: number; total?: number; doc_name?: string; message?: string };

@@ -57,9 +57,9 @@ export async function* finishAnswer(
   if (draft.reasoningSteps !== undefined) response.reasoning_steps = draft.reasoningSteps;
   if (draft.iterations !== undefined) response.iterations = draft.iterations;
   if (unattributed.length > 0) response.unverified_quotes = unattributed;
-  if (request.version !== undefined) response.version = request.version;
+  if (request.version != null) response.version = request.version;
   if (request.show_reasoning) response.reasoning_trace = draft.trace.steps;
-  response.history_id = await saveAnswer(deps.db, request.question, response);
+  response.history_id = await saveAnswer(deps.db, request, response);
   yield { type: 'done', data: { response } };
 }
 

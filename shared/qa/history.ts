@@ -1,13 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { qaHistory } from '#shared/db/schema.ts';
+import { createConversation } from './conversation/store.ts';
+import type { AskRequest } from './request.ts';
 import type { QaResponse } from './response.ts';
 
-/** Stores a finished answer in `qa_history` and returns the row's id. */
-export async function saveAnswer(db: Db, question: string, response: QaResponse): Promise<string> {
+/**
+ * Stores a finished answer as a turn of the request's conversation in `qa_history` (the question as
+ * the user asked it, the rewrite with the response; a flow run on its own starts a conversation of
+ * its own), sets the response's `conversation_id` and `rewrite`, and returns the row's id.
+ */
+export async function saveAnswer(db: Db, request: AskRequest, response: QaResponse): Promise<string> {
+  const question = request.turn?.asked ?? request.question;
+  const conversationId = request.turn?.conversationId ?? (await createConversation(db, null, question, {}));
+  response.conversation_id = conversationId;
+  if (request.turn?.rewrite) response.rewrite = request.turn.rewrite;
   const [row] = await db
     .insert(qaHistory)
     .values({
+      conversationId,
       question,
       mode: response.mode,
       answer: response.answer,

@@ -3,6 +3,7 @@ import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answe
 import type { SearchHit } from '#shared/search/types.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
+import { bridgeEntities, isMultiHop } from './hops.ts';
 import { judgeRetrieval } from './model-steps.ts';
 import type { TraceRecorder } from './trace.ts';
 
@@ -19,7 +20,7 @@ export interface QualityVerdict {
  * model: the best relevance below `search.relevanceThreshold` -> insufficient, else the model's
  * judgment (role `judge`; when it fails, the passages are taken as sufficient). Offline: the share of
  * the question's terms that the extractive answer would quote (hashing cosines are not on the
- * threshold's scale). Streams the finding as a trace observation.
+ * threshold's scale), and never enough for a multi-hop question whose quotes name the next hop. Streams the finding as a trace observation.
  */
 export async function* checkQuality(
   deps: QaDeps,
@@ -39,6 +40,13 @@ export async function* checkQuality(
       hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
     ).map((s) => s.text);
     const coverage = questionCoverage(question, quoted);
+    const bridges = isMultiHop(question) ? bridgeEntities(question, quoted) : [];
+    if (bridges.length > 0) {
+      yield trace.observation(
+        `The question asks for a second hop: the passages name ${bridges.join(', ')}, to be searched next.`,
+      );
+      return verdict(false, 'multi_hop');
+    }
     const sufficient = coverage >= OFFLINE_SUFFICIENT_COVERAGE;
     yield trace.observation(
       `The quoted sentences contain ${Math.round(coverage * 100)}% of the question's terms${sufficient ? '' : '; that is not enough for a direct answer'}.`,

@@ -1,4 +1,5 @@
 import type { QuoteCheck } from './citations.ts';
+import type { Rewrite } from './conversation/turns.ts';
 import type { DocumentReference } from './documents/references.ts';
 import type { QaMode } from './request.ts';
 
@@ -60,4 +61,8 @@ export interface QaResponse {
   version?: number;
   /** The `qa_history` row of this answer. */
   history_id?: string;
+  /** The conversation the answer belongs to. */
+  conversation_id?: string;
+  /** On a turn with earlier turns: the question retrieval used and the turns it drew on. */
+  rewrite?: Rewrite;
 }

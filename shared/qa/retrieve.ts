@@ -7,7 +7,11 @@ import type { TraceRecorder } from './trace.ts';
 
 /** The search filters a request sets: its documents, topics and version. */
 export function requestFilters(request: AskRequest): SearchFilters {
-  return { documentIds: request.document_ids, topicIds: request.topic_filter, version: request.version };
+  return {
+    documentIds: request.document_ids,
+    topicIds: request.topic_filter,
+    version: request.version ?? undefined,
+  };
 }
 
 /**

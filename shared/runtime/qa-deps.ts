@@ -30,6 +30,7 @@ export function qaDepsOf(opened: {
       maxIterations: config.qa.maxIterations,
       toolProtocol: config.qa.toolProtocol,
       routing: config.qa.routing,
+      historyTokens: config.qa.historyTokens,
     },
     twoStage: config.qa.twoStage,
     documents: config.qa.documents,

@@ -1,17 +1,23 @@
 import { Hono } from 'hono';
 import { ask } from '../../qa/ask.ts';
+import { startTurn } from '../../qa/conversation/start.ts';
 import { askRequestSchema } from '../../qa/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { ownerOf } from '../owner.ts';
 import { sseResponse } from '../sse-stream.ts';
 import { parseInput } from '../validate.ts';
 
-/** `POST /api/qa/ask` streams Server-Sent Events (docs/events.md). History: routes/history.ts. */
+/**
+ * `POST /api/qa/ask` streams Server-Sent Events (docs/events.md). The turn is opened before the
+ * stream, so an unknown conversation is a 404. History: routes/history.ts, conversations:
+ * routes/conversations.ts.
+ */
 export function qaRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
   app.post('/ask', async (c) => {
     const body = await c.req.json().catch(() => undefined);
-    const request = parseInput(askRequestSchema, body, 'body');
+    const request = await startTurn(rt.db, parseInput(askRequestSchema, body, 'body'), ownerOf(c));
     const controller = new AbortController();
     return sseResponse(c, ask(rt.qa, request, controller.signal), () => controller.abort());
   });

@@ -9,7 +9,7 @@ const SAMPLE_TTL_MS = 30_000;
 
 /**
  * Records the version's distinct search tokens (`document_versions.terms`, from its nodes'
- * tsvectors): what `corpusFrequencies` counts for the documents after it. Written for every version
+ * tsvectors): what `corpusStatistics` counts for the documents after it. Written for every version
  * at the Topics step, whichever provider draws its topics, so a later keyword fallback finds them.
  */
 export async function recordVersionTerms(
@@ -24,28 +24,36 @@ export async function recordVersionTerms(
     WHERE v.document_id = ${documentId}::uuid AND v.version = ${version}::int`);
 }
 
+/** Document frequencies over the corpus, for scoring one document's key phrases. */
+export interface CorpusStatistics {
+  /** Documents counted, this one included. */
+  corpusSize: number;
+  /** Other documents that contain every one of the tokens. */
+  documentFrequency: (tokens: string[]) => number;
+}
+
 /**
- * The document frequencies of the given tokens over the other live documents' current versions (at
- * most `FREQUENCY_SAMPLE` of them, their recorded terms: counting matching nodes instead grew with
- * the corpus, ~200 ms a document at 150 documents), and the size of the corpus they were counted in,
- * this document included. Each token is looked up by its search term (`stemTerm`).
+ * The corpus a document's key phrases are scored against: the other live documents' current
+ * versions (at most `FREQUENCY_SAMPLE` of them, their recorded terms: counting matching nodes
+ * instead grew with the corpus, ~200 ms a document at 150 documents). A phrase's frequency is the
+ * number of those documents holding all its tokens, each token looked up by its search term
+ * (`stemTerm`: the recorded terms are English stems).
  */
-export async function corpusFrequencies(
-  db: Db,
-  documentId: string,
-  tokens: string[],
-): Promise<{ corpusSize: number; frequency: Map<string, number> }> {
-  if (tokens.length === 0) return { corpusSize: 1, frequency: new Map() };
+export async function corpusStatistics(db: Db, documentId: string): Promise<CorpusStatistics> {
   const others = (await sampleOf(db)).filter((d) => d.id !== documentId).slice(0, FREQUENCY_SAMPLE);
-  if (others.length === 0) return { corpusSize: 1, frequency: new Map() };
-  // The recorded terms are search terms (English words stemmed); the tokens are words as written.
-  const frequency = new Map(
-    tokens.map((t) => {
-      const term = stemTerm(t);
-      return [t, others.filter((d) => d.terms.has(term)).length];
-    }),
-  );
-  return { corpusSize: others.length + 1, frequency };
+  const cache = new Map<string, number>();
+  return {
+    corpusSize: others.length + 1,
+    documentFrequency: (tokens) => {
+      const key = tokens.join(' ');
+      let n = cache.get(key);
+      if (n === undefined) {
+        n = others.filter((d) => tokens.every((t) => d.terms.has(stemTerm(t)))).length;
+        cache.set(key, n);
+      }
+      return n;
+    },
+  };
 }
 
 interface Sample {

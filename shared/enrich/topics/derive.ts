@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import { reasonOf } from '#shared/errors.ts';
-import { keywordFrequencies, keywordTopics } from '#shared/llm/offline/topics.ts';
+import { pickTopics, rankKeyPhrases } from '#shared/llm/offline/topics.ts';
 import type { Providers } from '#shared/llm/types.ts';
-import { corpusFrequencies, recordVersionTerms } from './corpus-frequency.ts';
+import { pgArray } from '#shared/search/scope.ts';
+import { corpusStatistics, recordVersionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
 import { linkDocumentTopics, type TopicLink } from './link.ts';
@@ -27,8 +29,8 @@ export interface DerivedTopics {
   superseded?: boolean;
 }
 
-/** Keyword candidates looked up in the corpus: the most frequent ones in the document. */
-const KEYWORD_CANDIDATES = 40;
+/** Key phrases kept per document for topics other documents bring later: this many times the maximum. */
+const PHRASES_KEPT = 3;
 
 /** Topics drawn from one version, before they are merged with the existing ones. */
 export interface TopicDraft {
@@ -36,6 +38,13 @@ export interface TopicDraft {
   modelCalls: number;
   /** Why the model's topics were replaced by keywords, when they were. */
   fallback?: string;
+  /**
+   * Offline: the normalised keys of the document's best key phrases beyond its topics, so a topic a
+   * later document brings links this one too when it is among them.
+   */
+  phrases?: string[];
+  /** Offline: the size of the corpus the phrases were scored against. */
+  corpusSize?: number;
 }
 
 /**
@@ -60,14 +69,14 @@ export async function extractTopicCandidates(
     } catch (error) {
       const text = await loadDocumentText(db, ref);
       return {
-        candidates: await keywordCandidates(db, ref.documentId, text, max),
+        ...(await keywordDraft(db, ref.documentId, text, max)),
         modelCalls: 1,
         fallback: `the model's topics failed (${reasonOf(error)}); keywords used instead`,
       };
     }
   }
   const text = await loadDocumentText(db, ref);
-  return { candidates: await keywordCandidates(db, ref.documentId, text, max), modelCalls: 0 };
+  return { ...(await keywordDraft(db, ref.documentId, text, max)), modelCalls: 0 };
 }
 
 /**
@@ -89,12 +98,12 @@ async function savedDraft(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<TopicDraft | undefined> {
-  const [row] = await queryRows<{ draft: TopicDraft | null }>(
+  const [row] = await queryRows<{ draft: TopicDraft | string | null }>(
     db,
     sql`SELECT metadata->'topicDraft' AS draft FROM nodes
         WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`,
   );
-  return row?.draft ?? undefined;
+  return jsonColumn<TopicDraft | undefined>(row?.draft, undefined);
 }
 
 /**
@@ -121,31 +130,92 @@ export async function deriveDocumentTopics(
     ? { ...saved, modelCalls: 0 }
     : await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
-  const links = await linkDocumentTopics(
+  const links = await linkDraft(db, providers, ref, draft, settings);
+  if (draft.corpusSize)
+    await rescoreEarlierDocuments(db, providers, ref.documentId, draft.corpusSize, settings);
+  return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
+}
+
+/** Keeps a draft's key phrases on its version and links the document to the draft's topics. */
+async function linkDraft(
+  db: Db,
+  providers: Providers,
+  ref: { documentId: string; version: number },
+  draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
+  settings: TopicSettings,
+): Promise<TopicLink[]> {
+  await keepTopicPhrases(db, ref, draft);
+  return linkDocumentTopics(
     db,
     providers.embedder,
     ref.documentId,
     draft.candidates,
     settings.mergeThreshold,
+    Math.max(settings.maxPerDocument, 1),
   );
-  return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
 }
 
-async function keywordCandidates(
+/** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
+const RESCORED_PER_DOCUMENT = 2;
+
+/**
+ * Offline topics follow the corpus: a document whose key phrases were scored against a corpus less
+ * than half today's (the first documents of a folder were scored against almost nothing) is scored
+ * again and relinked, at most `RESCORED_PER_DOCUMENT` of them per document processed, the oldest
+ * scores first. Bounded: the corpus counted is a sample of at most 201 documents, so the re-scoring
+ * ends once the corpus outgrows it.
+ */
+async function rescoreEarlierDocuments(
+  db: Db,
+  providers: Providers,
+  documentId: string,
+  corpusSize: number,
+  settings: TopicSettings,
+): Promise<void> {
+  const stale = await queryRows<{ document_id: string; version: number }>(
+    db,
+    sql`SELECT v.document_id, v.version FROM documents d
+        JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
+        WHERE d.deleted_at IS NULL AND v.status = 'ready' AND d.id <> ${documentId}::uuid
+          AND (v.stats->>'topicCorpus')::int * 2 < ${corpusSize}::int
+        ORDER BY (v.stats->>'topicCorpus')::int, d.id LIMIT ${RESCORED_PER_DOCUMENT}::int`,
+  );
+  for (const row of stale) {
+    const ref = { documentId: row.document_id, version: Number(row.version) };
+    const text = await loadDocumentText(db, ref);
+    const draft = await keywordDraft(db, ref.documentId, text, Math.max(settings.maxPerDocument, 1));
+    await linkDraft(db, providers, ref, draft, settings);
+  }
+}
+
+/**
+ * Records the version's kept key phrases (none with a model's topics), for topics later documents
+ * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring.
+ */
+async function keepTopicPhrases(
+  db: Db,
+  ref: { documentId: string; version: number },
+  draft: Pick<TopicDraft, 'phrases' | 'corpusSize'>,
+): Promise<void> {
+  const phrases = draft.phrases ?? [];
+  const stats = draft.corpusSize ? { topicCorpus: draft.corpusSize } : {};
+  await db.execute(sql`
+    UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
+      stats = stats || ${JSON.stringify(stats)}::jsonb
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
+}
+
+async function keywordDraft(
   db: Db,
   documentId: string,
   text: DocumentText,
   max: number,
-): Promise<TopicCandidate[]> {
-  const tokens = [...keywordFrequencies(text.weighted)]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, KEYWORD_CANDIDATES)
-    .map(([token]) => token);
-  const { corpusSize, frequency } = await corpusFrequencies(db, documentId, tokens);
-  const allowed = new Set(tokens);
-  return keywordTopics(text.weighted, {
-    max,
-    corpusSize,
-    documentFrequency: (token) => (allowed.has(token) ? (frequency.get(token) ?? 0) : corpusSize),
-  });
+): Promise<Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>> {
+  const corpus = await corpusStatistics(db, documentId);
+  const ranked = rankKeyPhrases(text.weighted, corpus);
+  return {
+    candidates: pickTopics(ranked, max, text.weighted),
+    phrases: ranked.slice(0, max * PHRASES_KEPT).map((r) => r.phrase.key),
+    corpusSize: corpus.corpusSize,
+  };
 }

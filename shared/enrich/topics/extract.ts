@@ -8,6 +8,8 @@ export interface TopicCandidate {
   name: string;
   description: string;
   confidence: number;
+  /** Offline key phrases: the normalised phrase, which other documents' kept phrases are matched against. */
+  key?: string;
 }
 
 const topicsSchema = z.object({

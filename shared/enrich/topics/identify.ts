@@ -3,7 +3,10 @@ import type { Db } from '#shared/db/client.ts';
 import { queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
+import { segment } from '#shared/index/segment.ts';
+import { isStopWord } from '#shared/llm/offline/stop-words.ts';
 import type { Providers } from '#shared/llm/types.ts';
+import { pgArray } from '#shared/search/scope.ts';
 import { hasDirection } from './topic-vectors.ts';
 
 /** A topic a question is about, with the cosine similarity of the question to its name. */
@@ -15,10 +18,18 @@ export interface QuestionTopic {
   documents: number;
 }
 
+/** A topic named in the question counts when the question holds this share of its words. */
+const NAMED_SHARE = 0.66;
+/** Topics whose names share a word with the question, looked at. */
+const NAMED_CANDIDATES = 200;
+
 /**
- * The topics a question is about (seed 000 §5.3.2): the `topK` topics whose name embedding is
- * closest to the question's, at `minScore` similarity or above, best first. Only topics embedded by
- * the current embedder are compared.
+ * The topics a question is about (seed 000 §5.3.2), best first, `topK` of them: the topics the
+ * question names (the share of a topic name's search tokens the question contains, from
+ * `NAMED_SHARE`: "Borealis" in "What did Borealis cost?", 数据平台 in 数据平台的预算), which works
+ * without a model, and the topics whose name embedding is closest to the question's, at `minScore`
+ * similarity or above (only topics embedded by the current embedder are compared). A topic found
+ * both ways keeps the higher score.
  *
  * @example const topics = await identifyQuestionTopics(db, providers, '预算是多少？'); // [{ name: '预算', score: 0.41, ... }]
  */
@@ -37,7 +48,8 @@ export async function identifyQuestionTopics(
       cause: error,
     });
   }
-  if (!hasDirection(vector)) return [];
+  const named = await namedTopics(db, question);
+  if (!hasDirection(vector)) return named.slice(0, options.topK ?? 3);
   const dims = sql.raw(String(embedder.dimensions));
   const literal = vectorLiteral(vector);
   const rows = await queryRows<QuestionTopic>(
@@ -51,7 +63,39 @@ export async function identifyQuestionTopics(
         LIMIT ${options.topK ?? 3}::int`,
   );
   const minScore = options.minScore ?? 0.1;
-  return rows
+  const near = rows
     .map((row) => ({ ...row, score: Number(row.score), documents: Number(row.documents) }))
     .filter((row) => row.score >= minScore);
+  const best = new Map<string, QuestionTopic>();
+  for (const topic of [...named, ...near]) {
+    const known = best.get(topic.id);
+    if (!known || known.score < topic.score) best.set(topic.id, topic);
+  }
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || b.documents - a.documents || (a.name < b.name ? -1 : 1))
+    .slice(0, options.topK ?? 3);
+}
+
+/** The topics whose names the question holds (at least `NAMED_SHARE` of their tokens), best first. */
+async function namedTopics(db: Db, question: string): Promise<QuestionTopic[]> {
+  const asked = new Set(segment(question));
+  const words = [...asked].filter((t) => [...t].length >= 2 && !isStopWord(t));
+  if (words.length === 0) return [];
+  const patterns = words.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const rows = await queryRows<Omit<QuestionTopic, 'score'>>(
+    db,
+    sql`SELECT t.id, t.name, t.description,
+          (SELECT count(*)::int FROM document_topics dt JOIN documents d ON d.id = dt.document_id
+            AND d.deleted_at IS NULL WHERE dt.topic_id = t.id) AS documents
+        FROM topics t WHERE t.name ILIKE ANY(${pgArray(patterns)}::text[])
+        ORDER BY t.id LIMIT ${NAMED_CANDIDATES}::int`,
+  );
+  return rows
+    .map((row) => {
+      const tokens = [...new Set(segment(row.name))];
+      const found = tokens.filter((t) => asked.has(t)).length;
+      return { ...row, documents: Number(row.documents), score: tokens.length ? found / tokens.length : 0 };
+    })
+    .filter((row) => row.score >= NAMED_SHARE && row.documents > 0)
+    .sort((a, b) => b.score - a.score || b.documents - a.documents || (a.name < b.name ? -1 : 1));
 }

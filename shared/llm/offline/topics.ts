@@ -1,17 +1,17 @@
-import { segment } from '#shared/index/segment.ts';
+import { hasCjk, segment } from '#shared/index/segment.ts';
+import { type KeyPhrase, keyPhrases, topicKey, type WeightedText } from './key-phrases.ts';
 import { splitSentences } from './sentences.ts';
 
-/** A text of the document and how much its words count (titles say more about the topic). */
-export interface WeightedText {
-  text: string;
-  weight: number;
-}
+export type { WeightedText } from './key-phrases.ts';
 
 export interface KeywordTopic {
+  /** The phrase as shown ("Project Borealis", "数据平台"). */
   name: string;
-  /** A sentence of the document that uses the keyword, quoted. */
+  /** The normalised phrase (lower case, singular): equal keys are one topic. */
+  key: string;
+  /** A sentence of the document that uses the phrase, quoted. */
   description: string;
-  /** The keyword's TF-IDF score relative to the best one, in (0, 1]. */
+  /** The phrase's score relative to the best one, in (0, 1]. */
   confidence: number;
 }
 
@@ -19,59 +19,183 @@ export interface KeywordTopicOptions {
   max: number;
   /** Documents in the corpus, this one included. */
   corpusSize: number;
-  /** Documents other than this one that contain each token. */
-  documentFrequency: (token: string) => number;
+  /** Documents other than this one that contain every one of the tokens. */
+  documentFrequency: (tokens: string[]) => number;
 }
 
-const HAN = /\p{Script=Han}/u;
-const LETTER = /\p{L}/u;
+/** From this many documents on, words in at least `COMMON_SHARE` of the others are the corpus's common words. */
+const COMMON_CORPUS = 6;
+const COMMON_SHARE = 0.5;
+/** A phrase other documents also use (and not a common word) links them: it counts this much more. */
+const SHARED_BOOST = 1.5;
+/** Each word past the first adds this much: "refund policy" says more than "policy". */
+const WORD_BOOST = 0.15;
+/** A phrase of several words written once (a title's wording, "Project Borealis charter") counts this much. */
+const ONCE = 0.6;
+/** Phrases scored for one document, the most frequent first (a long document has thousands). */
+const MAX_CANDIDATES = 150;
 
-/** Tokens worth being a topic: CJK words of 2+ characters, Latin words of 3+ letters. */
-export function isKeywordCandidate(token: string): boolean {
-  if (!LETTER.test(token)) return false;
-  return HAN.test(token) ? [...token].length >= 2 : token.length >= 3;
+/** A key phrase with its score against the corpus and its document frequency there. */
+export interface ScoredPhrase {
+  phrase: KeyPhrase;
+  score: number;
+  /** Other documents of the corpus that use it. */
+  documents: number;
 }
 
 /**
- * Term frequencies of the keyword candidates of weighted texts (segmented as the search index
- * segments them), for picking the tokens whose corpus frequency is then looked up.
+ * A document's key phrases (`keyPhrases`: noun phrases, Chinese noun compounds) scored against the
+ * corpus, best first: sublinear weighted frequency (titles and headings count more) x inverse
+ * document frequency, x `SHARED_BOOST` when other documents use the phrase too (a topic links
+ * documents), a little more per word. The corpus's common words (in half of its documents, once it
+ * has `COMMON_CORPUS`) are left out. Deterministic: ties go to the longer, then the alphabetically
+ * first phrase.
  */
-export function keywordFrequencies(texts: WeightedText[]): Map<string, number> {
-  const tf = new Map<string, number>();
-  for (const { text, weight } of texts) {
-    for (const token of segment(text)) {
-      if (isKeywordCandidate(token)) tf.set(token, (tf.get(token) ?? 0) + weight);
-    }
-  }
-  return tf;
+export function rankKeyPhrases(
+  texts: WeightedText[],
+  corpus: Omit<KeywordTopicOptions, 'max'>,
+): ScoredPhrase[] {
+  const { corpusSize } = corpus;
+  const others = corpusSize - 1;
+  const common = (token: string) =>
+    corpusSize >= COMMON_CORPUS && corpus.documentFrequency([token]) >= others * COMMON_SHARE;
+  const phrases = standalone(
+    keyPhrases(texts)
+      .sort((a, b) => b.frequency - a.frequency || (a.key < b.key ? -1 : 1))
+      .slice(0, MAX_CANDIDATES),
+  )
+    .map((phrase) => ({ phrase, tokens: [...new Set(segment(phrase.written))] }))
+    .filter(({ tokens }) => tokens.length > 0 && !tokens.every(common));
+  const scored = phrases.map(({ phrase, tokens }) => {
+    const documents = corpus.documentFrequency(tokens);
+    const idf = Math.log((corpusSize + 1) / (documents + 1)) + 1;
+    const shared = documents > 0 ? SHARED_BOOST : 1;
+    const length =
+      phrase.words > 1 && phrase.count < 2 ? ONCE : 1 + WORD_BOOST * (Math.min(phrase.words, 3) - 1);
+    return { phrase, documents, score: (1 + Math.log(phrase.frequency)) * idf * shared * length };
+  });
+  return scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.phrase.key.length - a.phrase.key.length ||
+      (a.phrase.key < b.phrase.key ? -1 : 1),
+  );
 }
 
 /**
- * Offline topics (seed 000 §5.3 without a model): the document's keywords by TF-IDF, sublinear term
- * frequency over the weighted texts times the inverse document frequency in the corpus. A keyword
- * that contains, or is contained in, a better one ("数据" and "数据平台") is skipped, so the topics
- * differ. Deterministic: ties go to the longer, then the alphabetically first keyword.
+ * Offline topics (seed 000 §5.3 without a model): the best of `rankKeyPhrases`, none containing or
+ * contained in another ("platform" and "data platform"). Of two such, the longer is kept when it is
+ * at least half as frequent in the document and in the corpus as the shorter one ("refund policy"
+ * over "refund"), else the better scored.
  *
- * @example keywordTopics(texts, { max: 5, corpusSize: 10, documentFrequency: (t) => df.get(t) ?? 0 })
+ * @example keywordTopics(texts, { max: 5, corpusSize: 10, documentFrequency: (tokens) => 0 })
  */
 export function keywordTopics(texts: WeightedText[], options: KeywordTopicOptions): KeywordTopic[] {
-  const tf = keywordFrequencies(texts);
-  const scored = [...tf].map(([token, freq]) => {
-    const idf = Math.log((options.corpusSize + 1) / (options.documentFrequency(token) + 1)) + 1;
-    return { token, score: (1 + Math.log(freq)) * idf };
-  });
-  scored.sort((a, b) => b.score - a.score || b.token.length - a.token.length || (a.token < b.token ? -1 : 1));
-  const chosen: { token: string; score: number }[] = [];
-  for (const candidate of scored) {
-    if (chosen.length >= options.max) break;
-    if (chosen.some((c) => c.token.includes(candidate.token) || candidate.token.includes(c.token))) continue;
-    chosen.push(candidate);
+  return pickTopics(rankKeyPhrases(texts, options), options.max, texts);
+}
+
+/** `keywordTopics` over phrases already ranked. */
+export function pickTopics(ranked: ScoredPhrase[], max: number, texts: WeightedText[]): KeywordTopic[] {
+  const chosen: ScoredPhrase[] = [];
+  for (const candidate of ranked) {
+    if (chosen.length >= max) break;
+    const clash = chosen.findIndex((c) => overlaps(c.phrase.key, candidate.phrase.key));
+    if (clash < 0) {
+      chosen.push(candidate);
+      continue;
+    }
+    const held = chosen[clash] as ScoredPhrase;
+    const longer =
+      candidate.phrase.words > held.phrase.words &&
+      candidate.phrase.count >= 2 &&
+      candidate.phrase.frequency >= held.phrase.frequency / 2 &&
+      candidate.documents >= held.documents / 2;
+    const clashesElsewhere = chosen.some(
+      (c, i) => i !== clash && overlaps(c.phrase.key, candidate.phrase.key),
+    );
+    if (longer && !clashesElsewhere) chosen[clash] = { ...candidate, score: held.score };
   }
-  const best = chosen[0]?.score ?? 1;
-  const sentences = texts.flatMap((t) => splitSentences(t.text));
-  return chosen.map(({ token, score }) => ({
-    name: token,
-    description: sentences.find((s) => s.toLowerCase().includes(token)) ?? token,
+  const best = Math.max(...chosen.map((c) => c.score), Number.MIN_VALUE);
+  const sentences = texts.flatMap((t) => splitSentences(t.text.normalize('NFKC')));
+  return chosen.map(({ phrase, score }) => ({
+    name: phrase.name,
+    key: phrase.key,
+    description: describe(phrase, sentences),
     confidence: Math.round((score / best) * 1000) / 1000,
   }));
+}
+
+/**
+ * The phrases used on their own: a phrase whose every occurrence is inside one longer phrase
+ * ("project" in "project borealis") is left out (its frequency less that of the longest phrase
+ * containing it, as C-value counts nested terms).
+ */
+function standalone(phrases: KeyPhrase[]): KeyPhrase[] {
+  return phrases.filter((p) => {
+    let nested = 0;
+    for (const q of phrases)
+      if (q.words > p.words && q.frequency > nested && overlaps(q.key, p.key)) nested = q.frequency;
+    return p.frequency - nested > 0;
+  });
+}
+
+/**
+ * Whether one phrase contains the other: whole words in English ("data platform" and "platform",
+ * not "form"), characters in Chinese ("数据平台" and "平台").
+ *
+ * @example overlaps('data platform', 'platform') // true
+ */
+export function overlaps(a: string, b: string): boolean {
+  if (hasCjk(a) || hasCjk(b)) return a.includes(b) || b.includes(a);
+  return ` ${a} `.includes(` ${b} `) || ` ${b} `.includes(` ${a} `);
+}
+
+/** A topic name's normalised key and search tokens, as `termOverlap` compares them. */
+interface TopicTerms {
+  name: string;
+  key: string;
+  tokens: Set<string>;
+}
+
+/** Terms of the names compared lately (existing topics are compared with every new document's). */
+const termsCache = new Map<string, TopicTerms>();
+const TERMS_CACHE_SIZE = 20_000;
+
+function topicTerms(name: string): TopicTerms {
+  let terms = termsCache.get(name);
+  if (!terms) {
+    if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
+    const key = topicKey(name);
+    terms = { name, key, tokens: new Set(segment(key)) };
+    termsCache.set(name, terms);
+  }
+  return terms;
+}
+
+/**
+ * How much two topic names are one subject by their terms, in [0, 1]: 1 for the same normalised
+ * name or when one is a name ending the other ("Borealis" and "Project Borealis"); otherwise the
+ * share of their search tokens they have in common (Jaccard).
+ *
+ * @example termOverlap('Project Borealis', 'borealis') // 1; termOverlap('data platform', 'data team') // 0.33
+ */
+export function termOverlap(a: string, b: string): number {
+  const [ta, tb] = [topicTerms(a), topicTerms(b)];
+  if (ta.key === tb.key) return 1;
+  const [short, long] = ta.key.length <= tb.key.length ? [ta, tb] : [tb, ta];
+  const named = /\p{Lu}/u.test(short.name) && !hasCjk(short.name);
+  if (named && ` ${long.key}`.endsWith(` ${short.key}`)) return 1;
+  let shared = 0;
+  for (const t of ta.tokens) if (tb.tokens.has(t)) shared += 1;
+  const union = ta.tokens.size + tb.tokens.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/** The first sentence that uses the phrase (or, written in another form, its last word). */
+function describe(phrase: KeyPhrase, sentences: string[]): string {
+  const lower = sentences.map((s) => s.toLowerCase());
+  const head = phrase.key.split(' ').at(-1) ?? phrase.key;
+  const i = lower.findIndex((s) => s.includes(phrase.key));
+  const j = i >= 0 ? i : lower.findIndex((s) => s.includes(head));
+  return (j >= 0 ? sentences[j] : undefined) ?? phrase.name;
 }

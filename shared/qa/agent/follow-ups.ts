@@ -4,13 +4,8 @@ import type { SearchHit } from '#shared/search/types.ts';
 
 /** Words after which a sentence names the value the question asks for: "负责人：张三", "owner is Alice". */
 const VALUE_AFTER = /(?:[：:是为由]|\bis\b|\bby\b)\s*([^\s，。,.;；、()（）]{2,16})/gi;
-/** Questions that ask for more than the first fact found: "还负责过哪些项目", "what other projects". */
-const MULTI_HOP = /还|其他|其它|另外|别的|以外|\b(?:also|other|else|another|besides)\b/i;
 
-/** Whether the question asks for a second hop ("what else", "还有哪些"). */
-export function isMultiHop(question: string): boolean {
-  return MULTI_HOP.test(question);
-}
+export { isMultiHop } from '../hops.ts';
 
 /**
  * Terms that lead to the next hop of a multi-hop question (seed 000 §8.2: A's lead -> Zhang San ->

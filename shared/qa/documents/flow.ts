@@ -15,6 +15,7 @@ import { TraceRecorder } from '../trace.ts';
 import { Deadline } from '../two-stage/deadline.ts';
 import type { CachedBlob } from './assets.ts';
 import { settleEach } from './concurrent.ts';
+import { documentsToRead, findHops } from './hops.ts';
 import type { LruCache } from './lru.ts';
 import { extractMarkers } from './markers.ts';
 import { type DocumentReference, resolveReferences } from './references.ts';
@@ -69,9 +70,20 @@ export async function* documentsFlow(
 
   yield { type: 'progress', data: { stage: 'retrieve', message: 'Finding the documents to read' } };
   const hits = await retrievePassages(deps, request.question, requestFilters(request), DOCUMENT_SEARCH_DEPTH);
-  const documentIds = [...new Set(hits.map((hit) => hit.documentId))].slice(0, maxDocuments);
-  const versionOf = new Map(hits.map((hit) => [hit.documentId, hit.version]));
+  const hops = chat
+    ? { entities: [], hits: [] }
+    : await findHops(deps, request.question, hits, requestFilters(request));
+  const documentIds = documentsToRead(
+    [...new Set(hits.map((hit) => hit.documentId))],
+    [...new Set(hops.hits.map((hit) => hit.documentId))],
+    maxDocuments,
+  );
+  const versionOf = new Map([...hops.hits, ...hits].map((hit) => [hit.documentId, hit.version]));
   yield trace.action('hybrid_search', `Found ${documentIds.length} document(s) to read whole.`);
+  if (hops.entities.length > 0)
+    yield trace.thought(`A multi-hop question: the passages lead on to ${hops.entities.join(', ')}.`);
+  // Offline, each document is read for the question and the names its hops lead to.
+  const readFor = [request.question, ...hops.entities].join(' ');
   if (signal?.aborted) return;
 
   const total = documentIds.length;
@@ -81,9 +93,15 @@ export async function* documentsFlow(
   trace.iteration(2);
   for await (const outcome of settleEach(documentIds, Math.max(1, options.concurrency ?? 4), (id) =>
     new Deadline(options.documentTimeoutMs ?? 60_000).within(
-      readDocument({ db: deps.db, store, cache: deps.blobCache }, chat, request.question, id, {
-        version: versionOf.get(id),
-      }),
+      readDocument(
+        { db: deps.db, store, cache: deps.blobCache },
+        chat,
+        chat ? request.question : readFor,
+        id,
+        {
+          version: versionOf.get(id),
+        },
+      ),
     ),
   )) {
     if (signal?.aborted) return;
@@ -125,7 +143,7 @@ export async function* documentsFlow(
       degraded = true;
       answer = stage1Findings(request.question, read);
     }
-  } else answer = offlineSynthesis(request.question, read);
+  } else answer = offlineSynthesis(request.question, read, hops.entities);
   if (!chat || read.length === 0 || degraded)
     for (const line of answer.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
 
@@ -154,9 +172,9 @@ export async function* documentsFlow(
     reasoning_steps: 3,
   };
   if (unverified.length > 0) response.unverified_quotes = unverified;
-  if (request.version !== undefined) response.version = request.version;
+  if (request.version != null) response.version = request.version;
   if (request.show_reasoning) response.reasoning_trace = trace.steps;
-  response.history_id = await saveAnswer(deps.db, request.question, response);
+  response.history_id = await saveAnswer(deps.db, request, response);
   yield { type: 'done', data: { response } };
 }
 

@@ -29,11 +29,16 @@ export function streamSynthesis(
   });
 }
 
+/** Sentences quoted per hop of a multi-hop question, besides the question's own. */
+const PER_HOP = 2;
+
 /**
  * Stage 2 without a model: the offline label, then the Stage-1 sentences that best match the
- * question across all documents, each quoted verbatim under its document's name with its marker.
+ * question across all documents, and for a multi-hop question those that best match each name its
+ * hops led to (`hops`: "Dana Whitfield", then "Borealis"), each quoted verbatim under its document's
+ * name with its marker.
  */
-export function offlineSynthesis(question: string, documents: Stage1Result[]): string {
+export function offlineSynthesis(question: string, documents: Stage1Result[], hops: string[] = []): string {
   const zh = hasCjk(question);
   // The sentences Stage 1 quoted from one block stay together, so they are judged as one passage
   // (a sheet row's Quantity line goes with the Part and Warehouse lines that matched).
@@ -47,11 +52,12 @@ export function offlineSynthesis(question: string, documents: Stage1Result[]): s
     }
   }
   const candidates = [...blocks.values()];
-  const picked = pickAnswerSentences(
-    question,
-    candidates.map((c, i) => ({ content: c.texts.join('\n'), citation: i })),
-    { maxSentences: 5, maxChars: 1200 },
-  );
+  const contexts = candidates.map((c, i) => ({ content: c.texts.join('\n'), citation: i }));
+  const seen = new Set<string>();
+  const picked = [
+    ...pickAnswerSentences(question, contexts, { maxSentences: 5, maxChars: 1200 }),
+    ...hops.flatMap((hop) => pickAnswerSentences(hop, contexts, { maxSentences: PER_HOP })),
+  ].filter((s) => !seen.has(s.text) && seen.add(s.text));
   if (picked.length === 0) {
     return zh
       ? '离线抽取式回答：检索到的文档中没有找到能回答这个问题的段落。'

@@ -12,6 +12,7 @@ import type { Confidence } from '../response.ts';
 import { requestFilters } from '../retrieve.ts';
 import { TraceRecorder } from '../trace.ts';
 import { ReadAhead } from './buffered.ts';
+import { chainHops } from './chain.ts';
 import { Deadline, StageTimeout } from './deadline.ts';
 import { decomposeOffline, decomposeWithModel } from './decompose.ts';
 import { extractedPassages } from './findings.ts';
@@ -33,7 +34,9 @@ const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, spec
  * second stage with the judge's additional sub-queries, then the streamed report (TL;DR, conclusion,
  * evidence with 《document》 and verbatim quotes), `references` and `done`. When the stages outlast
  * `timeoutMs` the flow answers from a single retrieval and says so (`progress` stage `degraded`).
- * Offline, heuristic decomposition, score-based judges and an extractive report stand in.
+ * Offline, heuristic decomposition, score-based judges and an extractive report stand in, and a
+ * multi-hop question's stages are followed by hops that search for the names the extracts state
+ * (`chainHops`: the lead of Atlas -> Dana Whitfield -> Borealis and its result).
  */
 export async function* twoStageFlow(
   deps: TwoStageDeps,
@@ -107,6 +110,12 @@ export async function* twoStageFlow(
         `The second stage took too long (${reasonOf(error)}); answering from the first.`,
       );
     }
+  }
+  if (signal?.aborted) return;
+  if (!chat) {
+    const chained = yield* chainHops(deps, question, analyses, filters, o.topK, o.timeoutMs, trace);
+    if (chained.length > analyses.length) stages = 2;
+    analyses = chained;
   }
   if (signal?.aborted) return;
 

@@ -58,6 +58,8 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     await database?.close();
   });
   beforeEach(async () => {
+    // Each test's own corpus: earlier documents would join its topics (they share key phrases).
+    await db.execute(sql`DELETE FROM documents`);
     await db.execute(sql`DELETE FROM topics`);
   });
 
@@ -97,10 +99,10 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     const rows = await linked(documentId);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.length).toBeLessThanOrEqual(5);
-    // Both words weigh 7 (titles 3 and 2, body 1 each): equal best confidence.
-    expect(rows.slice(0, 2)).toEqual([
+    // Both words weigh 7 (titles 3 and 2, body 1 each): equal best confidence; a name keeps its capital.
+    expect(rows.slice(0, 2).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: 'cluster', confidence: 1, embedding_model: offline.embedder.model },
-      { name: 'kubernetes', confidence: 1, embedding_model: offline.embedder.model },
+      { name: 'Kubernetes', confidence: 1, embedding_model: offline.embedder.model },
     ]);
   });
 
@@ -136,7 +138,7 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     const [topic] = await queryRows<{ documents: number }>(
       db,
       sql`SELECT count(*)::int AS documents FROM document_topics dt JOIN topics t ON t.id = dt.topic_id
-          WHERE t.name = 'kubernetes'`,
+          WHERE lower(t.name) = 'kubernetes'`,
     );
     expect(topic?.documents).toBe(2);
     expect((await linked(second)).length).toBeGreaterThanOrEqual(2);
@@ -274,7 +276,7 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     const documentId = await document('Kubernetes operations', KUBERNETES);
     await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
     const topics = await identifyQuestionTopics(db, offline, 'How is the Kubernetes cluster upgraded?');
-    expect(topics[0]?.name).toMatch(/kubernetes|cluster/);
+    expect(topics[0]?.name).toMatch(/kubernetes|cluster/i);
     expect(topics[0]?.documents).toBe(1);
     expect(topics.length).toBeLessThanOrEqual(3);
     expect(await identifyQuestionTopics(db, offline, '???')).toEqual([]);

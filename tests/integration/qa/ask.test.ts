@@ -129,7 +129,9 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
       mode: 'standard',
       provider: 'offline (extractive)',
       question: '云平台建设的预算是多少？',
+      conversation_id: response.conversation_id,
     });
+    expect(meta.data.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('cites the English sources it quotes and saves the answer in the history', async () => {

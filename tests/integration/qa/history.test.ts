@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '#shared/api/app.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { saveAnswer } from '#shared/qa/history.ts';
+import { askRequestSchema } from '#shared/qa/request.ts';
 import type { QaResponse } from '#shared/qa/response.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
 
@@ -47,7 +48,13 @@ describe('GET /api/qa/history', () => {
       ['预算和负责人？', 'two-stage'],
       ['JOIN的核心功能？', 'documents'],
     ] as const) {
-      ids.push(await saveAnswer(rt.db, question, response(`Answer to ${question}`, mode)));
+      ids.push(
+        await saveAnswer(
+          rt.db,
+          askRequestSchema.parse({ question }),
+          response(`Answer to ${question}`, mode),
+        ),
+      );
       await new Promise((r) => setTimeout(r, 5));
     }
   });

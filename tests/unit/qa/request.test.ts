@@ -9,8 +9,9 @@ describe('askRequestSchema', () => {
     });
   });
 
-  it('treats a null version as the current version', () => {
-    expect(askRequestSchema.parse({ question: 'q', version: null }).version).toBeUndefined();
+  it('keeps a null version apart from an absent one (null: back to the current version in a conversation)', () => {
+    expect(askRequestSchema.parse({ question: 'q', version: null }).version).toBeNull();
+    expect(askRequestSchema.parse({ question: 'q' }).version).toBeUndefined();
     expect(askRequestSchema.parse({ question: 'q', version: 2 }).version).toBe(2);
   });
 

@@ -1,0 +1,6 @@
+// Types for `pos` (jsPOS, a Brill/fasttag part-of-speech tagger), which ships none.
+declare module 'pos' {
+  export class Tagger {
+    tag(words: string[]): [string, string][];
+  }
+}

@@ -1,0 +1,101 @@
+import { hasCjk, isStopword, tagWords } from '#shared/index/segment.ts';
+
+const HAN_WORD = /^\p{Script=Han}{2,8}$/u;
+/** jieba's tags for names: person, place, organisation, other proper noun. */
+const NAME_TAGS = new Set(['nr', 'nrt', 'ns', 'nt', 'nz']);
+/** Head nouns that make the word before them a name: 星河 + 计划, 北斗 + 项目. */
+const NAME_HEADS =
+  /^(?:计划|项目|工程|系统|平台|公司|集团|部门|中心|小组|团队|产品|方案|协议|标准|大学|学院|银行|医院)$/u;
+/** Text in title marks or quotes: 《数据安全法》, 「天穹」, “北斗”, "Orion". */
+const QUOTED = /[《「『“"]([^》」』”"]{1,30})[》」』”"]/gu;
+/** Capitalised word runs in Latin text: "Project Orion", "Maria Chen", "AWS". */
+const CAPITALISED = /\b[A-Z][\p{L}\p{N}-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\p{L}\p{N}-]*)*/gu;
+/** Capitalised words that are not names: sentence openers and question words. */
+const NOT_NAMES = new Set(
+  'a an and but how i if in is it its of on or so that the their then there these they this those to was we what when where which who whom whose why will with yes no does did do can could should would are were has have had also after before for from'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Named entities of a text without a model (the offline follow-up resolution's anchors): in
+ * Chinese the words jieba tags as names (or finds outside its dictionary), a word joined to a
+ * following head noun ("星河计划", "北斗项目") and quoted titles; in English capitalised word runs
+ * that are not sentence openers or question words ("Project Orion", "Maria Chen"). Lower-cased,
+ * distinct, in order of appearance.
+ *
+ * @example namedEntities('星河计划的负责人是李明。') // ['星河计划', '李明']
+ */
+export function namedEntities(text: string): string[] {
+  const found: string[] = [];
+  const add = (entity: string) => {
+    const e = entity.trim().toLowerCase();
+    if (e && !isStopword(e) && !found.some((f) => f.includes(e))) found.push(e);
+  };
+  for (const match of text.matchAll(QUOTED)) add(match[1] ?? '');
+  if (hasCjk(text)) cjkEntities(text).forEach(add);
+  for (const match of text.matchAll(CAPITALISED)) {
+    const words = match[0].split(/\s+/);
+    while (words.length > 0 && NOT_NAMES.has((words[0] ?? '').toLowerCase())) words.shift();
+    const name = words.join(' ');
+    if (name.length >= 2) add(name);
+  }
+  return found;
+}
+
+function cjkEntities(text: string): string[] {
+  const words = tagWords(text);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const { word, tag } = words[i] as { word: string; tag: string };
+    const next = words[i + 1]?.word ?? '';
+    if (HAN_WORD.test(word) && NAME_HEADS.test(next) && !NAME_HEADS.test(word)) {
+      out.push(word + next);
+      i += 1;
+    } else if ((NAME_TAGS.has(tag) || tag === 'x') && HAN_WORD.test(word)) {
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+/** jieba tags of words that can carry what a question is about: nouns, names, unknown words. */
+const KEY_TAG = /^(?:n|vn|an|x|eng|j|l|i)/;
+const QUESTION_WORDS =
+  /^(?:what|which|who|whom|whose|when|where|why|how|does|did|do|can|could|would|should)$/;
+
+/**
+ * The key words of a question as whole words (not search-mode fragments): Chinese nouns, names and
+ * unknown words of two or more characters, Latin words of three or more letters that are not
+ * function or question words. Lower-cased, distinct.
+ *
+ * @example keyTerms('星河计划的负责人是谁？') // ['星河', '计划', '负责人']
+ */
+export function keyTerms(text: string): string[] {
+  const out = new Set<string>();
+  if (hasCjk(text)) {
+    for (const { word, tag } of tagWords(text)) {
+      if (KEY_TAG.test(tag) && HAN_WORD.test(word)) out.add(word);
+    }
+  }
+  for (const word of text.toLowerCase().match(/[a-z][a-z0-9-]{2,}/g) ?? []) {
+    if (!isStopword(word) && !QUESTION_WORDS.test(word) && !NOT_NAMES.has(word)) out.add(word);
+  }
+  return [...out];
+}
+
+const THING_HEAD =
+  /(?:计划|项目|工程|系统|平台|公司|集团|部门|中心|小组|团队|产品|方案|协议|标准|大学|学院|银行|医院|\b(?:project|plan|program|programme|system|platform|migration|company|team|product|service|department|initiative|report|policy|standard|university|bank|hospital|group|inc|ltd)\b)/iu;
+
+/**
+ * What kind of thing an entity of `namedEntities` names, by its form: a project, system or
+ * organisation when it ends in such a head noun ("北斗项目", "atlas migration"); a person when it
+ * is a short Chinese name or two or three English words without one ("李明", "maria chen");
+ * otherwise unknown ("atlas").
+ */
+export function entityKind(entity: string): 'person' | 'thing' | 'unknown' {
+  if (THING_HEAD.test(entity)) return 'thing';
+  if (/^\p{Script=Han}{2,3}$/u.test(entity)) return 'person';
+  if (/^[a-z]+(?: [a-z]+){1,2}$/.test(entity)) return 'person';
+  return 'unknown';
+}

@@ -1,0 +1,116 @@
+import { and, asc, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { Db } from '#shared/db/client.ts';
+import { conversations, qaHistory } from '#shared/db/schema.ts';
+import type { Turn } from './turns.ts';
+
+/** The filters a conversation carries over from one turn to the next. */
+export interface ConversationFilters {
+  topic_filter?: string[];
+  document_ids?: string[];
+  version?: number;
+}
+
+/** Who a conversation belongs to: a user's id (the Cognito subject), or null on the local server. */
+export type Owner = string | null;
+
+const TITLE_CHARS = 80;
+
+/** The SQL condition "this conversation is the owner's" (for queries joining `conversations`). */
+export function ownedBy(owner: Owner): SQL {
+  return owner === null ? isNull(conversations.owner) : eq(conversations.owner, owner);
+}
+
+/** Starts a conversation titled by its first question and returns its id. */
+export async function createConversation(
+  db: Db,
+  owner: Owner,
+  firstQuestion: string,
+  filters: ConversationFilters,
+): Promise<string> {
+  const title = [...firstQuestion].slice(0, TITLE_CHARS).join('');
+  const [row] = await db
+    .insert(conversations)
+    .values({ owner, title, filters: { ...filters } })
+    .returning({ id: conversations.id });
+  if (!row) throw new Error('the conversation was not created');
+  return row.id;
+}
+
+/** The owner's conversation with that id, or undefined (another user's is as good as absent). */
+export async function findConversation(db: Db, id: string, owner: Owner) {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), ownedBy(owner)));
+  return row ? { ...row, filters: row.filters as ConversationFilters } : undefined;
+}
+
+/** Records a new turn's filters and its time as the conversation's last activity. */
+export async function touchConversation(db: Db, id: string, filters: ConversationFilters): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ filters: { ...filters }, updatedAt: new Date() })
+    .where(eq(conversations.id, id));
+}
+
+/** The conversation's turns, oldest first, as the follow-up resolution and the answer read them. */
+export async function conversationTurns(db: Db, id: string): Promise<Turn[]> {
+  const rows = await db
+    .select({ question: qaHistory.question, answer: qaHistory.answer, response: qaHistory.response })
+    .from(qaHistory)
+    .where(eq(qaHistory.conversationId, id))
+    .orderBy(asc(qaHistory.createdAt));
+  return rows.map((row) => {
+    const rewrite = (row.response as { rewrite?: { standalone_question?: string } }).rewrite;
+    const standalone = rewrite?.standalone_question;
+    return {
+      question: row.question,
+      answer: row.answer,
+      ...(standalone && standalone !== row.question ? { standalone_question: standalone } : {}),
+    };
+  });
+}
+
+/** The owner's conversations, latest activity first, with their number of turns. */
+export async function listConversations(db: Db, owner: Owner, page: { limit: number; offset: number }) {
+  const [items, totals] = await Promise.all([
+    db
+      .select({
+        id: conversations.id,
+        title: conversations.title,
+        created_at: conversations.createdAt,
+        updated_at: conversations.updatedAt,
+        turns: count(qaHistory.id),
+      })
+      .from(conversations)
+      .leftJoin(qaHistory, eq(qaHistory.conversationId, conversations.id))
+      .where(ownedBy(owner))
+      .groupBy(conversations.id)
+      .orderBy(desc(conversations.updatedAt))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(conversations).where(ownedBy(owner)),
+  ]);
+  return {
+    items: items.map((item) => ({ ...item, turns: Number(item.turns) })),
+    total: Number(totals[0]?.n ?? 0),
+  };
+}
+
+/** The `qa_history` rows of a conversation, oldest first. */
+export async function conversationEntries(db: Db, id: string) {
+  return db
+    .select()
+    .from(qaHistory)
+    .where(eq(qaHistory.conversationId, id))
+    .orderBy(asc(qaHistory.createdAt));
+}
+
+/** Deletes the owner's conversation with its turns; false when there is none. */
+export async function deleteConversation(db: Db, id: string, owner: Owner): Promise<boolean> {
+  const rows = await db
+    .delete(conversations)
+    .where(and(eq(conversations.id, id), ownedBy(owner)))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}

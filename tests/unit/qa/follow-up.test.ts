@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { entityKind, namedEntities } from '#shared/qa/conversation/entities.ts';
+import { isFollowUp, resolveFollowUp } from '#shared/qa/conversation/follow-up.ts';
+import { estimateTokens, recentTurns } from '#shared/qa/conversation/turns.ts';
+
+const ZH = [
+  { question: '星河计划的负责人是谁？', answer: '离线抽取式回答：\n\n> 星河计划的负责人是李明。 [1]' },
+];
+const EN = [{ question: 'Who leads Project Orion?', answer: 'Project Orion is led by Maria Chen [1].' }];
+
+describe('isFollowUp', () => {
+  it.each([
+    '他之前负责的项目结果如何？',
+    '那它的预算是多少？',
+    '该项目何时开始？',
+    '预算呢？',
+    'What did she work on before?',
+    'And the budget?',
+    'What about 2023?',
+    'Why?',
+  ])('takes "%s" for a follow-up', (question) => {
+    expect(isFollowUp(question)).toBe(true);
+  });
+
+  it.each([
+    '星河计划的预算是多少？',
+    'What is the budget of Project Vega?',
+    'Who leads the Atlas migration?',
+  ])('takes "%s" for a question that stands alone', (question) => {
+    expect(isFollowUp(question)).toBe(false);
+  });
+});
+
+describe('resolveFollowUp', () => {
+  it('resolves a person pronoun to the person the last answer named', () => {
+    expect(resolveFollowUp('他之前负责的项目结果如何？', ZH)).toEqual({
+      standalone_question: '他之前负责的项目结果如何？（李明）',
+      from_turns: [1],
+    });
+    expect(resolveFollowUp('What did she work on before?', EN)).toEqual({
+      standalone_question: 'What did she work on before? (maria chen)',
+      from_turns: [1],
+    });
+  });
+
+  it('resolves "it" to a project, not to the person', () => {
+    expect(resolveFollowUp('And its budget?', EN).standalone_question).toBe(
+      'And its budget? (project orion)',
+    );
+  });
+
+  it('gives an elliptical question the subject of the last turn', () => {
+    expect(resolveFollowUp('预算呢？', ZH).standalone_question).toBe('预算呢？（星河计划）');
+  });
+
+  it('prefers the most recent turn and follows a chain of rewrites', () => {
+    const turns = [
+      ...ZH,
+      {
+        question: '他之前负责的项目结果如何？',
+        standalone_question: '他之前负责的项目结果如何？（李明）',
+        answer: '> 天穹项目由王芳负责。 [1]\n> 李明此前负责的北斗项目结果良好。 [2]',
+      },
+    ];
+    expect(resolveFollowUp('那它的预算是多少？', turns)).toEqual({
+      standalone_question: '那它的预算是多少？（北斗项目）',
+      from_turns: [2],
+    });
+  });
+
+  it('leaves a question that stands alone, and a first question, unchanged', () => {
+    expect(resolveFollowUp('What is the budget of Project Vega?', EN)).toEqual({
+      standalone_question: 'What is the budget of Project Vega?',
+      from_turns: [],
+    });
+    expect(resolveFollowUp('And its budget?', [])).toEqual({
+      standalone_question: 'And its budget?',
+      from_turns: [],
+    });
+  });
+
+  it('adds nothing the question already names', () => {
+    expect(resolveFollowUp('What is its budget, Project Orion?', EN).standalone_question).not.toMatch(
+      /\(project orion\)/,
+    );
+  });
+});
+
+describe('namedEntities and entityKind', () => {
+  it('finds Chinese names, names with a head noun, quoted titles and English capitalised runs', () => {
+    expect(namedEntities('星河计划的负责人是李明，参见《数据安全法》。')).toEqual([
+      '数据安全法',
+      '星河计划',
+      '李明',
+    ]);
+    expect(namedEntities('What does Maria Chen say about the Atlas Migration?')).toEqual([
+      'maria chen',
+      'atlas migration',
+    ]);
+  });
+
+  it('tells people from projects by their form', () => {
+    expect(entityKind('李明')).toBe('person');
+    expect(entityKind('北斗项目')).toBe('thing');
+    expect(entityKind('maria chen')).toBe('person');
+    expect(entityKind('atlas migration')).toBe('thing');
+    expect(entityKind('atlas')).toBe('unknown');
+  });
+});
+
+describe('recentTurns', () => {
+  it('keeps the newest whole turns within the token budget, oldest first', () => {
+    const turns = [
+      { question: 'a'.repeat(40), answer: 'b'.repeat(40) },
+      { question: '预算是多少？', answer: '五百万。' },
+    ];
+    expect(estimateTokens('预算是多少？')).toBe(6);
+    expect(recentTurns(turns, 15).map((t) => t.number)).toEqual([2]);
+    expect(recentTurns(turns, 100).map((t) => t.number)).toEqual([1, 2]);
+    expect(recentTurns(turns, 5)).toEqual([]);
+  });
+});
