@@ -1,7 +1,9 @@
 import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
+import { htmlParser } from './html/parse-html.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
+import { pptParser } from './ppt/parse-ppt.ts';
 import { pptxParser } from './pptx/index.ts';
 import { csvParser, odsParser, xlsParser } from './sheets/parse-workbook.ts';
 import { textParser } from './text.ts';
@@ -18,6 +20,8 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   xlsx: xlsxParser,
   xls: xlsParser,
   doc: docParser,
+  ppt: pptParser,
+  html: htmlParser,
   ods: odsParser,
   csv: csvParser,
 };
