@@ -33,7 +33,8 @@ describe('uploads over HTTP', () => {
 
   const upload = (files: [string, Uint8Array | string][]) => {
     const form = new FormData();
-    for (const [name, content] of files) form.append('files', new Blob([content as Uint8Array<ArrayBuffer>]), name);
+    for (const [name, content] of files)
+      form.append('files', new Blob([content as Uint8Array<ArrayBuffer>]), name);
     return fetch(`${server.url}/api/documents/upload`, { method: 'POST', body: form, headers: CLIENT });
   };
 
