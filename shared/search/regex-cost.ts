@@ -1,4 +1,5 @@
-import { parse } from 'regexp-tree';
+// regexp-tree is CommonJS: Node's ESM loader (the CLI, the server) exposes only its default export.
+import regexpTree from 'regexp-tree';
 import type { AstRegExp } from 'regexp-tree/ast';
 import { ValidationError } from '#shared/errors.ts';
 
@@ -64,7 +65,7 @@ function regexCost(pattern: string): RegexCost {
   const body = pattern.replace(ARE_PREFIX, '');
   let ast: AstRegExp;
   try {
-    ast = parse(`/${body.replace(/\//g, '\\/')}/`);
+    ast = regexpTree.parse(`/${body.replace(/\//g, '\\/')}/`);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ValidationError(`invalid regular expression '${pattern}': ${reason}`, { cause: error });
