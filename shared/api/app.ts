@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { FolderWatcher } from '../watch/index.ts';
 import { handleError } from './errors.ts';
+import { type RequestGuardOptions, requestGuard } from './request-guard.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { documentImageRoutes } from './routes/document-images.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -16,10 +17,18 @@ import { topicRoutes } from './routes/topics.ts';
 import { watchRoutes } from './routes/watch.ts';
 import { serveWebClient } from './web-client.ts';
 
-/** The HTTP app: `/api/*` plus the web client (web/dist) on every other path. The same app runs locally and (later) in Lambda. */
-export function createApp(rt: Runtime, options: { watcher?: FolderWatcher } = {}): Hono {
+/**
+ * The HTTP app: `/api/*` plus the web client (web/dist) on every other path. The same app runs
+ * locally and in Lambda; the local server passes `guard` (Host allow-list, origin and client-header
+ * checks, access token, security headers: docs/security.md), which then covers every route.
+ */
+export function createApp(
+  rt: Runtime,
+  options: { watcher?: FolderWatcher; guard?: RequestGuardOptions } = {},
+): Hono {
   const app = new Hono();
   app.onError(handleError);
+  if (options.guard) app.use('*', requestGuard(options.guard));
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404),
   );

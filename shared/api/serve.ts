@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -9,11 +10,14 @@ import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
+import { allowedHosts, isLoopback } from './request-guard.ts';
 
 const WARM_DELAY_MS = 1000;
 
 /** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
-export async function startServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
+export async function startServer(
+  config: Config,
+): Promise<{ url: string; token?: string; close(): Promise<void> }> {
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const running = readServerLock(dataDir);
@@ -32,8 +36,14 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).
   const watcher =
     config.watch.directories.length > 0 ? createFolderWatcher(rt, config.watch, logWatchEvent) : undefined;
-  const app = createApp(rt, { watcher });
   const { host, port } = config.server;
+  const exposed = !isLoopback(host);
+  // Reachable from other machines: nothing is answered without the token (generated unless configured).
+  const token = config.server.token ?? (exposed ? randomBytes(24).toString('base64url') : undefined);
+  const app = createApp(rt, {
+    watcher,
+    guard: { hosts: allowedHosts(host, config.server.allowedHosts), token },
+  });
   const server = await new Promise<ReturnType<typeof serve>>((done, fail) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => done(s));
     s.once('error', (error: NodeJS.ErrnoException) =>
@@ -47,7 +57,14 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
-  writeServerLock(dataDir, { pid: process.pid, url });
+  writeServerLock(dataDir, { pid: process.pid, url, ...(token ? { token } : {}) });
+  if (exposed) {
+    const links = reachableUrls(host, actualPort).map((u) => `  ${u}/?token=${token}`);
+    console.error(
+      `[serve] WARNING: listening on ${host}, reachable from other machines. Every request needs the access token` +
+        `${config.server.token ? ' (server.token)' : ' generated for this run (set server.token to keep one)'}; open:\n${links.join('\n')}`,
+    );
+  }
   // Load the in-memory full-text statistics once the first requests (the page) have been answered:
   // loading blocks the event loop for a moment, and the first question should not wait for it.
   if (config.search.bm25.memoryIndex) {
@@ -70,6 +87,7 @@ export async function startServer(config: Config): Promise<{ url: string; close(
   watcher?.start().catch((error) => console.error(`[watch] could not start: ${reasonOf(error)}`));
   return {
     url,
+    ...(token ? { token } : {}),
     async close() {
       stopWatching();
       await watcher?.close();
@@ -89,4 +107,15 @@ export function logWatchEvent(event: WatchEvent): void {
         ? `failed ${event.key}: ${event.error}`
         : `${event.action} ${event.key}${event.version ? ` (version ${event.version})` : ''}`;
   console.error(`[watch] ${what}`);
+}
+
+/** The URLs other machines reach the server at: the bound address, or every non-internal one for 0.0.0.0 / ::. */
+function reachableUrls(host: string, port: number): string[] {
+  const names =
+    host === '0.0.0.0' || host === '::'
+      ? allowedHosts(host).filter((h) => !isLoopback(h) && h !== '[::1]')
+      : [host];
+  return names.map(
+    (name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`,
+  );
 }

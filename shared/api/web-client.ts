@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
@@ -65,5 +66,21 @@ function fileIn(dir: string, path: string): string | undefined {
 
 async function plainPage(c: Context, page: string): Promise<Response> {
   if (c.req.path !== '/') return c.notFound();
-  return c.html(existsSync(page) ? await readFile(page, 'utf8') : '<h1>DropQA</h1>');
+  const html = existsSync(page) ? await readFile(page, 'utf8') : '<h1>DropQA</h1>';
+  c.header('Content-Security-Policy', inlinePolicy(html));
+  return c.html(html);
+}
+
+/** The plain page keeps its script and style inline: the policy allows exactly those, by hash. */
+function inlinePolicy(html: string): string {
+  const hashes = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))]
+      .map(
+        (m) =>
+          `'sha256-${createHash('sha256')
+            .update(m[1] ?? '')
+            .digest('base64')}'`,
+      )
+      .join(' ');
+  return `default-src 'self'; script-src ${hashes('script') || "'none'"}; style-src ${hashes('style') || "'none'"}; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
 }

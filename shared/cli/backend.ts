@@ -52,7 +52,7 @@ export interface Backend {
  */
 export async function openBackend(config: Config, options: { recover?: boolean } = {}): Promise<Backend> {
   const lock = readServerLock(config.dataDir);
-  if (lock) return new HttpBackend(lock.url);
+  if (lock) return new HttpBackend(lock.url, lock.token);
   const rt = await openRuntime(config);
   // Commands that wait for the pipeline also finish what a stopped process left (crash recovery);
   // a quick question must not wait for that.

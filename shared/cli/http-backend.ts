@@ -1,7 +1,8 @@
+import { CLIENT_HEADER } from '../api/request-guard.ts';
 import { readSse } from '../api/sse-read.ts';
 import type { DiffRange, DocumentDiff } from '../diff/index.ts';
 import type { DocumentSummary, ListOptions, VersionSummary } from '../documents/index.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, reasonOf } from '../errors.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
@@ -16,7 +17,14 @@ const POLL_MS = 300;
 export class HttpBackend implements Backend {
   readonly description: string;
 
-  constructor(private readonly url: string) {
+  /** Keys sent to the server whose outcome has not been seen yet (named if the server goes away). */
+  private readonly waiting = new Set<string>();
+
+  /** `token`: the server's access token (its lock file holds it), sent as `Authorization: Bearer`. */
+  constructor(
+    private readonly url: string,
+    private readonly token?: string,
+  ) {
     this.description = `server at ${url}`;
   }
 
@@ -34,6 +42,7 @@ export class HttpBackend implements Backend {
         doc.key.replace(/^uploads\//, ''),
       );
     }
+    for (const doc of documents) this.waiting.add(doc.key);
     const { documents: submitted } = await this.json<{
       documents: { id: string; key: string; status: string; version?: number }[];
     }>('/api/documents/upload', { method: 'POST', body: form });
@@ -44,6 +53,7 @@ export class HttpBackend implements Backend {
           status === 'unchanged'
             ? { key, documentId: id, version, status: 'unchanged' }
             : await this.waitForDocument(id, key);
+        this.waiting.delete(key);
         outcomes.push(outcome);
         onOutcome(outcome);
       }),
@@ -52,7 +62,7 @@ export class HttpBackend implements Backend {
   }
 
   async *ask(request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
-    const response = await fetch(`${this.url}/api/qa/ask`, {
+    const response = await this.request('/api/qa/ask', {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
@@ -156,9 +166,29 @@ export class HttpBackend implements Backend {
   }
 
   private async json<T>(path: string, init?: RequestInit): Promise<T> {
-    const response = await fetch(`${this.url}${path}`, init);
+    const response = await this.request(path, init);
     if (!response.ok) throw new Error(await errorText(response));
     return (await response.json()) as T;
+  }
+
+  /**
+   * Every call to the server: with the client header its request checks ask for (and the token), and
+   * a lost connection named: which server, and what it still has queued.
+   */
+  private async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set(CLIENT_HEADER, 'cli');
+    if (this.token) headers.set('Authorization', `Bearer ${this.token}`);
+    try {
+      return await fetch(`${this.url}${path}`, { ...init, headers });
+    } catch (error) {
+      const cause = reasonOf((error as { cause?: unknown }).cause ?? error);
+      const queued =
+        this.waiting.size > 0
+          ? `; still queued there: ${[...this.waiting].join(', ')} (they resume when it starts again)`
+          : '';
+      throw new Error(`lost the DropQA server at ${this.url} (${cause})${queued}`, { cause: error });
+    }
   }
 }
 

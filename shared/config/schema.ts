@@ -40,6 +40,15 @@ export const configSchema = z.strictObject({
     .strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: int(8787).pipe(z.number().min(0).max(65535)),
+      /**
+       * The access token every request must carry (docs/security.md). Required when `host` is not a
+       * loopback address: if unset there, one is generated at start and printed.
+       */
+      token: z.string().min(16).optional(),
+      /** More host names the server answers to (besides localhost, 127.0.0.1, [::1] and `host`). */
+      allowedHosts: z
+        .union([z.array(z.string().min(1)), z.string().transform((s) => s.split(',').filter(Boolean))])
+        .default([]),
     })
     .prefault({}),
   storage: z

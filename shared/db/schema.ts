@@ -86,6 +86,11 @@ export const documentVersions = pgTable(
      */
     terms: tsvector('terms'),
     /**
+     * What changed since the previous ready version, in a few sentences: written at the Summarize
+     * step by the chat model, or extracted from the version diff offline. Null for a first version.
+     */
+    changeSummary: text('change_summary'),
+    /**
      * Offline topics: the normalised keys of the version's best key phrases (beyond the topics it is
      * linked to), so a topic a later document brings links this one too when it is among them.
      */

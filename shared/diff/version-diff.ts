@@ -52,12 +52,25 @@ export async function diffVersions(db: Db, documentId: string, range: DiffRange 
       );
     }
   }
+  return diffVersionPair(db, { documentId, key: doc.key }, from, to);
+}
+
+/**
+ * The diff of two versions whose rows exist, whatever their status (the Summarize step compares a
+ * version still processing with the previous one).
+ */
+export async function diffVersionPair(
+  db: Db,
+  doc: { documentId: string; key: string },
+  from: number,
+  to: number,
+): Promise<DocumentDiff> {
   const [before, after] = await Promise.all([
-    loadOutline(db, documentId, from),
-    loadOutline(db, documentId, to),
+    loadOutline(db, doc.documentId, from),
+    loadOutline(db, doc.documentId, to),
   ]);
   return {
-    documentId,
+    documentId: doc.documentId,
     key: doc.key,
     from: { version: from, title: before.title },
     to: { version: to, title: after.title },

@@ -27,6 +27,8 @@ export interface VersionSummary {
   fileSize: number;
   fileType: string;
   stats: Record<string, number>;
+  /** What changed since the previous ready version (null for the first). */
+  changeSummary: string | null;
   createdAt: Date;
   completedAt: Date | null;
 }
@@ -118,6 +120,7 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
       fileSize: documentVersions.fileSize,
       fileType: documentVersions.fileType,
       stats: documentVersions.stats,
+      changeSummary: documentVersions.changeSummary,
       createdAt: documentVersions.createdAt,
       completedAt: documentVersions.completedAt,
     })

@@ -41,6 +41,7 @@ export const READABLE_TYPES: readonly ReadableType[] = [
 
     extensions: ['.pptx', '.pptm', '.ppsx', '.potx'],
   },
+  { type: 'ppt', extensions: ['.ppt', '.pps', '.pot'] },
   { type: 'xlsx', extensions: ['.xlsx', '.xlsm', '.xltx'] },
   {
     type: 'xls',

@@ -2,6 +2,7 @@ import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
+import { pptParser } from './ppt/parse-ppt.ts';
 import { pptxParser } from './pptx/index.ts';
 import { csvParser, odsParser, xlsParser } from './sheets/parse-workbook.ts';
 import { textParser } from './text.ts';
@@ -18,6 +19,7 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   xlsx: xlsxParser,
   xls: xlsParser,
   doc: docParser,
+  ppt: pptParser,
   ods: odsParser,
   csv: csvParser,
 };

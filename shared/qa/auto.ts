@@ -7,11 +7,13 @@ import type { AskRequest } from './request.ts';
 import { retrieve } from './retrieve.ts';
 import { questionTopicNames } from './topics.ts';
 import { TraceRecorder } from './trace.ts';
+import { compareVersionsFlow, versionsTarget } from './versions/index.ts';
 
 /**
  * The `auto` flow (seed 000 §6.4): standard retrieval while the question's topics are identified,
  * the quality check, then the direct answer when the passages suffice (mode `direct`), otherwise
- * the agent loop starting from those passages (mode `agent`).
+ * the agent loop starting from those passages (mode `agent`). A "what changed" question about a
+ * document with versions goes to the version comparison instead (docs/versions.md).
  */
 export async function* autoFlow(
   deps: QaDeps,
@@ -19,6 +21,11 @@ export async function* autoFlow(
   signal?: AbortSignal,
 ): AsyncGenerator<QaEvent> {
   const trace = new TraceRecorder();
+  const compared = await versionsTarget(deps, request);
+  if (compared) {
+    yield* compareVersionsFlow(deps, request, trace, compared);
+    return;
+  }
   const topicsPromise = questionTopicNames(deps, request.question);
   const hits = yield* retrieve(deps, request, trace);
   const topics = await topicsPromise;
@@ -34,12 +41,17 @@ export async function* autoFlow(
   yield* agentLoop(deps, request, trace, { hits, reason: verdict.reason, topics, signal });
 }
 
-/** The `agent` flow: the agent loop from the start, without the standard fast path. */
+/** The `agent` flow: the agent loop from the start, without the standard fast path ("what changed" questions: as in `auto`). */
 export async function* agentFlow(
   deps: QaDeps,
   request: AskRequest,
   signal?: AbortSignal,
 ): AsyncGenerator<QaEvent> {
+  const compared = await versionsTarget(deps, request);
+  if (compared) {
+    yield* compareVersionsFlow(deps, request, new TraceRecorder(), compared);
+    return;
+  }
   const topics = await questionTopicNames(deps, request.question);
   yield* agentLoop(deps, request, new TraceRecorder(), { topics, signal });
 }

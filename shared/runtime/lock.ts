@@ -5,6 +5,8 @@ import { join } from 'node:path';
 export interface ServerLock {
   pid: number;
   url: string;
+  /** The access token the server requires (docs/security.md); the file is readable by its owner only. */
+  token?: string;
 }
 
 const lockPath = (dataDir: string) => join(dataDir, 'server.json');
@@ -23,7 +25,7 @@ export function readServerLock(dataDir: string): ServerLock | undefined {
 }
 
 export function writeServerLock(dataDir: string, lock: ServerLock): void {
-  writeFileSync(lockPath(dataDir), JSON.stringify(lock));
+  writeFileSync(lockPath(dataDir), JSON.stringify(lock), { mode: 0o600 });
 }
 
 export function removeServerLock(dataDir: string): void {

@@ -1,4 +1,3 @@
-// regexp-tree is CommonJS: Node's ESM loader (the CLI, the server) exposes only its default export.
 import regexpTree from 'regexp-tree';
 import type { AstRegExp } from 'regexp-tree/ast';
 import { ValidationError } from '#shared/errors.ts';

@@ -24,6 +24,7 @@ export async function versionsCommand(
       );
       const stats = formatStats(v.stats);
       if (stats) process.stdout.write(`      ${stats}\n`);
+      if (v.changeSummary) process.stdout.write(`      changes: ${v.changeSummary}\n`);
       if (v.error) process.stdout.write(`      error: ${v.error}\n`);
     }
     return 0;

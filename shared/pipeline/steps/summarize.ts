@@ -1,6 +1,8 @@
+import { writeChangeSummary } from '../../diff/change-summary.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
 import { extractTopicCandidates, saveTopicDraft, type TopicDraft } from '../../enrich/topics/derive.ts';
+import { reasonOf } from '../../errors.ts';
 import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
@@ -14,8 +16,9 @@ import { mergeVersionStats, startStep } from '../versions.ts';
  * topics (which the Topics step links) is made from the section summaries, and the sections and
  * leaves are embedded; the document and its own paragraphs follow its summary. Paragraphs a summary
  * call left without a context get one from the document summary in a separate call. The embedder's
- * HNSW index is created first if missing, unless a bulk load defers it. Counts are merged into the
- * version's stats.
+ * HNSW index is created first if missing, unless a bulk load defers it. A version n > 1 also gets
+ * its change summary against the previous ready version (docs/versions.md). Counts are merged into
+ * the version's stats.
  *
  * @example await summarize({ documentId, version: 1 }, deps) // { documentId, version: 1 }
  */
@@ -57,19 +60,33 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
         : undefined;
     return { contexts, late: await embedLate(deps, ref, summaries.late) };
   };
-  const [{ contexts, late }, topicDraft] = await Promise.all([
+  const [{ contexts, late }, topicDraft, changes] = await Promise.all([
     settle(),
     drafting ?? (chat ? extractTopicCandidates(db, providers, ref, config.topics) : undefined),
+    changeSummary(deps, ref),
   ]);
   if (topicDraft) await saveTopicDraft(db, ref, topicDraft);
   await mergeVersionStats(db, ref, {
     summarizedSections: summaries.sections,
     reusedSummaries: summaries.reused,
-    modelCalls: summaries.modelCalls + (contexts?.modelCalls ?? 0) + (topicDraft?.modelCalls ?? 0),
+    modelCalls:
+      summaries.modelCalls + (contexts?.modelCalls ?? 0) + (topicDraft?.modelCalls ?? 0) + changes.modelCalls,
     contextualizedParagraphs: summaries.contexts + (contexts?.paragraphs ?? 0),
     embeddings: early + late.embedded,
   });
   return ref;
+}
+
+/** The version's "changes since the previous version"; a failure there never fails the version. */
+async function changeSummary(deps: PipelineDeps, ref: VersionRef): Promise<{ modelCalls: number }> {
+  try {
+    return await writeChangeSummary(deps.db, deps.providers.chat, ref);
+  } catch (error) {
+    console.error(
+      `[summarize] change summary of ${ref.documentId} v${ref.version} failed: ${reasonOf(error)}`,
+    );
+    return { modelCalls: 0 };
+  }
 }
 
 /** The document and the paragraphs whose index text was settled only after its summary. */

@@ -5,8 +5,10 @@ import { Document, HeadingLevel, Paragraph, Table, TableCell, TableRow } from 'd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '#shared/api/app.ts';
 import { parseConfig } from '#shared/config/index.ts';
-import { type DocumentDiff, diffVersions } from '#shared/diff/index.ts';
+import { type DocumentDiff, diffVersions, writeChangeSummary } from '#shared/diff/index.ts';
+import { listVersions } from '#shared/documents/index.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
+import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
 import { docxBytes } from '../../unit/parse/docx-fixtures.ts';
 
 /** Diffs of versions ingested by the product's own pipeline (offline providers), from .md and .docx. */
@@ -111,6 +113,38 @@ describe('version diffs', () => {
       { op: 'insert', text: '30' },
     ]);
     expect(diff.summary.paragraphs).toEqual({ added: 2, removed: 1, changed: 1 });
+
+    // Offline, each version after the first gets an extractive "changes since" at ingest.
+    const versions = await listVersions(rt.db, id);
+    expect(versions.map((v) => [v.version, v.changeSummary])).toEqual([
+      [
+        2,
+        '1 paragraph changed, 2 paragraphs added, 1 paragraph removed, 1 section added, 1 section removed. ' +
+          'Refund window: "14" → "30". Refund window: added "Sale items are final.". Removed section "Exchanges". ' +
+          'Added section "Store credit": "Store credit never expires.".',
+      ],
+      [1, null],
+    ]);
+  });
+
+  it('has the chat model write the change summary from the changed passages, when there is one', async () => {
+    const id = await ingest('uploads/policy.md', utf8(GUIDE_V1));
+    await ingest('uploads/policy.md', utf8(GUIDE_V2));
+    const chat = scriptedChat(() => 'The refund window grew from 14 to 30 days.');
+    const written = await writeChangeSummary(rt.db, chat, { documentId: id, version: 2 });
+    expect(written).toEqual({ summary: 'The refund window grew from 14 to 30 days.', modelCalls: 1 });
+    const prompt = promptText(chat.calls[0]?.request ?? { role: 'summarize', messages: [] });
+    expect(prompt).toContain('Refund window: "14" → "30".');
+    expect(prompt).toContain('Removed section "Exchanges".');
+    expect((await listVersions(rt.db, id))[0]?.changeSummary).toBe(
+      'The refund window grew from 14 to 30 days.',
+    );
+
+    const failing = scriptedChat(() => {
+      throw new Error('model down');
+    });
+    const fallback = await writeChangeSummary(rt.db, failing, { documentId: id, version: 2 });
+    expect(fallback.summary).toMatch(/^1 paragraph changed/);
   });
 
   it('diffs two .docx versions: a renamed heading and a changed table cell', async () => {

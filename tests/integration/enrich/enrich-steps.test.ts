@@ -30,6 +30,7 @@ Storage costs grow by ten percent a year.
 function label(request: ChatRequest): string {
   if (request.system?.includes('topics')) return 'topics';
   if (promptText(request).includes('Passages:')) return 'contexts';
+  if (promptText(request).includes('the changes between two versions')) return 'changes';
   return /(?:Section title|Document): (.*)/.exec(promptText(request))?.[1] ?? '?';
 }
 
@@ -102,7 +103,7 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
     expect(paragraph?.index_text.startsWith('About storage.\n')).toBe(true);
   });
 
-  it('calls the model again only for a changed section, its ancestors, the document and topics', async () => {
+  it('calls the model again only for a changed section, its ancestors, the document, topics and the change summary', async () => {
     const chat = model();
     const withChat = { ...deps, providers: { ...deps.providers, chat } };
     const ingest = async (text: string) => {
@@ -118,7 +119,15 @@ describe.each(DRIVERS)('Summarize and Topics steps with a chat model (%s)', (dri
     };
     await ingest(DOC);
     const { ref, labels } = await ingest(DOC.replace('in March.', 'in April.'));
-    expect(labels.sort()).toEqual(['Replication', 'Second site', 'Storage plan', 'reingest', 'topics']);
+    // ...and once for the version's change summary.
+    expect(labels.sort()).toEqual([
+      'Replication',
+      'Second site',
+      'Storage plan',
+      'changes',
+      'reingest',
+      'topics',
+    ]);
     const rows = await queryRows<{ content: string; index_text: string }>(
       database.db,
       sql`SELECT content, index_text FROM nodes WHERE document_id = ${ref.documentId}::uuid

@@ -50,7 +50,7 @@ function markerBefore(request: ChatRequest, text: string): string | undefined {
 }
 
 /** Stage 1 cites the paragraphs it knows and every image; Stage 2 repeats every marker it was given, plus an invented one. */
-function model() {
+function model(latencyMs = 20) {
   return scriptedChat(
     (request) => {
       const prompt = promptText(request);
@@ -62,7 +62,7 @@ function model() {
       const markers = [...new Set(prompt.match(/DOC-[a-f0-9]{8}-(?:PARA|IMAGE)-\d+/g) ?? [])];
       return `综合如下：${markers.map((m) => `[${m}]`).join('')}，另见 [DOC-00000000-PARA-9]。`;
     },
-    { latencyMs: 20 },
+    { latencyMs },
   );
 }
 
@@ -101,7 +101,9 @@ describe.each(DRIVERS)('documents flow (%s)', (driver) => {
   const request = (question: string) => askRequestSchema.parse({ question, mode: 'documents' });
 
   it('reads the documents concurrently with progress, skips the unreadable one and resolves the markers', async () => {
-    const chat = model();
+    // Calls long enough that the second document's starts while the first's is in flight even on a
+    // loaded machine (at 20 ms, CI under load saw them one after the other).
+    const chat = model(400);
     const events = await collect(
       documentsFlow(deps(chat), request('JOIN的登录方式有哪些？核心功能是什么？')),
     );

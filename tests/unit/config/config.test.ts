@@ -11,7 +11,7 @@ describe('loadConfig', () => {
   it('uses the embedded defaults when nothing is set', () => {
     const config = loadConfig({ env: {}, cwd: emptyDir() });
     expect(config.dataDir).toBe('./.dropqa');
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, allowedHosts: [] });
     expect(config.storage.kind).toBe('local');
     expect(config.database.url).toBeUndefined();
     expect(config.providers.chat.kind).toBe('offline');

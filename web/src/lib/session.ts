@@ -69,9 +69,12 @@ export function signOut(notice = ''): void {
   session.notice = notice;
 }
 
-/** The header every API call carries when signed in. */
+/**
+ * The headers every API call carries: `X-DropQA-Client`, which the local server requires on requests
+ * that change data (another site's page cannot send it: docs/security.md), and the token when signed in.
+ */
 export function authHeaders(): Record<string, string> {
-  return session.token ? { 'x-dropqa-token': session.token } : {};
+  return { 'x-dropqa-client': 'web', ...(session.token ? { 'x-dropqa-token': session.token } : {}) };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   semanticSearchTool,
 } from './search-tools.ts';
 import type { AgentTool } from './tool.ts';
+import { compareVersionsTool } from './version-tools.ts';
 
 export type { AgentTool, ToolKind, ToolOutcome } from './tool.ts';
 
@@ -43,6 +44,7 @@ export const AGENT_TOOLS: ReadonlyMap<string, AgentTool<never>> = new Map(
       relatedDocumentsTool,
       verifyConsistencyTool,
       summarizeFindingsTool,
+      compareVersionsTool,
     ] as AgentTool<never>[]
   ).map((tool) => [tool.name, tool]),
 );
