@@ -140,7 +140,8 @@ const assembled = new Map<string, FunctionBundle>();
  * @example const { dir, handler } = functionBundle('functions/ask/handler.ts');
  */
 export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}): FunctionBundle {
-  const cached = assembled.get(entry);
+  const cacheKey = `${entry}|${options.withMigrations ?? false}|${options.nativeModules ?? ''}`;
+  const cached = assembled.get(cacheKey);
   if (cached) return cached;
   const metafile = buildAllFunctions();
   const files = reachable(metafile, entry, true);
@@ -194,6 +195,6 @@ export function functionBundle(entry: FunctionEntry, options: BundleOptions = {}
     ],
     modules,
   };
-  assembled.set(entry, bundle);
+  assembled.set(cacheKey, bundle);
   return bundle;
 }

@@ -27,6 +27,9 @@ export interface HouseFunctionProps {
   reservedConcurrentExecutions?: number;
 }
 
+/** The context key naming a node_modules folder of native modules to package instead of linux-arm64's. */
+export const NATIVE_MODULES_CONTEXT = 'nativeModules';
+
 /** Stands in for the code when a test synthesizes without bundling. */
 const UNBUNDLED = Code.fromInline('export const handler = async () => { throw new Error("not bundled"); };');
 
@@ -40,10 +43,13 @@ const UNBUNDLED = Code.fromInline('export const handler = async () => { throw ne
 export class HouseFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     const bundled = Stack.of(scope).bundlingRequired;
+    // Context `nativeModules`: a node_modules folder to package instead (the tests run the bundles
+    // on their own machine, with its builds of jieba and sharp).
+    const native = scope.node.tryGetContext(NATIVE_MODULES_CONTEXT) as string | undefined;
     const bundle = bundled
       ? functionBundle(props.entry, {
           withMigrations: props.withMigrations,
-          nativeModules: ensureNativeArm64(),
+          nativeModules: native ?? ensureNativeArm64(),
         })
       : undefined;
     const logGroup = new LogGroup(scope, `${id}Logs`, {

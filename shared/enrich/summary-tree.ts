@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
@@ -30,7 +31,7 @@ export async function loadSummaryTree(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<SummaryNode> {
-  const rows = await readVersionNodes<TreeRow>(
+  const rows = await readVersionNodes<TreeRow & { metadata: TreeRow['metadata'] | string }>(
     db,
     ref,
     sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.metadata`,
@@ -45,6 +46,7 @@ export async function loadSummaryTree(
     titles.set(row.id, own);
     const node: SummaryNode = {
       ...row,
+      metadata: jsonColumn(row.metadata, null),
       children: [],
       path: own.join(PATH_SEPARATOR),
       summary: null,

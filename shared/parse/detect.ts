@@ -1,6 +1,7 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
+import { looksLikeHtml } from './html/looks-like-html.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { openOle } from './ole.ts';
@@ -101,9 +102,12 @@ function oleType(bytes: Uint8Array, filename: string): FileType {
   }
 }
 
-/** Text the name calls a table. */
-function textType(_bytes: Uint8Array, filename: string): FileType | undefined {
-  return readableTypeNamedBy(filename) === 'csv' ? 'csv' : undefined;
+/** Text the name calls a table, or a web page by its name or its first tag. */
+function textType(bytes: Uint8Array, filename: string): FileType | undefined {
+  const named = readableTypeNamedBy(filename);
+  if (named === 'csv') return 'csv';
+  if (named === 'html' || (named === undefined && looksLikeHtml(bytes))) return 'html';
+  return undefined;
 }
 
 /** Control characters other than tab, newlines, form feed and escape do not occur in real text. */

@@ -50,6 +50,7 @@ export const READABLE_TYPES: readonly ReadableType[] = [
   },
   { type: 'ods', extensions: ['.ods'] },
   { type: 'csv', extensions: ['.csv', '.tsv'] },
+  { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },
 ];
 
 const TYPE_BY_EXTENSION = new Map(

@@ -1,5 +1,6 @@
 import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
+import { htmlParser } from './html/parse-html.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptParser } from './ppt/parse-ppt.ts';
@@ -20,6 +21,7 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   xls: xlsParser,
   doc: docParser,
   ppt: pptParser,
+  html: htmlParser,
   ods: odsParser,
   csv: csvParser,
 };

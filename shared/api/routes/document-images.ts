@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import { type Db, queryRows } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { imageUrl } from '../../qa/documents/references.ts';
@@ -47,7 +48,7 @@ export interface DocumentImages {
 /** An image row as selected: the listed fields read straight from their columns, and what the rest derive from. */
 type ImageRow = Omit<DocumentImage, 'page' | 'slide' | 'section' | 'url'> & {
   parentId: string | null;
-  metadata: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | string | null;
 };
 
 interface SectionRow {
@@ -101,8 +102,8 @@ export async function listDocumentImages(
     version: wanted,
     items: images.map(({ parentId, metadata, ...row }) => ({
       ...row,
-      page: numberOr(metadata?.page),
-      slide: numberOr(metadata?.slide),
+      page: numberOr(jsonColumn(metadata, null)?.page),
+      slide: numberOr(jsonColumn(metadata, null)?.slide),
       section: sectionOf(byId, parentId),
       url: imageUrl(documentId, row.filename, version === undefined ? undefined : wanted),
     })),

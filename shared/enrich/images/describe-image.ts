@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import { NotFoundError, reasonOf } from '#shared/errors.ts';
 import { buildTsvector } from '#shared/index/tsvector.ts';
 import type { ChatModel, OcrEngine } from '#shared/llm/types.ts';
@@ -15,7 +16,7 @@ interface ImageRow {
   mime: string;
   content: string | null;
   index_text: string | null;
-  metadata: Record<string, unknown>;
+  metadata: Record<string, unknown> | string;
   path: string | null;
 }
 
@@ -59,11 +60,12 @@ export async function describeImageNode(
           AND n.version = ${ref.version}::int`,
   );
   if (!row) throw new NotFoundError(`image node ${ref.nodeId} of document ${ref.documentId} v${ref.version}`);
-  if (row.metadata.imageRead) {
+  const metadata = jsonColumn<Record<string, unknown>>(row.metadata, {});
+  if (metadata.imageRead) {
     return {
-      ocrText: (row.metadata.ocrText as string | undefined) ?? null,
-      description: (row.metadata.description as string | undefined) ?? null,
-      error: (row.metadata.imageError as string | undefined) ?? null,
+      ocrText: (metadata.ocrText as string | undefined) ?? null,
+      description: (metadata.description as string | undefined) ?? null,
+      error: (metadata.imageError as string | undefined) ?? null,
       alreadyDone: true,
     };
   }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { pickTopics, rankKeyPhrases } from '#shared/llm/offline/topics.ts';
 import type { Providers } from '#shared/llm/types.ts';
@@ -97,12 +98,12 @@ async function savedDraft(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<TopicDraft | undefined> {
-  const [row] = await queryRows<{ draft: TopicDraft | null }>(
+  const [row] = await queryRows<{ draft: TopicDraft | string | null }>(
     db,
     sql`SELECT metadata->'topicDraft' AS draft FROM nodes
         WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`,
   );
-  return row?.draft ?? undefined;
+  return jsonColumn<TopicDraft | undefined>(row?.draft, undefined);
 }
 
 /**

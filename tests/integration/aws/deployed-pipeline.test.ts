@@ -10,7 +10,7 @@ import { routeObjectEvent } from '../../../functions/ingest/route-event.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
 import { deployedDefinition, synthesizeApp } from '../../unit/infra/synth.ts';
 import { testDeps, utf8 } from '../pipeline/fixtures.ts';
-import { deployedMachine } from './deployed-machine.ts';
+import { deployedMachine, inProcessSteps } from './deployed-machine.ts';
 import { objectCreatedEvent, objectDeletedEvent } from './s3-events.ts';
 
 const { documents, nodes } = schema;
@@ -51,7 +51,7 @@ describe('the deployed state machine and the ingest adapter', () => {
     const { pipeline } = synthesizeApp({ checks: false });
     database = await openTestDatabase('pglite');
     deps = await testDeps(database.db);
-    machine = deployedMachine(deployedDefinition(pipeline), deps);
+    machine = deployedMachine(deployedDefinition(pipeline), inProcessSteps(deps));
     await createIngestService(deps).ingest([{ key: 'local/report.md', bytes: utf8(REPORT) }]);
   });
   afterAll(async () => {
