@@ -3,6 +3,7 @@
  * types, imported type-only (erased from the bundle) so that the two cannot drift apart.
  */
 import type { DocumentImage, DocumentImages } from '#shared/api/routes/document-images.ts';
+import type { DocumentDiff, LeafChange, SectionChange, WordChange } from '#shared/diff/types.ts';
 import type {
   DocumentTopic,
   DocumentSummary as ServerDocumentSummary,
@@ -13,20 +14,27 @@ import type { DocumentReference } from '#shared/qa/documents/references.ts';
 import type { QaMode } from '#shared/qa/request.ts';
 import type { Confidence, QaResponse, QaSource, TraceStep } from '#shared/qa/response.ts';
 import type { DocumentStructure, NodeCounts, StructureSection } from '#shared/search/structure.ts';
+import type { WatchFolderStatus, WatchStatus } from '#shared/watch/types.ts';
 
 export type {
   Confidence,
+  DocumentDiff,
   DocumentImage,
   DocumentImages,
   DocumentReference,
   DocumentStructure,
+  LeafChange,
   NodeCounts,
   QaMode,
   QaResponse,
   QaSource,
+  SectionChange,
   StructureSection,
   TopicSummary,
   TraceStep,
+  WatchFolderStatus,
+  WatchStatus,
+  WordChange,
 };
 
 /** A server type as it arrives in JSON: dates are ISO strings. */
