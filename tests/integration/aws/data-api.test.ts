@@ -6,6 +6,8 @@ import { openDataApi } from '#shared/db/data-api.ts';
 import { DATA_API_REQUEST_BYTES } from '#shared/db/data-api-limits.ts';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
 import type { NodeType } from '#shared/db/schema.ts';
+import { diffVersions } from '#shared/diff/index.ts';
+import { listVersions } from '#shared/documents/index.ts';
 import { loadSummaryTree } from '#shared/enrich/summary-tree.ts';
 import { embedVersion } from '#shared/index/embed-version.ts';
 import type { NodeRow } from '#shared/index/node-row.ts';
@@ -65,6 +67,26 @@ describe('RDS Data API driver', () => {
       { query: 'herons fish', kind: 'hybrid' },
     );
     expect(hits[0]?.content).toContain('catch fish');
+  });
+
+  it('diffs two versions and stores the change summary through the Data API', async () => {
+    const service = createIngestService(deps);
+    const doc = (days: number) =>
+      utf8(`# Returns\n\n## Window\n\nReturns are accepted within ${days} days.\n`);
+    const [first] = await service.ingest([{ key: 'aws/returns.md', bytes: doc(14) }]);
+    const [second] = await service.ingest([{ key: 'aws/returns.md', bytes: doc(30) }]);
+    expect(second).toMatchObject({ status: 'ready', version: 2 });
+    const diff = await diffVersions(database.db, first?.documentId ?? '');
+    expect(diff.sections.map((s) => [s.status, s.path.join(' > ')])).toEqual([
+      ['modified', 'Returns > Window'],
+    ]);
+    expect(diff.sections[0]?.leaves[0]?.words?.filter((w) => w.op !== 'equal')).toEqual([
+      { op: 'delete', text: '14' },
+      { op: 'insert', text: '30' },
+    ]);
+    const versions = await listVersions(database.db, first?.documentId ?? '');
+    expect(versions[0]?.changeSummary).toBe('1 paragraph changed. Window: "14" → "30".');
+    expect(versions[1]?.changeSummary).toBeNull();
   });
 
   it('writes, reads and embeds a version past the 4 MiB request and 1 MiB result limits', async () => {
