@@ -3,6 +3,7 @@ import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline
 import type { SearchHit } from '#shared/search/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
 import type { QaDeps } from './deps.ts';
+import { disagreementNote } from './disagreement.ts';
 import type { QaEvent } from './events.ts';
 import { finishAnswer, lineChunks } from './finish.ts';
 import { streamModelAnswer } from './model-steps.ts';
@@ -62,15 +63,16 @@ export async function* directAnswer(
 /**
  * The extractive answer over passages, its markers renumbered [1], [2], ... in order of first use and
  * the passages limited to those it quotes. `hops` are further queries (a multi-hop question's next
- * terms) whose best sentences follow the question's. With a chat model configured but nothing
- * retrieved, a plain statement instead of the offline label.
+ * terms) whose best sentences follow the question's. When quoted sentences of different
+ * documents disagree (two numbers for one thing), a note quotes both (`disagree`). With a chat
+ * model configured but nothing retrieved, a plain statement instead of the offline label.
  */
 export function extractiveAnswer(
   question: string,
   hits: SearchHit[],
   modelConfigured: boolean,
   hops: string[] = [],
-): { text: string; passages: SearchHit[] } {
+): { text: string; passages: SearchHit[]; disagree?: boolean } {
   if (hits.length === 0 && modelConfigured) {
     const text = hasCjk(question)
       ? '文档中没有找到与这个问题相关的内容。'
@@ -87,13 +89,21 @@ export function extractiveAnswer(
   const renumber = new Map<number, number>();
   for (const sentence of picked)
     if (!renumber.has(sentence.citation)) renumber.set(sentence.citation, renumber.size + 1);
-  const text = formatExtractiveAnswer(
+  const sentences = picked.map((s) => ({ text: s.text, citation: renumber.get(s.citation) ?? s.citation }));
+  const note = disagreementNote(
     question,
-    picked.map((s) => ({ text: s.text, citation: renumber.get(s.citation) ?? s.citation })),
+    picked.flatMap((s) => {
+      const hit = hits[s.citation - 1];
+      const marker = `[${renumber.get(s.citation) ?? s.citation}]`;
+      return hit
+        ? [{ text: s.text, marker, documentId: hit.documentId, documentName: hit.documentName }]
+        : [];
+    }),
   );
+  const text = formatExtractiveAnswer(question, sentences) + note;
   const passages = [...renumber.keys()].flatMap((original) => {
     const hit = hits[original - 1];
     return hit ? [hit] : [];
   });
-  return { text, passages };
+  return { text, passages, disagree: note !== '' };
 }

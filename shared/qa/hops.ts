@@ -1,48 +1,28 @@
-import { segment, tagWords } from '#shared/index/segment.ts';
+import { segment } from '#shared/index/segment.ts';
 import { isStopWord } from '#shared/llm/offline/stop-words.ts';
+import { namedEntities } from './conversation/entities.ts';
 
 /** Entities carried to the next hop, at most. */
 export const MAX_BRIDGES = 2;
 /** Hops chained offline after the question's own search: the lead of Atlas -> Dana Whitfield -> Borealis. */
 export const MAX_HOPS = 2;
 
-/** English names: runs of capitalised words ("Dana Whitfield", "Project Borealis", "Q3"). */
-const NAME = /\p{Lu}[\p{L}\p{N}'’-]*(?:\s+\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
-/** Chinese values after a copula or colon ("负责人：张三", "由李四负责"). */
-const ZH_VALUE = /(?:[：:是为由])\s*([\p{Script=Han}]{2,4})(?=负责|主导|牵头|[，。；、\s]|$)/gu;
-/** jieba tags of names: person, place, organisation, other proper noun. */
-const ZH_NAME = /^(?:nr|nrt|ns|nt|nz)$/;
-
 /**
  * The entities a passage adds to a question (the bridge of a multi-hop question, seed 000 §8.2:
- * "the lead of Atlas" -> "Dana Whitfield" -> her other project): names the sentences state that the
- * question (and the hops before) does not contain — English capitalised names less their leading
- * function words, Chinese person, place and organisation names and the values after 是/为/由/：.
- * In order of appearance, at most `max`.
+ * "the lead of Atlas" -> "dana whitfield" -> her other project): the names the sentences state
+ * (`namedEntities`: capitalised English names, Chinese names, "X项目") whose search tokens are not
+ * all in the question (and the hops before). In order of appearance, at most `max`.
  *
  * @example bridgeEntities('Which other project did the lead of Atlas run?', ['The project lead of Atlas is Dana Whitfield.'])
- * // ['Dana Whitfield']
+ * // ['dana whitfield']
  */
 export function bridgeEntities(asked: string, sentences: string[], max = MAX_BRIDGES): string[] {
   const known = new Set(segment(asked));
   const found: string[] = [];
-  const add = (entity: string) => {
+  for (const entity of sentences.flatMap((s) => namedEntities(s))) {
     const tokens = segment(entity);
-    if (tokens.length === 0 || tokens.every((t) => known.has(t))) return;
-    if (found.some((f) => f.toLowerCase() === entity.toLowerCase())) return;
+    if (tokens.length === 0 || tokens.every((t) => known.has(t)) || found.includes(entity)) continue;
     found.push(entity);
-  };
-  for (const sentence of sentences) {
-    for (const match of sentence.matchAll(NAME)) {
-      const words = match[0].split(/\s+/);
-      while (words.length > 0 && isStopWord(words[0] ?? '')) words.shift();
-      const name = words.join(' ');
-      if (name.length >= 2 && !/^\p{N}+$/u.test(name)) add(name);
-    }
-    for (const match of sentence.matchAll(ZH_VALUE)) if (match[1] && !isStopWord(match[1])) add(match[1]);
-    if (/\p{Script=Han}/u.test(sentence))
-      for (const { word, tag } of tagWords(sentence))
-        if (ZH_NAME.test(tag) && [...word].length >= 2 && !isStopWord(word)) add(word);
   }
   return found.slice(0, max);
 }

@@ -69,7 +69,7 @@ export async function* synthesize(
       const hops = isMultiHop(state.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
       const extract = extractiveAnswer(state.question, hits, chat !== undefined && !streamed, hops);
       passages = extract.passages;
-      answer = extract.text + contradictionNote(state, passages);
+      answer = extract.text + (extract.disagree ? '' : contradictionNote(state, passages));
       confidence =
         state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 && !streamed ? 'medium' : 'low';
       for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };

@@ -2,6 +2,7 @@ import { hasCjk } from '#shared/index/segment.ts';
 import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
+import { disagreementNote } from '../disagreement.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { Stage1Result } from './stage1.ts';
 
@@ -36,17 +37,17 @@ const PER_HOP = 2;
  * Stage 2 without a model: the offline label, then the Stage-1 sentences that best match the
  * question across all documents, and for a multi-hop question those that best match each name its
  * hops led to (`hops`: "Dana Whitfield", then "Borealis"), each quoted verbatim under its document's
- * name with its marker.
+ * name with its marker; when quotes of different documents disagree, a note quotes both.
  */
 export function offlineSynthesis(question: string, documents: Stage1Result[], hops: string[] = []): string {
   const zh = hasCjk(question);
   // The sentences Stage 1 quoted from one block stay together, so they are judged as one passage
   // (a sheet row's Quantity line goes with the Part and Warehouse lines that matched).
-  const blocks = new Map<string, { doc: string; ref: string; texts: string[] }>();
+  const blocks = new Map<string, { documentId: string; doc: string; ref: string; texts: string[] }>();
   for (const doc of documents) {
     for (const q of doc.quoted) {
       const key = `${doc.documentId}\n${q.ref}`;
-      const block = blocks.get(key) ?? { doc: doc.name, ref: q.ref, texts: [] };
+      const block = blocks.get(key) ?? { documentId: doc.documentId, doc: doc.name, ref: q.ref, texts: [] };
       block.texts.push(q.text);
       blocks.set(key, block);
     }
@@ -73,5 +74,14 @@ export function offlineSynthesis(question: string, documents: Stage1Result[], ho
     if (c.ref.includes('-IMAGE-')) return `- 《${c.doc}》 ${zh ? '图片' : 'image'}: ${s.text} [${c.ref}]`;
     return `- 《${c.doc}》 “${s.text}” [${c.ref}]`;
   });
-  return [label, '', ...lines.filter(Boolean)].join('\n');
+  const note = disagreementNote(
+    question,
+    picked.flatMap((s) => {
+      const c = candidates[s.citation];
+      return c && !c.ref.includes('-IMAGE-')
+        ? [{ text: s.text, marker: `[${c.ref}]`, documentId: c.documentId, documentName: c.doc }]
+        : [];
+    }),
+  );
+  return [label, '', ...lines.filter(Boolean)].join('\n') + note;
 }

@@ -2,6 +2,7 @@ import { hasCjk } from '#shared/index/segment.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { disagreementNote } from '../disagreement.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import { findingsBlock } from './findings.ts';
 import type { SubQueryAnalysis } from './types.ts';
@@ -37,7 +38,8 @@ export function streamReport(
 /**
  * The report without a model, labelled offline and made only of verbatim extracts: the best extract
  * as TL;DR, each sub-query's best extract as the conclusion, then up to five extracts as evidence
- * with 《document name》 and “quote” [n].
+ * with 《document name》 and “quote” [n]; when extracts of different documents disagree, both quoted
+ * under a note saying so.
  */
 export function offlineReport(question: string, analyses: SubQueryAnalysis[], passages: SearchHit[]): string {
   const zh = hasCjk(question);
@@ -51,9 +53,19 @@ export function offlineReport(question: string, analyses: SubQueryAnalysis[], pa
   const cite = (e: (typeof all)[number]) => `“${e.text}” [${number.get(e.hit.nodeId)}]`;
   const firsts = analyses.flatMap((a) => a.extracts.slice(0, 1));
   const conclusion = [...new Map(firsts.map((e) => [e.text, e])).values()];
-  const evidence = [...new Map(all.map((e) => [e.text, e])).values()].slice(0, MAX_EVIDENCE);
+  const distinct = [...new Map(all.map((e) => [e.text, e])).values()];
+  const evidence = distinct.slice(0, MAX_EVIDENCE);
+  const note = disagreementNote(
+    question,
+    distinct.map((e) => ({
+      text: e.text,
+      marker: `[${number.get(e.hit.nodeId)}]`,
+      documentId: e.hit.documentId,
+      documentName: e.hit.documentName,
+    })),
+  );
   const [best] = all;
-  return [
+  const report = [
     zh
       ? '离线抽取式回答（未使用语言模型，以下内容均为文档原文摘录）'
       : 'Offline extractive answer (no language model was used; everything below is quoted verbatim from your documents)',
@@ -65,4 +77,5 @@ export function offlineReport(question: string, analyses: SubQueryAnalysis[], pa
     `**${zh ? '论据' : 'Evidence'}**:`,
     ...evidence.map((e, i) => `${i + 1}. 《${e.hit.documentName}》 ${cite(e)}`),
   ].join('\n');
+  return report + note;
 }

@@ -95,4 +95,14 @@ describe.each(DRIVERS)('offline multi-hop and contradictions in every mode (%s)'
     expect(text).toContain('Borealis');
     expect(text).toContain('18 percent');
   });
+
+  it.each([...MODES, 'standard' as const])(
+    'says the sources disagree and quotes both in %s mode',
+    async (mode) => {
+      const text = await answer('How much did Project Kestrel cost in total?', mode);
+      expect(text).toMatch(/sources disagree|documents disagree/);
+      expect(text).toContain(KESTREL_A);
+      expect(text).toContain(KESTREL_B);
+    },
+  );
 });
