@@ -5,6 +5,7 @@ import { DropQAError } from '../errors.ts';
 const STATUS: Record<string, 400 | 404 | 413 | 422 | 500 | 502 | 503> = {
   validation_failed: 400,
   not_found: 404,
+  payload_too_large: 413,
   unsupported_document: 422,
   config_invalid: 500,
   provider_failed: 502,
@@ -18,6 +19,8 @@ export function handleError(error: Error, c: Context): Response {
   // The client went away (its request signal aborted the work): nobody reads an answer, nothing to log.
   if (c.req.raw.signal.aborted) return c.body(null, 499 as never);
   if (error instanceof DropQAError) {
+    // The rest of a refused upload is not read: the connection cannot carry another request.
+    if (error.code === 'payload_too_large') c.header('Connection', 'close');
     return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 500);
   }
   if (error instanceof HTTPException) {

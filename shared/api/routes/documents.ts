@@ -7,9 +7,10 @@ import {
   listDocumentTopics,
   listVersions,
 } from '../../documents/index.ts';
-import { ValidationError } from '../../errors.ts';
+import { reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { getDocumentStructure } from '../../search/index.ts';
+import { readMultipartFiles } from '../multipart.ts';
 import {
   diffQuery,
   documentListQuery,
@@ -20,18 +21,27 @@ import {
 import { parseInput } from '../validate.ts';
 import { presignUpload } from './presign.ts';
 
+/** The longest a stored file or folder name may be, in UTF-8 bytes (file systems allow 255). */
+const MAX_SEGMENT_BYTES = 200;
+
 /**
  * The key an uploaded file is stored under: `uploads/` + its name. A relative path in the name (the
- * CLI sends one) is kept, cleaned of control characters, empty and `.` segments; `..` is refused.
+ * CLI sends one) is kept, cleaned of control characters (NUL among them), empty and `.` segments;
+ * `\` separates like `/`; a segment longer than 200 UTF-8 bytes is shortened, keeping its extension;
+ * `..` is refused.
+ *
+ * @throws ValidationError naming the file.
  */
 export function uploadKey(name: string): string {
   const segments = name
     .split(/[\\/]/)
     .map((segment) =>
-      [...segment]
-        .filter((ch) => ch.charCodeAt(0) >= 32 && ch.charCodeAt(0) !== 127)
-        .join('')
-        .trim(),
+      shorten(
+        [...segment]
+          .filter((ch) => ch.charCodeAt(0) >= 32 && ch.charCodeAt(0) !== 127)
+          .join('')
+          .trim(),
+      ),
     )
     .filter((segment) => segment && segment !== '.');
   if (segments.length === 0 || segments.includes('..')) {
@@ -40,32 +50,59 @@ export function uploadKey(name: string): string {
   return `uploads/${segments.join('/')}`;
 }
 
+function shorten(segment: string): string {
+  if (Buffer.byteLength(segment) <= MAX_SEGMENT_BYTES) return segment;
+  const dot = segment.lastIndexOf('.');
+  const extension = dot > 0 && segment.length - dot <= 16 ? segment.slice(dot) : '';
+  let stem = segment.slice(0, segment.length - extension.length);
+  while (Buffer.byteLength(stem + extension) > MAX_SEGMENT_BYTES) stem = [...stem].slice(0, -1).join('');
+  return `${stem.trimEnd()}${extension}`;
+}
+
 /** Upload (direct or by presigned URL), list, detail, versions, diff, reindex, structure and delete. */
 export function documentRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
   app.post('/upload', async (c) => {
-    const body = await c.req.parseBody({ all: true });
-    const files = [body.files, body.file].flat().filter((f): f is File => f instanceof File);
+    const { maxFileBytes, maxUploadBytes } = rt.config.limits;
+    const files = await readMultipartFiles(c.req.raw, { maxFileBytes, maxTotalBytes: maxUploadBytes });
     if (files.length === 0) throw new ValidationError('multipart field "files" must hold one or more files');
-    const accepted = await Promise.all(
-      files.map(async (file) => ({
-        key: uploadKey(file.name),
-        filename: file.name,
-        bytes: new Uint8Array(await file.arrayBuffer()),
-        contentType: file.type || undefined,
-      })),
+    // Each file on its own: a name that cannot be stored is refused with its reason, the others go on.
+    const named = files.map((file) => {
+      try {
+        const key = uploadKey(file.name);
+        return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };
+      } catch (error) {
+        return { ...file, error: reasonOf(error) };
+      }
+    });
+    const accepted = named.filter((f): f is typeof f & { key: string; filename: string } => 'key' in f);
+    if (accepted.length === 0) {
+      throw new ValidationError(named.map((f) => ('error' in f ? f.error : '')).join('; '));
+    }
+    const submitted = await rt.ingest.submit(
+      accepted.map((f) => ({ key: f.key, filename: f.filename, bytes: f.bytes, contentType: f.contentType })),
     );
-    const submitted = await rt.ingest.submit(accepted);
+    let next = 0;
     return c.json({
       success: true,
-      documents: submitted.map((s, i) => ({
-        id: s.documentId,
-        key: s.key,
-        filename: accepted[i]?.filename,
-        status: s.status,
-        ...(s.version === undefined ? {} : { version: s.version }),
-      })),
+      documents: named.map((file) => {
+        if ('error' in file) {
+          return {
+            filename: file.name,
+            status: 'rejected',
+            error: { code: 'validation_failed', message: file.error },
+          };
+        }
+        const s = submitted[next++];
+        return {
+          id: s?.documentId,
+          key: s?.key,
+          filename: file.filename,
+          status: s?.status,
+          ...(s?.version === undefined ? {} : { version: s.version }),
+        };
+      }),
     });
   });
 

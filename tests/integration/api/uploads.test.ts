@@ -1,0 +1,106 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '#shared/api/serve.ts';
+import { loadConfig } from '#shared/config/index.ts';
+
+const CLIENT = { 'X-DropQA-Client': 'test' };
+
+/** Files under the bucket folder, relative to it. */
+function bucketFiles(dir: string): string[] {
+  const root = join(dir, 'bucket');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(root.length + 1));
+}
+
+describe('uploads over HTTP', () => {
+  let dir: string;
+  let server: Awaited<ReturnType<typeof startServer>>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dropqa-uploads-'));
+    server = await startServer(
+      loadConfig({ env: { DROPQA_DATA_DIR: dir, PORT: '0', DROPQA_LIMITS__MAX_FILE_BYTES: '1000000' } }),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const upload = (files: [string, Uint8Array | string][]) => {
+    const form = new FormData();
+    for (const [name, content] of files)
+      form.append('files', new Blob([content as Uint8Array<ArrayBuffer>]), name);
+    return fetch(`${server.url}/api/documents/upload`, { method: 'POST', body: form, headers: CLIENT });
+  };
+
+  it('refuses a file over limits.maxFileBytes with a 413 and leaves nothing in the bucket', async () => {
+    const res = await upload([
+      ['small.md', '# Small\n\nFine.\n'],
+      ['big.md', new Uint8Array(3_000_000).fill(0x61)],
+    ]);
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('payload_too_large');
+    expect(body.error.message).toMatch(/big\.md is larger than 1000000 bytes \(limits\.maxFileBytes\)/);
+    expect(bucketFiles(dir).filter((f) => f.startsWith('uploads'))).toEqual([]);
+    expect((await (await fetch(`${server.url}/api/health`)).json()) as unknown).toMatchObject({ ok: true });
+  });
+
+  it('stores each file on its own: a long name is shortened, an unusable name is refused alone', async () => {
+    const long = `${'长'.repeat(300)}.md`;
+    const res = await upload([
+      [long, '# Long\n\nA very long name.\n'],
+      ['zh\\ bell.md ', '# Bell\n\nA backslash as separator.\n'],
+      ['..', '# Dots\n\nNo name at all.\n'],
+      ['good.md', '# Good\n\nThe valid file sent with them.\n'],
+    ]);
+    expect(res.status).toBe(200);
+    const { documents } = (await res.json()) as {
+      documents: { key?: string; filename: string; status: string; error?: { message: string } }[];
+    };
+    expect(documents).toHaveLength(4);
+    expect(documents[0]?.status).toBe('queued');
+    expect(Buffer.byteLength(documents[0]?.filename ?? '')).toBeLessThanOrEqual(200);
+    expect(documents[0]?.filename).toMatch(/^长+\.md$/);
+    expect(documents[1]).toMatchObject({ key: 'uploads/zh/bell.md', status: 'queued' });
+    expect(documents[2]).toMatchObject({
+      status: 'rejected',
+      error: { message: expect.stringMatching(/Unusable file name/) },
+    });
+    expect(documents[3]).toMatchObject({ key: 'uploads/good.md', status: 'queued' });
+  });
+
+  it('answers a NUL in a part header with a 400 and stores nothing of the request', async () => {
+    const before = bucketFiles(dir).length;
+    const res = await upload([
+      ['fine.md', '# Fine\n\nSent with a bad one.\n'],
+      ['bad\u0000name.md', '# Nul\n\nA NUL in the name.\n'],
+    ]);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /malformed multipart/,
+    );
+    expect(bucketFiles(dir).length).toBe(before);
+  });
+
+  it('answers a malformed multipart body with a 400', async () => {
+    const res = await fetch(`${server.url}/api/documents/upload`, {
+      method: 'POST',
+      headers: { ...CLIENT, 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.md"\r\n\r\nunterminated',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
+    const noBoundary = await fetch(`${server.url}/api/documents/upload`, {
+      method: 'POST',
+      headers: { ...CLIENT, 'content-type': 'multipart/form-data' },
+      body: 'nothing',
+    });
+    expect(noBoundary.status).toBe(400);
+  });
+});
