@@ -30,6 +30,7 @@ const MUST_PARSE = [
   'officeParser/test/files/test.docx',
   'officeParser/test/files/test.xlsx',
   'markitdown/packages/markitdown/tests/test_files/test.xlsx',
+  'markitdown/packages/markitdown/tests/test_files/test.xls',
   'exceljs/spec/integration/data/gold.xlsx',
 ];
 

@@ -1,0 +1,166 @@
+/**
+ * Parse benchmark of the formats read through SheetJS, word-extractor, the .ppt record reader and
+ * htmlparser2: whole-tree parsing against each library's own raw text extraction on generated files
+ * (medians of warm runs), and the peak memory of parsing a generated .xls of BENCH_XLS_MB (default 50)
+ * in a child process. .ppt has no library to compare with (its reader is ours), so it gets its time only.
+ * `node bin/run-ts.js bench/parse-legacy.ts` prints the table.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { DomUtils, parseDocument as parseDom } from 'htmlparser2';
+import WordExtractor from 'word-extractor';
+import { detectFileType } from '#shared/parse/detect.ts';
+import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
+import { XLSX } from '#shared/parse/sheets/sheetjs.ts';
+import { type BenchRow, formatTable } from './parse.ts';
+import { generateXlsx } from './parse-fixtures.ts';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const RUNS = 5;
+
+async function timed(run: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+}
+
+const ours = (bytes: Uint8Array, filename: string) => () =>
+  parseDocument({ bytes, filename, limits: DEFAULT_PARSE_LIMITS }, detectFileType(bytes, filename));
+
+/** SheetJS reading every cell's text, as the parser's reader does. */
+function sheetjsRaw(bytes: Uint8Array): number {
+  const book = XLSX.read(bytes, { type: 'array', dense: true, cellNF: true });
+  let chars = 0;
+  for (const name of book.SheetNames) {
+    for (const row of (book.Sheets[name]?.['!data'] ?? []) as ({ w?: string; v?: unknown }[] | undefined)[]) {
+      for (const cell of row ?? []) chars += String(cell?.w ?? cell?.v ?? '').length;
+    }
+  }
+  return chars;
+}
+
+async function compare(
+  label: string,
+  bytes: Uint8Array,
+  filename: string,
+  raw?: () => unknown,
+): Promise<BenchRow> {
+  const parse = ours(bytes, filename);
+  await parse();
+  if (raw) await raw();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.push(await timed(parse));
+    if (raw) b.push(await timed(raw));
+  }
+  const oursMs = median(a);
+  if (!raw)
+    return { metric: `parse ${label}`, value: `${oursMs.toFixed(1)} ms (no library to compare)`, target: '' };
+  const rawMs = median(b);
+  return {
+    metric: `parse ${label}`,
+    value: `${oursMs.toFixed(1)} ms vs raw ${rawMs.toFixed(1)} ms = ${(oursMs / rawMs).toFixed(2)}x`,
+    target: '<= 1.5x raw',
+  };
+}
+
+function largeHtml(sections: number): Uint8Array {
+  const parts = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>Bench</title></head><body>'];
+  for (let i = 0; i < sections; i++) {
+    parts.push(`<h2>Section ${i}</h2><p>Paragraph ${i} about budgets, travel and the Lisbon office.</p>`);
+    parts.push(
+      `<ul><li>item ${i}a</li><li>item ${i}b</li></ul><table><tr><th>k</th><th>v</th></tr><tr><td>${i}</td><td>x</td></tr></table>`,
+    );
+  }
+  return new TextEncoder().encode(`${parts.join('')}</body></html>`);
+}
+
+async function largeXlsPeak(rows: BenchRow[]): Promise<void> {
+  const targetMb = Number(process.env.BENCH_XLS_MB ?? 50);
+  const dir = mkdtempSync(join(tmpdir(), 'dropqa-xls-bench-'));
+  try {
+    // ~40 bytes a row of six short cells in BIFF8 (measured on this generator).
+    const count = Math.ceil((targetMb * 2 ** 20) / 40);
+    const data: unknown[][] = [['Id', 'Code', 'Region', 'Amount', 'Day', 'Note']];
+    for (let i = 1; i <= count; i++)
+      data.push([i, `c${i % 9973}`, `r${i % 7}`, (i * 37) % 100000, i % 365, `n${i % 101}`]);
+    const book = XLSX.utils.book_new();
+    for (let start = 0, n = 1; start < data.length; start += 65_000, n++) {
+      XLSX.utils.book_append_sheet(
+        book,
+        XLSX.utils.aoa_to_sheet(data.slice(start, start + 65_000)),
+        `Data${n}`,
+      );
+    }
+    const path = join(dir, 'large.xls');
+    writeFileSync(path, XLSX.write(book, { type: 'buffer', bookType: 'biff8' }) as Buffer);
+    const size = statSync(path).size;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(REPO, 'bin/run-ts.js'), join(REPO, 'bench/parse-rss.ts'), path, String(count + 10)],
+      { cwd: REPO, maxBuffer: 1 << 20 },
+    );
+    const measured = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { ms: number; peakRssMb: number };
+    rows.push({
+      metric: `peak RSS parsing a generated ${(size / 2 ** 20).toFixed(0)} MB .xls (${count.toLocaleString('en-US')} rows)`,
+      value: `${measured.peakRssMb.toFixed(0)} MB, ${(measured.ms / 1000).toFixed(1)} s`,
+      target: '< 1024 MB',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the benchmark and returns its rows. */
+export async function benchParseLegacy(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const xlsx = await generateXlsx(20_000);
+  const book = XLSX.read(xlsx, { type: 'array', cellNF: true });
+  const xls = new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'biff8' }) as ArrayBuffer);
+  const ods = new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'ods' }) as ArrayBuffer);
+  const csv = new TextEncoder().encode(
+    XLSX.utils.sheet_to_csv(book.Sheets[book.SheetNames[0] ?? ''] as never),
+  );
+  rows.push(await compare('generated .xls (20,000 rows x 6)', xls, 'orders.xls', () => sheetjsRaw(xls)));
+  rows.push(await compare('generated .ods (20,000 rows x 6)', ods, 'orders.ods', () => sheetjsRaw(ods)));
+  rows.push(
+    await compare('generated .csv (20,000 rows x 6)', csv, 'orders.csv', () =>
+      XLSX.read(new TextDecoder().decode(csv), { type: 'string', raw: true, dense: true }),
+    ),
+  );
+  const fixtures = join(REPO, 'tests/fixtures/legacy');
+  const doc = new Uint8Array(readFileSync(join(fixtures, 'handbook.doc')));
+  rows.push(
+    await compare('tests/fixtures/legacy/handbook.doc', doc, 'handbook.doc', async () =>
+      (await new WordExtractor().extract(Buffer.from(doc))).getBody(),
+    ),
+  );
+  const ppt = new Uint8Array(readFileSync(join(fixtures, 'review.ppt')));
+  rows.push(await compare('tests/fixtures/legacy/review.ppt', ppt, 'review.ppt'));
+  const html = largeHtml(2_000);
+  rows.push(
+    await compare(
+      `generated .html (2,000 sections, ${(html.length / 1024).toFixed(0)} KB)`,
+      html,
+      'page.html',
+      () => DomUtils.textContent(parseDom(new TextDecoder().decode(html))),
+    ),
+  );
+  await largeXlsPeak(rows);
+  return rows;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(formatTable(await benchParseLegacy()));
+  process.exit(0);
+}
