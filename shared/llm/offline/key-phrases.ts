@@ -25,8 +25,8 @@ export interface KeyPhrase {
   words: number;
 }
 
-/** Words read per document: a long one's subjects show in its first pages and headings. */
-const MAX_WORDS = 2_500;
+/** Words read per document (titles and headings first): a long one's subjects show in its headings and first pages. */
+const MAX_WORDS = 2_000;
 /** Words of a phrase, at most: English words, Chinese (jieba) words. */
 const MAX_PHRASE_WORDS = { en: 3, zh: 2 };
 /** English tags that may be part of a noun phrase: adjectives and nouns; the last word is a noun. */
@@ -88,7 +88,8 @@ export function keyPhrases(texts: WeightedText[]): KeyPhrase[] {
     found.set(key, entry);
   };
   let budget = MAX_WORDS;
-  for (const { text, weight } of texts) {
+  // Titles and headings first, so a long document's budget never cuts them.
+  for (const { text, weight } of [...texts].sort((a, b) => b.weight - a.weight)) {
     if (budget <= 0) break;
     const normalized = text.normalize('NFKC');
     for (const run of normalized.split(/([\p{Script=Han}]+)/u)) {
