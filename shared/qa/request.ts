@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INT4 } from '../search/version-number.ts';
 import type { Rewrite, Turn } from './conversation/turns.ts';
 
 export const QA_MODES = ['auto', 'standard', 'agent', 'two-stage', 'documents'] as const;
@@ -25,7 +26,7 @@ export const askRequestSchema = z
      * That version of the documents; absent means the conversation's version (each document's
      * current one in a new conversation), null means each document's current version from now on.
      */
-    version: z.number().int().positive().nullish(),
+    version: z.number().int().positive().max(MAX_INT4).nullish(),
     /** Send the reasoning trace in the response (trace events stream either way). */
     show_reasoning: z.boolean().optional(),
     /** The conversation this question continues; absent: a new one (its id comes in `meta`). */

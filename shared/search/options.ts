@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { KeywordMode, SearchKind } from './types.ts';
+import { versionNumber } from './version-number.ts';
 
 const KINDS = ['keyword', 'fulltext', 'semantic', 'hybrid'] as const satisfies readonly SearchKind[];
 const KEYWORD_MODES = ['exact', 'regex', 'fuzzy'] as const satisfies readonly KeywordMode[];
@@ -15,7 +16,7 @@ export const searchOptionsSchema = z.object({
   kind: z.enum(KINDS).default('hybrid'),
   limit: z.coerce.number().int().min(1).max(100).default(10),
   mode: z.enum(KEYWORD_MODES).default('exact'),
-  version: z.coerce.number().int().positive().optional(),
+  version: versionNumber.optional(),
 });
 
 export type SearchOptions = z.infer<typeof searchOptionsSchema>;

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readDocumentImage } from '../../qa/documents/images.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { versionNumber } from '../../search/version-number.ts';
 import { parseInput } from '../validate.ts';
 
 /** Names the parsers give extracted images (`img_001.png`); nothing else is ever looked up. */
@@ -11,7 +12,7 @@ const params = z.object({
   id: z.uuid('must be a document UUID'),
   filename: z.string().regex(IMAGE_FILENAME, 'must be an image file name such as img_001.png'),
 });
-export const imageQuery = z.object({ version: z.coerce.number().int().positive().optional() });
+export const imageQuery = z.object({ version: versionNumber.optional() });
 
 /**
  * `GET /api/v1/documents/{id}/images/{filename}[?version=n]` (seed 004 §2.5): an image of a

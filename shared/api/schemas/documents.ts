@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { MAX_INT4, versionNumber } from '../../search/version-number.ts';
 
 /** `{id}` in every document and topic path. */
 export const idParam = z.object({ id: z.uuid() });
 
 const page = {
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size (at most 200)'),
-  offset: z.coerce.number().int().min(0).default(0).describe('Items to skip'),
+  offset: z.coerce.number().int().min(0).max(MAX_INT4).default(0).describe('Items to skip'),
 };
 
 /** `GET /api/documents`: pagination and filters. */
@@ -27,15 +28,8 @@ export const documentListQuery = z.object({
 
 /** `GET /api/documents/{id}/structure`. */
 export const structureQuery = z.object({
-  version: z.coerce
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('A version number; default the current one'),
+  version: versionNumber.optional().describe('A version number; default the current one'),
 });
-
-const versionNumber = z.coerce.number().int().positive();
 
 /** `GET /api/documents/{id}/diff`. */
 export const diffQuery = z.object({

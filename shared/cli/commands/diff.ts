@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Config } from '../../config/index.ts';
 import type { DocumentDiff, LeafChange, SectionChange, WordChange } from '../../diff/index.ts';
+import { versionNumber } from '../../search/version-number.ts';
 import { openBackend } from '../backend.ts';
 
 const rangeOptions = z.object({
-  from: z.coerce.number().int().positive().optional(),
-  to: z.coerce.number().int().positive().optional(),
+  from: versionNumber.optional(),
+  to: versionNumber.optional(),
 });
 
 /**

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Config } from '../../config/index.ts';
 import { readServerLock } from '../../runtime/lock.ts';
+import { versionNumber } from '../../search/version-number.ts';
 import { isLocalFile, treeFromDatabase, treeFromServer, treeOfFile } from './tree-source.ts';
 import { renderOutline, type TreeView } from './tree-view.ts';
 
-const options = z.object({ version: z.coerce.number().int().positive().optional() });
+const options = z.object({ version: versionNumber.optional() });
 
 /**
  * `dropqa tree <file | key | document id> [--json] [--version N]`: the tree a document gets. A file

@@ -65,4 +65,19 @@ describe('hostile search patterns', () => {
     const { results } = (await res.json()) as { results: unknown[] };
     expect(results.length).toBeGreaterThan(0);
   });
+
+  it('answers a version number no version column can hold with a 400 naming the field', async () => {
+    const res = await fetch(`${server.url}/api/search?q=paragraph&version=10000000000`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.message).toMatch(/query\.version/);
+    const { items } = (await (await fetch(`${server.url}/api/documents`)).json()) as {
+      items: { id: string }[];
+    };
+    const structure = await fetch(
+      `${server.url}/api/documents/${items[0]?.id}/structure?version=10000000000`,
+    );
+    expect(structure.status).toBe(400);
+  });
 });
