@@ -21,7 +21,7 @@ import { type BenchRow, formatTable } from './parse.ts';
 import { generateXlsx } from './parse-fixtures.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const RUNS = 5;
+const RUNS = 3;
 
 async function timed(run: () => Promise<unknown> | unknown): Promise<number> {
   const started = performance.now();
@@ -64,6 +64,9 @@ async function compare(
     if (raw) b.push(await timed(raw));
   }
   const oursMs = median(a);
+  process.stderr.write(
+    `${label}: ours ${oursMs.toFixed(1)} ms, raw ${b.length ? median(b).toFixed(1) : '-'} ms\n`,
+  );
   if (!raw)
     return { metric: `parse ${label}`, value: `${oursMs.toFixed(1)} ms (no library to compare)`, target: '' };
   const rawMs = median(b);

@@ -21,6 +21,9 @@ export function stepHandler(task: TaskName, step: Step, deps: () => Promise<Pipe
     try {
       const result = await step(event, await deps());
       metrics.addMetric(`${task}Succeeded`, MetricUnit.Count, 1);
+      // An offline fallback (Parse: titles or structure without the model) is logged, not only returned.
+      const warnings = (result as { warnings?: unknown } | null)?.warnings;
+      if (Array.isArray(warnings) && warnings.length > 0) logger.warn(`${task} fell back`, { warnings });
       return result ?? null;
     } catch (error) {
       metrics.addMetric(`${task}Failed`, MetricUnit.Count, 1);

@@ -1,4 +1,4 @@
-import { identifyQuestionTopics } from '#shared/enrich/topics/index.ts';
+import { identifyQuestionTopics } from '#shared/enrich/topics/identify.ts';
 import type { QaDeps } from './deps.ts';
 
 /**

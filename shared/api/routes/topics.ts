@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { listDocuments } from '../../documents/index.ts';
 import { getTopic, listTopics } from '../../documents/topics.ts';
-import { mergeTopics } from '../../enrich/topics/index.ts';
+import { mergeTopics } from '../../enrich/topics/merge.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { idParam, topicListQuery, topicMergeBody } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';

@@ -22,11 +22,17 @@ export { versionPrefix };
 /**
  * Parse: the object -> document tree -> normalized tree -> `nodes` rows of the version; its images
  * and a Markdown rendition (`content.md`, relative image links) written under the version's prefix;
- * one `images` row per image node. Re-running replaces the version's rows (a retried step).
+ * one `images` row per image node. Re-running replaces the version's rows (a retried step). What
+ * fell back to an offline method (section titles when the chat model failed, structure by length
+ * when the embedder did) is returned as `warnings` (in AWS: the Parse state's output, in the
+ * execution history) and counted in the version's stats.
  *
- * @example await parse({ documentId, version: 1 }, deps) // { images: ['<image node id>', ...] }
+ * @example await parse({ documentId, version: 1 }, deps) // { images: ['<image node id>', ...], warnings: [] }
  */
-export async function parse(raw: unknown, deps: PipelineDeps): Promise<{ images: string[] }> {
+export async function parse(
+  raw: unknown,
+  deps: PipelineDeps,
+): Promise<{ images: string[]; warnings: string[] }> {
   const ref = parseStepInput(versionRefSchema, raw, 'Parse');
   const { db, store, config } = deps;
   await startStep(db, ref, 'parse');
@@ -82,5 +88,5 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<{ images:
     { ...stats, bytes: bytes.length, warnings: tree.warnings.length },
     { markdownKey, fileType: type },
   );
-  return { images: rows.map((row) => row.nodeId) };
+  return { images: rows.map((row) => row.nodeId), warnings: tree.warnings };
 }

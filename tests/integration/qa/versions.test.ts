@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#shared/config/index.ts';
+import { Evidence } from '#shared/qa/agent/evidence.ts';
+import type { AgentState } from '#shared/qa/agent/state.ts';
+import { AGENT_TOOLS, toolSpecs } from '#shared/qa/agent/tools/index.ts';
 import { ask } from '#shared/qa/ask.ts';
 import { askRequestSchema, type QaMode } from '#shared/qa/request.ts';
 import { versionQuestion } from '#shared/qa/versions/index.ts';
@@ -106,6 +109,44 @@ describe('questions across versions', () => {
     const response = done(await question('What is the refund window?'));
     expect(response.sources.every((s) => s.version === 2)).toBe(true);
     expect(response.answer).not.toContain('What changed in');
+  });
+
+  it('gives the agent a compare_versions tool that adds the passages of both versions to the evidence', async () => {
+    expect(toolSpecs().map((spec) => spec.name)).toContain('compare_versions');
+    const tool = AGENT_TOOLS.get('compare_versions');
+    const [first] = await rt.ingest.ingest([{ key: 'uploads/refund-policy.md', bytes: utf8(REFUNDS_V2) }]);
+    const request = askRequestSchema.parse({ question: 'How long is the refund window now?', mode: 'agent' });
+    const state: AgentState = {
+      question: request.question,
+      request,
+      filters: {},
+      route: { scope: 'corpus', categories: [], reason: 'test' },
+      evidence: new Evidence(),
+      iteration: 1,
+      maxIterations: 5,
+      calls: [],
+      evaluations: [],
+      depthExplored: 0,
+      infoDensity: 0,
+      followUps: [],
+      contradictions: [],
+      consistencyChecked: false,
+      backgrounds: new Set(),
+    };
+    const outcome = await tool?.run({ deps: rt.qa, state }, {
+      document_id: first?.documentId,
+      from: 1,
+      to: 2,
+    } as never);
+    expect(outcome?.summary).toMatch(/^Compared versions 1 and 2: 3 changed passage\(s\)/);
+    expect(outcome?.observation).toContain(
+      'version 1 said "Refunds are accepted within 14 days of delivery."',
+    );
+    expect(state.evidence.hits.map((h) => [h.version, h.content])).toEqual([
+      [1, 'Refunds are accepted within 14 days of delivery.'],
+      [2, 'Refunds are accepted within 30 days of delivery.'],
+      [2, 'Store credit never expires.'],
+    ]);
   });
 
   it('has the chat model write the answer from both versions, when there is one', async () => {
