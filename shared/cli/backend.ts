@@ -28,7 +28,8 @@ export interface Backend {
     assets: InputFile[],
     onOutcome: (o: IngestOutcome) => void,
   ): Promise<IngestOutcome[]>;
-  ask(request: AskRequest): AsyncIterable<QaEvent>;
+  /** Streams an answer; `signal` stops it (the stream ends, the backend stays usable). */
+  ask(request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent>;
   search(request: SearchRequest): Promise<SearchHit[]>;
   /** Documents with their status, filtered and paged as `GET /api/documents`. */
   documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }>;
@@ -72,7 +73,7 @@ export async function openBackend(config: Config, options: { recover?: boolean }
       const files = documents.map((d) => ({ key: d.key, filename: d.filename, bytes: readInput(d) }));
       return rt.ingest.ingest(files, onOutcome);
     },
-    ask: (request) => ask(rt.qa, request),
+    ask: (request, signal) => ask(rt.qa, request, signal),
     search: (request) => search(rt.qa, request),
     documents: (options) => listDocuments(rt.db, options),
     async versions(keyOrId) {

@@ -61,9 +61,10 @@ export class HttpBackend implements Backend {
     return outcomes;
   }
 
-  async *ask(request: AskRequest): AsyncIterable<QaEvent> {
+  async *ask(request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
     const response = await this.request('/api/qa/ask', {
       method: 'POST',
+      signal,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
     });

@@ -10,7 +10,9 @@ Usage:
   dropqa ingest <files or folders>     ingest documents [--json]
   dropqa watch [<dir>...]              follow folders (default: watch.directories): added, changed, renamed, deleted files
   dropqa ask "<question>"              stream an answer with sources [--mode auto|agent|two-stage|documents|standard]
-                                       [--version N] [--topic ID] [--document ID] [--show-reasoning] [--json]
+                                       [--version N] [--topic ID] [--document ID] [--conversation ID] [--show-reasoning] [--json]
+  dropqa chat                          a conversation: follow-up questions know what was asked before
+                                       (/new, /mode <mode>, /version <n|current>, /exit; Ctrl-C stops an answer) [--mode]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
   dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
@@ -51,9 +53,15 @@ async function main(argv: string[]): Promise<number> {
         topic: values.topic,
         document: values.document,
         showReasoning: values['show-reasoning'],
+        conversation: values.conversation,
         json: values.json,
       });
     }
+    case 'chat':
+      return (await import('./commands/chat.ts')).chatCommand(config, {
+        mode: values.mode,
+        version: values.version,
+      });
     case 'search': {
       const { searchCommand } = await import('./commands/search.ts');
       return searchCommand(config, args.join(' '), { ...values, json: values.json });

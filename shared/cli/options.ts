@@ -11,5 +11,6 @@ export const CLI_OPTIONS = {
   topic: { type: 'string', multiple: true },
   document: { type: 'string', multiple: true },
   'show-reasoning': { type: 'boolean', default: false },
+  conversation: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;

@@ -100,6 +100,34 @@ describe('web client', () => {
     await screenshot(page, 'ask-modes-desktop');
   });
 
+  it('keeps a conversation: a follow-up shows what was searched for, and the conversation reopens after a reload', async () => {
+    await page.goto('/ask');
+    await page.getByTestId('new-conversation').click();
+    expect(await page.getByTestId('turn').count()).toBe(0);
+    const first = await ask('Who leads project Alpha?');
+    expect(await first.getByTestId('rewrite').count()).toBe(0);
+    const second = await ask('Which project did he lead before?');
+    expect(await second.getByTestId('rewrite').textContent()).toMatch(
+      /Searched for: .*zhang san.*\(with turn 1\)/is,
+    );
+    expect(await second.getByTestId('answer').textContent()).toContain('project Beta');
+    const third = await ask('What does its architecture diagram show?');
+    expect(await third.getByTestId('rewrite').textContent()).toMatch(/alpha/i);
+    expect(await third.getByTestId('answer').textContent()).toContain('ingestion pipeline');
+
+    await page.reload();
+    await page
+      .getByTestId('history')
+      .getByRole('button', { name: /Who leads project Alpha\?/ })
+      .first()
+      .click();
+    await expect.poll(() => page.getByTestId('turn').count()).toBe(3);
+    const reopened = page.getByTestId('turn').nth(1);
+    expect(await reopened.getByTestId('rewrite').textContent()).toMatch(/zhang san/i);
+    expect(await reopened.getByTestId('answer').textContent()).toContain('project Beta');
+    await screenshot(page, 'ask-conversation-desktop');
+  });
+
   it('opens the document at the cited section when a source is clicked', async () => {
     await page.goto('/ask');
     const turn = await ask('Who leads project Alpha?');

@@ -11,6 +11,8 @@ export interface AskOptions {
   /** Document ids (repeat the flag or separate by commas). */
   document?: string | string[];
   showReasoning?: boolean;
+  /** The conversation to continue (`--conversation <id>`). */
+  conversation?: string;
   json: boolean;
 }
 
@@ -29,12 +31,14 @@ export function askRequestFromCli(question: string, options: AskOptions): AskReq
     topic_filter: ids(options.topic),
     document_ids: ids(options.document),
     show_reasoning: options.showReasoning || undefined,
+    conversation_id: options.conversation,
   });
 }
 
 /**
- * `dropqa ask "<question>" [--mode] [--topic id] [--document id] [--version] [--show-reasoning] [--json]`:
- * the answer streams to stdout; meta, progress and the reasoning trace to stderr; then the sources
+ * `dropqa ask "<question>" [--mode] [--topic id] [--document id] [--version] [--conversation id]
+ * [--show-reasoning] [--json]`: the answer streams to stdout; meta (with the conversation's id, to
+ * continue it), the rewritten follow-up, progress and the reasoning trace to stderr; then the sources
  * (with unverified quotes flagged). `--json` prints every event of the stream, one per line.
  */
 export async function askCommand(config: Config, question: string, options: AskOptions): Promise<number> {
@@ -53,10 +57,19 @@ export async function askCommand(config: Config, question: string, options: AskO
   return exitCode;
 }
 
-function printEvent(event: QaEvent): void {
+/** One event of an answer as `dropqa ask` and `dropqa chat` print it (text to stdout, the rest to stderr). */
+export function printEvent(event: QaEvent): void {
   switch (event.type) {
-    case 'meta':
-      process.stderr.write(`mode ${event.data.mode} · ${event.data.provider}\n\n`);
+    case 'meta': {
+      const conversation = event.data.conversation_id ? ` · conversation ${event.data.conversation_id}` : '';
+      process.stderr.write(`mode ${event.data.mode} · ${event.data.provider}${conversation}\n\n`);
+      break;
+    }
+    case 'rewrite':
+      if (event.data.from_turns.length > 0) {
+        const turns = event.data.from_turns.join(', ');
+        process.stderr.write(`searched for: ${event.data.standalone_question} (with turn ${turns})\n`);
+      }
       break;
     case 'progress': {
       const { stage, current, total, doc_name: doc, message } = event.data;

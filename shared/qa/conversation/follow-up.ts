@@ -58,11 +58,11 @@ interface Candidate {
  * back counts half): the named entities an answer brought in (what "he", "it", "这个" usually point
  * at: "李明" answering "星河计划的负责人是谁？") before the entities of the question. A question with
  * a pronoun or demonstrative gets the best candidate of the kind it points at (he/她 a person,
- * it/它 a project or organisation, by the entity's form; one antecedent); an
- * elliptical one or one without content words of its own ("and the budget?") gets the subject of
- * the latest turn that has one (its question's entities, else its key words). Terms the question
- * already has are never added; `from_turns` are the numbers (from 1) of the turns the added terms
- * come from.
+ * it/它 a project or organisation, by the entity's form; one antecedent). When no entity fits,
+ * and for an elliptical question or one without content words of its own ("and the budget?"), the
+ * subject of the latest turn that has one is added (its question's entities, else its key
+ * words). Terms the question already has are never added; `from_turns` are the numbers (from 1) of
+ * the turns the added terms come from.
  *
  * @example resolveFollowUp('他之前负责的项目结果如何？', [{ question: '星河计划的负责人是谁？', answer: '负责人是李明。' }])
  * // { standalone_question: '他之前负责的项目结果如何？（李明）', from_turns: [1] }
@@ -97,7 +97,8 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
     };
     const best = candidates.filter((c) => isNew(c.term) && fits(c.term)).sort((a, b) => b.score - a.score)[0];
     if (best) chosen.push(best);
-  } else {
+  }
+  if (chosen.length === 0) {
     for (let i = turns.length - 1; i >= first && chosen.length === 0; i -= 1) {
       const { subject, keywords } = turnTerms(turns[i] as Turn);
       const terms = (subject.length > 0 ? subject : keywords).filter(isNew).slice(0, MAX_ADDED_TERMS);

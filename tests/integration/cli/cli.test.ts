@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,39 @@ describe('dropqa CLI', () => {
     const { stdout } = await dropqa('ask', 'What is the main goal?');
     expect(stdout).toContain('unified data platform');
     expect(stdout).toMatch(/\[1\] plan\.md > Goals/);
+  });
+
+  it('keeps a conversation in `dropqa chat`: follow-ups are resolved, /mode, /new and /exit work', async () => {
+    const chat = spawnSync(process.execPath, [BIN, 'chat'], {
+      env: { ...process.env, DROPQA_DATA_DIR: join(dir, 'data') },
+      cwd: dir,
+      input: [
+        'What is the main goal?',
+        '/mode standard',
+        'And what about its budget?',
+        '/new',
+        '云平台的预算是多少？',
+        '/exit',
+        'never asked',
+      ].join('\n'),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(chat.status).toBe(0);
+    const conversations = [...chat.stderr.matchAll(/· conversation ([0-9a-f-]{36})/g)].map((m) => m[1]);
+    expect(conversations).toHaveLength(3);
+    expect(conversations[1]).toBe(conversations[0]);
+    expect(conversations[2]).not.toBe(conversations[0]);
+    expect(chat.stderr).toMatch(/mode standard · .*\n/);
+    expect(chat.stderr).toMatch(/searched for: And what about its budget\? \(.*goal.*\) \(with turn 1\)/);
+    expect(chat.stdout).toContain('unified data platform');
+    expect(chat.stdout).toContain('500万预算');
+    expect(chat.stderr).not.toMatch(/never asked/);
+
+    const follow = await dropqa('ask', 'And its budget?', '--conversation', conversations[2] as string);
+    expect(follow.code).toBe(0);
+    expect(follow.stderr).toContain(`conversation ${conversations[2]}`);
+    expect(follow.stderr).toMatch(/searched for: And its budget\? \(.*\) \(with turn 1\)/);
   });
 
   it('searches and prints the configuration with secrets masked', async () => {

@@ -1,8 +1,9 @@
 import { reactive, ref } from 'vue';
 import { readSse } from '#shared/api/sse-read.ts';
-import { messageOf } from '../lib/api.ts';
+import { api, messageOf } from '../lib/api.ts';
 import { requestHeaders, unauthorized } from '../lib/session.ts';
-import { applyEvent, newTurn, type Turn } from '../lib/turn.ts';
+import { applyEvent, newTurn, storedTurn, type Turn } from '../lib/turn.ts';
+import type { ConversationDetail } from '../lib/types.ts';
 
 export interface AskOptions {
   question: string;
@@ -14,10 +15,16 @@ export interface AskOptions {
 
 // Kept at module scope so the conversation survives navigating to a cited document and back.
 const turns = reactive<Turn[]>([]);
+/** The server's conversation the turns belong to (set by the first answer's `meta`). */
+const conversationId = ref<string | undefined>();
 const busy = ref(false);
 let controller: AbortController | undefined;
 
-/** The Q&A conversation: ask (streamed over SSE), stop (aborts the request), the turns so far. */
+/**
+ * The Q&A conversation: ask (streamed over SSE, continuing the server's conversation so follow-ups
+ * are resolved against the earlier turns), stop (aborts the request), start a new conversation,
+ * reopen a stored one with its sources, the turns so far.
+ */
 export function useConversation() {
   async function ask(options: AskOptions): Promise<void> {
     if (busy.value) return;
@@ -31,8 +38,10 @@ export function useConversation() {
         question: options.question,
         mode: options.mode,
         show_reasoning: options.showReasoning,
-        ...(options.topicIds.length > 0 ? { topic_filter: options.topicIds } : {}),
-        ...(options.version ? { version: options.version } : {}),
+        // The filters as the form shows them: empty ones drop what the conversation carried over.
+        topic_filter: options.topicIds,
+        version: options.version ?? null,
+        ...(conversationId.value ? { conversation_id: conversationId.value } : {}),
       });
       const response = await fetch('/api/qa/ask', {
         method: 'POST',
@@ -63,6 +72,8 @@ export function useConversation() {
           continue;
         }
         applyEvent(turn, frame.event, data);
+        const id = (data as { conversation_id?: unknown }).conversation_id;
+        if (frame.event === 'meta' && typeof id === 'string') conversationId.value = id;
       }
       if (turn.state === 'streaming') {
         applyEvent(turn, 'error', {
@@ -84,9 +95,21 @@ export function useConversation() {
     controller?.abort();
   }
 
-  function clear(): void {
-    if (!busy.value) turns.splice(0, turns.length);
+  /** Starts over: the next question opens a new conversation. */
+  function newConversation(): void {
+    if (busy.value) return;
+    turns.splice(0, turns.length);
+    conversationId.value = undefined;
   }
 
-  return { turns, busy, ask, stop, clear };
+  /** Shows a stored conversation, turns in order with their sources; the next question continues it. */
+  async function open(id: string): Promise<ConversationDetail | undefined> {
+    if (busy.value) return undefined;
+    const detail = await api<ConversationDetail>(`/api/qa/conversations/${encodeURIComponent(id)}`);
+    turns.splice(0, turns.length, ...detail.turns.map(storedTurn));
+    conversationId.value = detail.id;
+    return detail;
+  }
+
+  return { turns, busy, conversationId, ask, stop, newConversation, open };
 }

@@ -16,6 +16,8 @@ export interface Turn {
   sources: QaSource[];
   references: DocumentReference[];
   response?: QaResponse;
+  /** On a follow-up: the question retrieval searched for and the earlier turns it drew on. */
+  rewrite?: { standalone_question: string; from_turns: number[] };
   error?: { code: string; message: string };
 }
 
@@ -44,6 +46,9 @@ export function applyEvent(turn: Turn, event: string, data: unknown): void {
     case 'meta':
       turn.provider = typeof d.provider === 'string' ? d.provider : turn.provider;
       break;
+    case 'rewrite':
+      turn.rewrite = d as unknown as Turn['rewrite'];
+      break;
     case 'progress':
       turn.progress = d as Turn['progress'];
       if (d.stage === 'degraded')
@@ -69,6 +74,7 @@ export function applyEvent(turn: Turn, event: string, data: unknown): void {
         if (!turn.answer) turn.answer = response.answer;
         if (turn.sources.length === 0) turn.sources = response.sources ?? [];
         if (turn.references.length === 0 && response.references) turn.references = response.references;
+        if (!turn.rewrite && response.rewrite) turn.rewrite = response.rewrite;
       }
       turn.state = 'done';
       turn.progress = undefined;
@@ -80,4 +86,23 @@ export function applyEvent(turn: Turn, event: string, data: unknown): void {
       turn.progress = undefined;
       break;
   }
+}
+
+/** A finished turn from the server's record of it (`GET /api/qa/conversations/{id}` turns). */
+export function storedTurn(item: {
+  question: string;
+  mode: string;
+  answer: string;
+  response: Partial<QaResponse>;
+}): Turn {
+  const turn = newTurn(item.question, item.mode);
+  turn.state = 'done';
+  turn.answer = item.answer;
+  turn.provider = item.response.provider;
+  turn.sources = item.response.sources ?? [];
+  turn.references = item.response.references ?? [];
+  turn.trace = item.response.reasoning_trace ?? [];
+  turn.rewrite = item.response.rewrite;
+  if (item.response.confidence) turn.response = { ...item.response, answer: item.answer } as QaResponse;
+  return turn;
 }

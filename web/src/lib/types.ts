@@ -70,6 +70,23 @@ export interface StatusInfo {
   documents: { byStatus: Record<string, number>; byType: Record<string, number> };
 }
 
+/** `GET /api/qa/conversations` items (shared/api/routes/conversations.ts). */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  turns: number;
+}
+
+/** `GET /api/qa/conversations/{id}`: the conversation with its turns as history entries. */
+export interface ConversationDetail {
+  id: string;
+  title: string;
+  filters: { topic_filter?: string[]; document_ids?: string[]; version?: number };
+  turns: HistoryItem[];
+}
+
 /** `GET /api/qa/history` items (shared/api/routes/history.ts): the stored row and its response. */
 export interface HistoryItem {
   id: string;
