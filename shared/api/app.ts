@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { FolderWatcher } from '../watch/index.ts';
 import { handleError } from './errors.ts';
@@ -32,22 +31,8 @@ export function createApp(
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404),
   );
-  app.use(
-    '/api/documents/upload',
-    bodyLimit({
-      maxSize: rt.config.limits.maxUploadBytes,
-      onError: (c) =>
-        c.json(
-          {
-            error: {
-              code: 'payload_too_large',
-              message: `Upload exceeds ${rt.config.limits.maxUploadBytes} bytes (limits.maxUploadBytes)`,
-            },
-          },
-          413,
-        ),
-    }),
-  );
+  // The upload's size limits are enforced while its body streams in (routes/documents.ts, multipart.ts):
+  // hono's bodyLimit would hold a chunked body whole before deciding.
   app.route('/api', metaRoutes(rt));
   app.route('/api/documents', documentRoutes(rt));
   app.route('/api/topics', topicRoutes(rt));

@@ -35,6 +35,10 @@ export async function readMultipartFiles(
     throw new ValidationError('the body must be multipart/form-data with one or more "files"');
   }
   if (!request.body) throw new ValidationError('the multipart body is empty');
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limits.maxTotalBytes) {
+    throw new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`);
+  }
   let parser: busboy.Busboy;
   try {
     parser = busboy({

@@ -1,0 +1,120 @@
+/**
+ * `node bin/run-ts.js bench/upload-safety.ts`: what hostile uploads cost the local server
+ * (docs/security.md). Prints a table:
+ * - peak RSS above idle while a 400 MB file is uploaded (refused at limits.maxFileBytes, 100 MiB);
+ * - /api/health latency p50/p99 while BENCH_UPLOAD_FILES (default 1000) small Markdown files are
+ *   uploaded in one request and registered.
+ * The client streams its body from a generator, so its own memory stays small in the same process.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '#shared/api/serve.ts';
+import { loadConfig } from '#shared/config/index.ts';
+
+const FILES = Number(process.env.BENCH_UPLOAD_FILES ?? 1000);
+const BIG_BYTES = 400 * 1000 * 1000;
+const CLIENT = { 'X-DropQA-Client': 'bench' };
+
+/** A multipart body of `parts`, produced chunk by chunk. */
+function multipart(boundary: string, parts: { name: string; size: number; chunk: () => Uint8Array }[]) {
+  const encoder = new TextEncoder();
+  async function* generate() {
+    for (const part of parts) {
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${part.name}"\r\nContent-Type: text/markdown\r\n\r\n`,
+      );
+      for (let sent = 0; sent < part.size; ) {
+        const chunk = part.chunk();
+        const piece = chunk.subarray(0, Math.min(chunk.length, part.size - sent));
+        sent += piece.length;
+        yield piece;
+      }
+      yield encoder.encode('\r\n');
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  return ReadableStream.from(generate());
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'dropqa-bench-upload-'));
+const server = await startServer(loadConfig({ env: { DROPQA_DATA_DIR: dir, PORT: '0' } }));
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+try {
+  global.gc?.();
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const block = new Uint8Array(1024 * 1024).fill(0x61);
+  const boundary = 'benchboundary400mb';
+  const started = performance.now();
+  const big = await fetch(`${server.url}/api/documents/upload`, {
+    method: 'POST',
+    headers: { ...CLIENT, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: multipart(boundary, [{ name: 'big.md', size: BIG_BYTES, chunk: () => block }]),
+    duplex: 'half',
+  } as RequestInit).catch((error: Error) => ({ status: `connection closed (${error.message})` }));
+  const answeredMs = performance.now() - started;
+  await new Promise((r) => setTimeout(r, 300));
+  clearInterval(sampler);
+
+  // /api/health under load: many small files in one request, then their registration.
+  const latencies: number[] = [];
+  let loading = true;
+  const prober = (async () => {
+    while (loading) {
+      const t = performance.now();
+      await fetch(`${server.url}/api/health`);
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const form = new FormData();
+  for (let i = 0; i < FILES; i++) {
+    form.append(
+      'files',
+      new Blob([`# Note ${i}\n\nParagraph ${i} of the load test.\n`]),
+      `load/note-${i}.md`,
+    );
+  }
+  const loadStarted = performance.now();
+  const res = await fetch(`${server.url}/api/documents/upload`, {
+    method: 'POST',
+    body: form,
+    headers: CLIENT,
+  });
+  const uploadMs = performance.now() - loadStarted;
+  // Keep probing while the pipeline works on them, up to 30 s.
+  await new Promise((r) => setTimeout(r, Math.min(30_000, Math.max(5_000, uploadMs))));
+  loading = false;
+  await prober;
+
+  const rows = [
+    [
+      '400 MB upload: answer',
+      `${'status' in big ? big.status : '?'} after ${answeredMs.toFixed(0)} ms`,
+      '413',
+    ],
+    ['400 MB upload: peak RSS above idle', `${mb(peak - idle)} MB (idle ${mb(idle)} MB)`, '< 150 MB'],
+    [`${FILES}-file upload: answer`, `${res.status} after ${uploadMs.toFixed(0)} ms`, '200'],
+    [
+      `/api/health during the ${FILES}-file upload (${latencies.length} probes)`,
+      `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+      'p99 < 500 ms',
+    ],
+  ];
+  console.log('\n| metric | value | target |\n| --- | --- | --- |');
+  for (const [metric, value, target] of rows) console.log(`| ${metric} | ${value} | ${target} |`);
+} finally {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
