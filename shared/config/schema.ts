@@ -167,7 +167,7 @@ export const configSchema = z.strictObject({
       relevanceThreshold: num(0.7).pipe(z.number().min(0).max(1)),
       keywordMaxResults: int(50).pipe(z.number().positive()),
       /**
-       * Optional cross-encoder reranking of the fused top `topN` (seed 003 §3.5): `bedrock` (Bedrock
+       * Optional cross-encoder reranking of the fused top `topN` (docs/spec.md#reranking): `bedrock` (Bedrock
        * Rerank; `model` an id such as amazon.rerank-v1:0 or cohere.rerank-v3-5:0, or a full ARN) or
        * `openai` (an OpenAI-compatible server's `/v1/rerank`, `baseUrl` ending in /v1). `none` (the
        * default) leaves results as fused. When set, GET /api/search?rerank=true and every QA flow use it.
@@ -229,13 +229,14 @@ export const configSchema = z.strictObject({
     .prefault({}),
   qa: z
     .strictObject({
-      /** Agent-loop iterations before a forced synthesis with low confidence (seed 002 §5.5). */
+      /** Agent-loop iterations before a forced synthesis with low confidence (docs/spec.md#agent-loop). */
       maxIterations: int(5).pipe(z.number().min(1).max(50)),
       /** `native` tool calling, or `json`: one JSON action per turn, for servers without tools. */
       toolProtocol: z.enum(['native', 'json']).default('native'),
       /**
-       * How the agent tells a question about one document from one about the corpus (seed 002
-       * §3.3): `model` asks the chat model when the rules find no named document; `rules` only.
+       * How the agent tells a question about one document from one about the corpus
+       * (docs/spec.md#routing): `model` asks the chat model when the rules find no named document;
+       * `rules` only.
        */
       routing: z.enum(['model', 'rules']).default('model'),
       /** Conversations: tokens of earlier turns (newest first) the answer and the rewrite see. */
@@ -253,7 +254,7 @@ export const configSchema = z.strictObject({
         .prefault({}),
       documents: z
         .strictObject({
-          /** Documents read whole in Stage 1 (seed 004 allows at most 10). */
+          /** Documents read whole in Stage 1 (at most 10, docs/spec.md#documents-mode). */
           maxDocuments: int(5).pipe(z.number().min(1).max(10)),
           concurrency: int(4).pipe(z.number().min(1).max(16)),
           /** A document whose Stage 1 takes longer is skipped, with an event. */
@@ -310,7 +311,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   topics: z
     .strictObject({
-      /** A new topic joins an existing one at this embedding similarity or above (seed 000 §5.3). */
+      /** A new topic joins an existing one at this embedding similarity or above (docs/spec.md#topics). */
       mergeThreshold: num(0.85).pipe(z.number().min(0).max(1)),
       minPerDocument: int(3).pipe(z.number().min(0)),
       maxPerDocument: int(5).pipe(z.number().min(1)),

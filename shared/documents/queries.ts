@@ -40,7 +40,7 @@ export interface ListOptions {
   status?: DocumentStatus;
   /** Matches the key or filename, case-insensitively. */
   q?: string;
-  /** Alias of `q`, the seed's "name" filter. */
+  /** Alias of `q`, the name filter of docs/spec.md#http-api. */
   name?: string;
   /** The detected file type (`md`, `docx`, `pdf`, ...). */
   type?: string;

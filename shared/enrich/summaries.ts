@@ -17,7 +17,7 @@ import {
 import type { OutlineSection } from './topics/outline.ts';
 import { type SummaryUpdate, writeSummaries } from './write-summaries.ts';
 
-/** Seed 000 §5.2.2: sections in 1-2 sentences, the document in 2-3. */
+/** Sections in 1-2 sentences, the document in 2-3 (docs/spec.md#summaries). */
 const SECTION_LIMITS = { maxSentences: 2, maxChars: 200 };
 const DOCUMENT_LIMITS = { maxSentences: 3, maxChars: 300 };
 /**
@@ -74,15 +74,16 @@ export interface SummarizeResult {
 }
 
 /**
- * Writes bottom-up summaries for one version (seed 000 §5.2.2): every section from its children
- * (paragraph text and child-section summaries), then the document from its sections' titles and
- * summaries. A section starts as soon as its subsections are done, deepest first, so independent
- * sections run concurrently (at most `concurrency` model calls at once). With a chat model the same
- * call also writes each of the node's prose paragraphs a contextual sentence (seed 003 §3.3),
- * prepended to its index text. Each summary is keyed by a hash of its input and each context by the
- * paragraph's text and place: unchanged sections of a new version reuse both without a model call.
- * Offline (`providers.chat` undefined) the summaries are extractive (sentences quoted from the text)
- * and there are no contexts. Each summarized node is re-indexed with its summary (weight C).
+ * Writes bottom-up summaries for one version (docs/spec.md#summaries): every section from its
+ * children (paragraph text and child-section summaries), then the document from its sections'
+ * titles and summaries. A section starts as soon as its subsections are done, deepest first, so
+ * independent sections run concurrently (at most `concurrency` model calls at once). With a chat
+ * model the same call also writes each of the node's prose paragraphs a contextual sentence
+ * (docs/spec.md#contexts), prepended to its index text. Each summary is keyed by a hash of its
+ * input and each context by the paragraph's text and place: unchanged sections of a new version
+ * reuse both without a model call. Offline (`providers.chat` undefined) the summaries are
+ * extractive (sentences quoted from the text) and there are no contexts. Each summarized node is
+ * re-indexed with its summary (weight C).
  *
  * @example const { sections, modelCalls } = await summarizeVersion(db, providers, { documentId, version }, { concurrency: 8 });
  */

@@ -19,11 +19,11 @@ export interface SummaryCallInput {
 
 /**
  * One structured call that summarizes a section (or the document) and, in the same answer, writes
- * the contextual sentence of each numbered passage it contains (seed 003 §3.3): the contexts cost no
- * call of their own and come from the text around the passage. A model that cannot produce the JSON
- * (invalid even after the repair retry) is asked once more for the summary alone, as plain text; its
- * passages then get no context here. Returns the summary (null when empty), the contexts by passage
- * number and the calls made.
+ * the contextual sentence of each numbered passage it contains (docs/spec.md#contexts): the
+ * contexts cost no call of their own and come from the text around the passage. A model that cannot
+ * produce the JSON (invalid even after the repair retry) is asked once more for the summary alone,
+ * as plain text; its passages then get no context here. Returns the summary (null when empty), the
+ * contexts by passage number and the calls made.
  */
 export async function summarizeWithContexts(
   chat: ChatModel,

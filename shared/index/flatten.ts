@@ -25,7 +25,7 @@ function titleWrapper(children: readonly TreeNode[]): TreeNode | undefined {
 const WORDY = /[\p{L}\p{N}]/u;
 
 /**
- * A leaf's index text (seed 003 §3.2 meta-content): the document title and the section path, then
+ * A leaf's index text (docs/spec.md#index-text): the document title and the section path, then
  * the content, so embeddings and full-text see where a paragraph sits. A leaf with nothing to say
  * (an image without text yet, a "---") is not indexed by its place alone.
  *
@@ -47,8 +47,8 @@ function metaPath(path: readonly string[], content: string): string {
  * (reading order), with parent links, depth, position among siblings and ordinal. Leaves are indexed
  * with the document title and section path (weight A) and content (weight B); sections and the
  * document by title (A) until the summarize step adds their summary (C). Every section gets a
- * category (seed 002 §2.1) from its title or else its parent's; leaves carry their section's
- * (`other` outside any section), so a category filter finds them.
+ * category (docs/spec.md#categories) from its title or else its parent's; leaves carry their
+ * section's (`other` outside any section), so a category filter finds them.
  *
  * @example
  * const rows = flattenTree(parsed, { documentId, version: 1 });

@@ -22,7 +22,7 @@ function removeEmpty(nodes: readonly TreeNode[]): TreeNode[] {
 }
 
 /**
- * Evens out a parsed tree before it is indexed (seed 000 §5.1.2-5.1.3), in this order:
+ * Evens out a parsed tree before it is indexed (docs/spec.md#normalisation), in this order:
  * 1. empty paragraphs and untitled empty sections are removed; a document without sections gets
  *    the ones its numbered heading lines show ("一、项目背景", "2.1 Data"), if any;
  * 2. paragraphs over `maxParagraphChars` are split where adjacent sentences are least similar,

@@ -49,9 +49,9 @@ function renderNodes(nodes: readonly TreeNode[], depth: number, out: string[]): 
 }
 
 /**
- * Renders a parsed document as Markdown, written beside its extracted images (seed 004 §2.2):
- * sections as `#` headings by depth (capped at six), each leaf one block separated by a blank line,
- * images as `![alt](img_001.png)` links to the extracted names.
+ * Renders a parsed document as Markdown, written beside its extracted images
+ * (docs/spec.md#rendition): sections as `#` headings by depth (capped at six), each leaf one block
+ * separated by a blank line, images as `![alt](img_001.png)` links to the extracted names.
  *
  * @example renderMarkdown(doc) // '# Intro\n\nHello.\n\n![chart](img_001.png)\n'
  */

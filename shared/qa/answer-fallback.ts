@@ -12,9 +12,9 @@ export type StreamedAnswer =
 
 /**
  * Passes a model answer's events on (delta, usage) and collects its text. A provider failure before
- * the first delta is returned, not thrown, so the flow can answer from the passages instead (seed
- * 000 §6: degrade rather than fail); once text has been streamed it cannot be taken back, and a
- * failure stays an error.
+ * the first delta is returned, not thrown, so the flow can answer from the passages instead
+ * (degrade rather than fail: docs/spec.md#degrading); once text has been streamed it cannot be
+ * taken back, and a failure stays an error.
  */
 export async function* relayModelAnswer(
   events: AsyncIterable<QaEvent>,

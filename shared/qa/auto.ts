@@ -10,10 +10,10 @@ import { TraceRecorder } from './trace.ts';
 import { compareVersionsFlow, versionsTarget } from './versions/index.ts';
 
 /**
- * The `auto` flow (seed 000 §6.4): standard retrieval while the question's topics are identified,
- * the quality check, then the direct answer when the passages suffice (mode `direct`), otherwise
- * the agent loop starting from those passages (mode `agent`). A "what changed" question about a
- * document with versions goes to the version comparison instead (docs/versions.md).
+ * The `auto` flow (docs/spec.md#auto): standard retrieval while the question's topics are
+ * identified, the quality check, then the direct answer when the passages suffice (mode `direct`),
+ * otherwise the agent loop starting from those passages (mode `agent`). A "what changed" question
+ * about a document with versions goes to the version comparison instead (docs/versions.md).
  */
 export async function* autoFlow(
   deps: QaDeps,

@@ -3,7 +3,7 @@ import type { SearchDeps } from '#shared/search/types.ts';
 
 /** Settings of the question-answering flows (from the `qa` configuration, see shared/runtime/qa-deps.ts). */
 export interface QaOptions {
-  /** Most iterations of the agent loop before a forced synthesis (default 5, seed 002 §5.5). */
+  /** Most iterations of the agent loop before a forced synthesis (default 5, docs/spec.md#agent-loop). */
   maxIterations?: number;
   /**
    * How the agent talks to the chat model: `native` tool calling (Bedrock toolConfig, OpenAI

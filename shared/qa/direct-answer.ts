@@ -13,11 +13,11 @@ import type { Confidence } from './response.ts';
 import type { TraceRecorder } from './trace.ts';
 
 /**
- * The direct answer over retrieved passages (seed 000 §6.4 fast path): the chat model's streamed
- * answer over the numbered passages, or offline (or when the model fails before answering) the
- * extractive answer quoting them verbatim; then `references` and `done` (mode `direct`). Confidence:
- * low when the verdict says insufficient, nothing is cited or the model failed, else high with a
- * model and medium offline.
+ * The direct answer over retrieved passages (the fast path, docs/spec.md#auto): the chat model's
+ * streamed answer over the numbered passages, or offline (or when the model fails before answering)
+ * the extractive answer quoting them verbatim; then `references` and `done` (mode `direct`).
+ * Confidence: low when the verdict says insufficient, nothing is cited or the model failed, else
+ * high with a model and medium offline.
  */
 export async function* directAnswer(
   deps: QaDeps,

@@ -11,8 +11,8 @@ export interface QuotedSentence {
 }
 
 /**
- * What an offline answer adds when the sentences it quotes disagree (seed 000 §8.2 contradiction
- * test): sentences of different documents about the same thing (two content words in common) that
+ * What an offline answer adds when the sentences it quotes disagree (docs/spec.md#contradictions):
+ * sentences of different documents about the same thing (two content words in common) that
  * state different numbers (`findNumericContradictions`) are quoted side by side under a line saying
  * the sources disagree, in the question's language. Empty when they agree.
  *

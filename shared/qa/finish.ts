@@ -24,8 +24,8 @@ export interface AnswerDraft {
 
 /**
  * The end of every flow: checks each quote of the answer against the full text of the passage it
- * cites (`verified`, `quotes` on the source), yields `references`, builds the response of seed 000
- * §6.6, saves it in `qa_history` and yields `done`.
+ * cites (`verified`, `quotes` on the source), yields `references`, builds the response
+ * (docs/spec.md#response), saves it in `qa_history` and yields `done`.
  */
 export async function* finishAnswer(
   deps: QaDeps,

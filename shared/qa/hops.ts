@@ -8,7 +8,7 @@ export const MAX_BRIDGES = 2;
 export const MAX_HOPS = 2;
 
 /**
- * The entities a passage adds to a question (the bridge of a multi-hop question, seed 000 §8.2:
+ * The entities a passage adds to a question (the bridge of a multi-hop question, docs/spec.md#multi-hop:
  * "the lead of Atlas" -> "dana whitfield" -> her other project): the names the sentences state
  * (`namedEntities`: capitalised English names, Chinese names, "X项目") whose search tokens are not
  * all in the question (and the hops before). In order of appearance, at most `max`.

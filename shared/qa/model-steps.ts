@@ -14,7 +14,7 @@ export function promptPassages(hits: SearchHit[]): string {
 
 /**
  * The model's judgment (role `judge`) of whether the passages can answer the question directly
- * (seed 000 §6.5.2), with the usage event of the call.
+ * (docs/spec.md#quality-check), with the usage event of the call.
  */
 export async function judgeRetrieval(
   chat: ChatModel,

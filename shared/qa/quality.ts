@@ -16,11 +16,12 @@ export interface QualityVerdict {
 }
 
 /**
- * The quality check of seed 000 §6.5.2 on retrieved passages: none -> insufficient. With a chat
- * model: the best relevance below `search.relevanceThreshold` -> insufficient, else the model's
- * judgment (role `judge`; when it fails, the passages are taken as sufficient). Offline: the share of
- * the question's terms that the extractive answer would quote (hashing cosines are not on the
- * threshold's scale), and never enough for a multi-hop question whose quotes name the next hop. Streams the finding as a trace observation.
+ * The quality check (docs/spec.md#quality-check) on retrieved passages: none -> insufficient. With
+ * a chat model: the best relevance below `search.relevanceThreshold` -> insufficient, else the
+ * model's judgment (role `judge`; when it fails, the passages are taken as sufficient). Offline:
+ * the share of the question's terms that the extractive answer would quote (hashing cosines are not
+ * on the threshold's scale), and never enough for a multi-hop question whose quotes name the next
+ * hop. Streams the finding as a trace observation.
  */
 export async function* checkQuality(
   deps: QaDeps,

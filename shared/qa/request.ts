@@ -13,7 +13,7 @@ const historyTurn = z.object({
   answer: z.string().max(20_000),
 });
 
-/** The body of `POST /api/qa/ask` (seed 000 §7.1), also what the CLI builds. */
+/** The body of `POST /api/qa/ask` (docs/spec.md#ask-request), also what the CLI builds. */
 export const askRequestSchema = z
   .object({
     question: z.string().trim().min(1, 'question must not be empty').max(2000),

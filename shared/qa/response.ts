@@ -5,7 +5,7 @@ import type { QaMode } from './request.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
 
-/** A cited passage (seed 000 §7.1); `citation` is the `[n]` marker the answer uses for it. */
+/** A cited passage (docs/spec.md#response); `citation` is the `[n]` marker the answer uses for it. */
 export interface QaSource {
   citation: number;
   document_id: string;
@@ -19,14 +19,14 @@ export interface QaSource {
   version: number;
   /**
    * Present when the answer quotes this passage: false when any quote presented as verbatim was not
-   * found in the passage's text (seed: citations that can be trusted).
+   * found in the passage's text (docs/spec.md#response).
    */
   verified?: boolean;
   /** The quotes of the answer that cite this passage, each checked against its text. */
   quotes?: QuoteCheck[];
 }
 
-/** One step of a reasoning trace (seed 000 §6.6.2). */
+/** One step of a reasoning trace (docs/spec.md#reasoning-trace). */
 export interface TraceStep {
   step: number;
   type: 'thought' | 'action' | 'observation';
@@ -52,7 +52,10 @@ export interface QaResponse {
   iterations?: number;
   /** Quotes presented as verbatim that cite no passage and occur in none of them. */
   unverified_quotes?: string[];
-  /** Documents mode: the answer's [DOC-...-PARA/IMAGE-n] markers resolved (seed 004 §2.4). */
+  /**
+   * Documents mode: the answer's [DOC-...-PARA/IMAGE-n] markers resolved
+   * (docs/spec.md#document-references).
+   */
   references?: DocumentReference[];
   /** Present when the request asked `show_reasoning`. */
   reasoning_trace?: TraceStep[];

@@ -15,8 +15,9 @@ export function requestFilters(request: AskRequest): SearchFilters {
 }
 
 /**
- * Standard retrieval (seed 000 §6.5.1): hybrid search for the question over the request's scope,
- * `search.topK` passages with their breadcrumbs; streams the progress and the trace action.
+ * Standard retrieval (docs/spec.md#standard-retrieval): hybrid search for the question over the
+ * request's scope, `search.topK` passages with their breadcrumbs; streams the progress and the
+ * trace action.
  */
 export async function* retrieve(
   deps: QaDeps,

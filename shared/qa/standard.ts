@@ -7,9 +7,9 @@ import { retrieve } from './retrieve.ts';
 import { TraceRecorder } from './trace.ts';
 
 /**
- * The standard RAG flow (seed 000 §6.5), mode `standard`: hybrid retrieval (top K, the request's
- * filters), the quality check, and always the direct answer (with low confidence when the check
- * finds the passages insufficient), then `references` and `done`.
+ * The standard RAG flow (docs/spec.md#standard), mode `standard`: hybrid retrieval (top K, the
+ * request's filters), the quality check, and always the direct answer (with low confidence when the
+ * check finds the passages insufficient), then `references` and `done`.
  */
 export async function* standardFlow(
   deps: QaDeps,

@@ -4,7 +4,8 @@ import type { TraceStep } from './response.ts';
 /**
  * The reasoning trace of one answer: every step recorded for the response's `reasoning_trace` and
  * returned as the `trace` event to stream. Steps are numbered by iteration: `iteration(n)` sets the
- * number the next steps carry (seed 000 §6.6.2: a thought, its action and its observation share it).
+ * number the next steps carry (docs/spec.md#reasoning-trace: a thought, its action and its
+ * observation share it).
  *
  * @example const trace = new TraceRecorder(); yield trace.action('hybrid_search', 'Found 3 passages');
  */

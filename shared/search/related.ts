@@ -11,8 +11,8 @@ export interface RelatedDocument {
 }
 
 /**
- * Live documents sharing topics with a document (seed 000 §6.2.4, for multi-hop questions), most
- * related first; `within` limits them to those documents.
+ * Live documents sharing topics with a document (docs/spec.md#related-documents, for multi-hop
+ * questions), most related first; `within` limits them to those documents.
  */
 export async function relatedDocuments(
   db: Db,

@@ -10,7 +10,7 @@ const WINDOW = 1;
 const MAX_PASSAGE_CHARS = 2_000;
 
 /**
- * Reorders the first `search.rerank.topN` hits by the configured cross-encoder (seed 003 §3.5),
+ * Reorders the first `search.rerank.topN` hits by the configured cross-encoder (docs/spec.md#reranking),
  * each seen as its section path and its window-expanded text (the leaf with one neighbouring leaf
  * on each side); the hits after them keep their order. Reranked hits carry `rerankScore`.
  *

@@ -1,6 +1,6 @@
 import { createRouter, createWebHistory } from 'vue-router';
 
-/** Pages (seed 000 §7.2), each loaded on its first visit to keep the initial bundle small. */
+/** Pages (docs/spec.md#pages), each loaded on its first visit to keep the initial bundle small. */
 export const router = createRouter({
   history: createWebHistory(),
   routes: [

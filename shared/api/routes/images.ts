@@ -15,9 +15,9 @@ const params = z.object({
 export const imageQuery = z.object({ version: versionNumber.optional() });
 
 /**
- * `GET /api/v1/documents/{id}/images/{filename}[?version=n]` (seed 004 §2.5): an image of a
- * document's current (or given) version, from the cache or the bucket, with its media type. Bad ids
- * and names are 400s, unknown images 404s.
+ * `GET /api/v1/documents/{id}/images/{filename}[?version=n]` (docs/spec.md#image-endpoint): an
+ * image of a document's current (or given) version, from the cache or the bucket, with its media
+ * type. Bad ids and names are 400s, unknown images 404s.
  */
 export function imageRoutes(rt: Runtime): Hono {
   const app = new Hono();

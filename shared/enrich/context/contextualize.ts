@@ -28,12 +28,13 @@ export interface ContextResult {
 }
 
 /**
- * Contextual index text (seed 003 §4): each paragraph gets one sentence, generated from the document
- * summary, that situates it in the document; it is prepended to the paragraph's index text (what is
- * embedded) and indexed with weight C. Paragraphs are sent in batches of whole sections (at most
- * `concurrency` calls at once), so a document costs a few calls, not one per paragraph. A context is
- * keyed by the document title, section path and paragraph text: unchanged paragraphs of a new version
- * reuse theirs. A failed batch is reported, not thrown: those paragraphs keep the meta-content form.
+ * Contextual index text (docs/spec.md#contexts): each paragraph gets one sentence, generated from
+ * the document summary, that situates it in the document; it is prepended to the paragraph's index
+ * text (what is embedded) and indexed with weight C. Paragraphs are sent in batches of whole
+ * sections (at most `concurrency` calls at once), so a document costs a few calls, not one per
+ * paragraph. A context is keyed by the document title, section path and paragraph text: unchanged
+ * paragraphs of a new version reuse theirs. A failed batch is reported, not thrown: those
+ * paragraphs keep the meta-content form.
  *
  * @example await contextualizeVersion(db, chat, { documentId, version }, { documentSummary, concurrency: 4 });
  */

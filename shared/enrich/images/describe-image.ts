@@ -31,10 +31,10 @@ export interface ImageOutcome {
 }
 
 /**
- * Reads one image node (seed 000 §5.1): OCR text from `ocr`, then a description from `chat` (role
- * describeImage) when a chat model is configured. Both land on the `images` row and on the image
- * node: its content (alt text, description, OCR text), index text and tsvector (weight B), so the
- * text in the image is searchable; the Summarize step embeds the node afterwards. A failure is
+ * Reads one image node (docs/spec.md#images): OCR text from `ocr`, then a description from `chat`
+ * (role describeImage) when a chat model is configured. Both land on the `images` row and on the
+ * image node: its content (alt text, description, OCR text), index text and tsvector (weight B), so
+ * the text in the image is searchable; the Summarize step embeds the node afterwards. A failure is
  * recorded (`images.error`, node metadata `imageError`) and never thrown: one unreadable image does
  * not fail its document.
  *

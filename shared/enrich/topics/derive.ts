@@ -108,8 +108,9 @@ async function savedDraft(
 
 /**
  * Derives one version's topics and links its document to them, replacing the document's old links
- * (seed 000 §5.3): the draft saved by the Summarize step or, without one, `extractTopicCandidates`;
- * the candidates then merge with existing topics by name or embedding similarity.
+ * (docs/spec.md#topics): the draft saved by the Summarize step or, without one,
+ * `extractTopicCandidates`; the candidates then merge with existing topics by name or embedding
+ * similarity.
  *
  * @example const { links } = await deriveDocumentTopics(db, providers, { documentId, version }, settings);
  */

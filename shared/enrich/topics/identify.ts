@@ -24,8 +24,8 @@ const NAMED_SHARE = 0.66;
 const NAMED_CANDIDATES = 200;
 
 /**
- * The topics a question is about (seed 000 §5.3.2), best first, `topK` of them: the topics the
- * question names (the share of a topic name's search tokens the question contains, from
+ * The topics a question is about (docs/spec.md#question-topics), best first, `topK` of them: the
+ * topics the question names (the share of a topic name's search tokens the question contains, from
  * `NAMED_SHARE`: "Borealis" in "What did Borealis cost?", 数据平台 in 数据平台的预算), which works
  * without a model, and the topics whose name embedding is closest to the question's, at `minScore`
  * similarity or above (only topics embedded by the current embedder are compared). A topic found

@@ -20,13 +20,14 @@ export interface TopicLink {
 const LATER_LINK_CONFIDENCE = 0.5;
 
 /**
- * Links a document to its topics, replacing its old links (seed 000 §5.3): each candidate joins the
- * existing topic that is the same subject at `mergeThreshold` or above, by its terms (`termOverlap`:
- * the same normalised name, a name ending the other, shared words) or by the cosine of the name
- * embeddings, or else becomes a new topic. Candidates landing on one topic keep the highest
- * confidence. A new topic from an offline key phrase also links the other live documents that kept
- * that phrase (`linkEarlierDocuments`). Topics left without any document by the replacement are
- * removed. Serialized by an advisory lock so concurrent documents do not create the same topic twice.
+ * Links a document to its topics, replacing its old links (docs/spec.md#topics): each candidate
+ * joins the existing topic that is the same subject at `mergeThreshold` or above, by its terms
+ * (`termOverlap`: the same normalised name, a name ending the other, shared words) or by the cosine
+ * of the name embeddings, or else becomes a new topic. Candidates landing on one topic keep the
+ * highest confidence. A new topic from an offline key phrase also links the other live documents
+ * that kept that phrase (`linkEarlierDocuments`). Topics left without any document by the
+ * replacement are removed. Serialized by an advisory lock so concurrent documents do not create the
+ * same topic twice.
  */
 export async function linkDocumentTopics(
   db: Db,

@@ -50,9 +50,9 @@ const LEX = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
 let tagger: Tagger | undefined;
 
 /**
- * The key phrases of a document (offline topics, seed 000 §5.3): English noun phrases of one to
- * three words (adjectives and nouns ending in a noun, by the `pos` part-of-speech tagger), Chinese
- * nouns and noun compounds (jieba's tags, adjacent nouns joined). Never a stop word of the
+ * The key phrases of a document (offline topics, docs/spec.md#topics): English noun phrases of one
+ * to three words (adjectives and nouns ending in a noun, by the `pos` part-of-speech tagger),
+ * Chinese nouns and noun compounds (jieba's tags, adjacent nouns joined). Never a stop word of the
  * multilingual lists alone, a number, a date word or a fragment (English words of two letters or
  * less unless an acronym, single Chinese characters). Each occurrence counts with its text's weight.
  *

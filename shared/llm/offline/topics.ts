@@ -83,10 +83,10 @@ export function rankKeyPhrases(
 }
 
 /**
- * Offline topics (seed 000 §5.3 without a model): the best of `rankKeyPhrases`, none containing or
- * contained in another ("platform" and "data platform"). Of two such, the longer is kept when it is
- * at least half as frequent in the document and in the corpus as the shorter one ("refund policy"
- * over "refund"), else the better scored.
+ * Offline topics (docs/spec.md#topics, without a model): the best of `rankKeyPhrases`, none
+ * containing or contained in another ("platform" and "data platform"). Of two such, the longer is
+ * kept when it is at least half as frequent in the document and in the corpus as the shorter one
+ * ("refund policy" over "refund"), else the better scored.
  *
  * @example keywordTopics(texts, { max: 5, corpusSize: 10, documentFrequency: (tokens) => 0 })
  */

@@ -7,7 +7,7 @@ export interface RerankScore {
 }
 
 /**
- * A cross-encoder reranker (seed 003 §3.5): scores each passage against the query together, which a
+ * A cross-encoder reranker (docs/spec.md#reranking): scores each passage against the query together, which a
  * bi-encoder embedding cannot. `rerank` returns every passage it was given, best first.
  */
 export interface Reranker {

@@ -25,7 +25,7 @@ export interface BreakWindow {
 }
 
 /**
- * Where to cut a run of units into pieces (seed 000 §5.1.3 `semantic_split`, generalised): from
+ * Where to cut a run of units into pieces (docs/spec.md#paragraph-splitting, generalised): from
  * the start of each piece, among the boundaries where it holds between `min` and `max` characters,
  * the one where the text on either side is least similar (a topic shift), the first of equals.
  * Returns the indices of the units that start a new piece (never 0), in order.

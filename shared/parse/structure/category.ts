@@ -1,4 +1,4 @@
-/** Section categories of seed 002 §2.1, with their exact enum strings. */
+/** Section categories (docs/spec.md#categories), with their exact enum strings. */
 export const SECTION_CATEGORIES = [
   'abstract',
   'introduction',
@@ -57,8 +57,9 @@ const RULES: readonly { category: SectionCategory; latin: RegExp; cjk: readonly 
 ];
 
 /**
- * The category a section title names by the seed 002 keyword rules (English and Chinese), or
- * undefined when it names none, in which case the section inherits its parent's category.
+ * The category a section title names by the keyword rules of docs/spec.md#categories (English and
+ * Chinese), or undefined when it names none, in which case the section inherits its parent's
+ * category.
  *
  * @example classifyTitle('4.1 Ablation Study') // 'evaluation'
  * @example classifyTitle('二、研究背景') // 'introduction'

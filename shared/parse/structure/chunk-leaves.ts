@@ -25,7 +25,7 @@ export interface LeafChunk {
 }
 
 /**
- * Groups leaves into chunks at topic shifts (seed 000 §5.1.2 semantic chunking): the similarity at
+ * Groups leaves into chunks at topic shifts (docs/spec.md#generated-sections): the similarity at
  * each boundary compares the two leaves on either side; chunks never start with a table, image,
  * code block, caption or the rest of a list. Vectors must already be in `vectors` (`unitText`).
  */
@@ -48,7 +48,7 @@ export function chunkLeaves(leaves: readonly Leaf[], vectors: VectorTable, windo
 }
 
 /**
- * Splits chunks into about `groups` runs of neighbours (seed 000 §5.1.2 hierarchical grouping, kept
+ * Splits chunks into about `groups` runs of neighbours (docs/spec.md#generated-sections, kept
  * in reading order): each cut where adjacent chunks are least alike, near an even share of the
  * text, every group at least two chunks.
  */

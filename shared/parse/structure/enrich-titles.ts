@@ -4,7 +4,7 @@ import type { Titler } from './titler.ts';
 import { proseTexts } from './tree-text.ts';
 
 /**
- * Adds a descriptive suffix to numbering-only section titles (seed 000 §5.1.3 rule 3): "一、"
+ * Adds a descriptive suffix to numbering-only section titles (docs/spec.md#title-enrichment): "一、"
  * becomes "一、 项目背景", numbering kept, the original in `metadata.originalTitle`. The suffix is
  * the titler's (a model title, or offline an extractive one from the section's text). Sections with
  * no prose keep their title.

@@ -10,7 +10,7 @@ export interface TitleLength {
 
 /** A section heading. */
 export const SECTION_TITLE: TitleLength = { maxCjkChars: 20, maxLatinWords: 8 };
-/** The suffix after an author's numbering ("一、 项目背景"): seed 000 §5.1.3 asks 5-15 characters. */
+/** The suffix after an author's numbering ("一、 项目背景"): 5-15 characters (docs/spec.md#title-enrichment). */
 export const TITLE_SUFFIX: TitleLength = { maxCjkChars: 15, maxLatinWords: 5 };
 
 /** A clause shorter than this is too little to name a section ("However,"). */

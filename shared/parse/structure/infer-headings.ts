@@ -47,7 +47,7 @@ export function headingLevel(text: string): number | undefined {
 }
 
 /**
- * Finds the headings of a flat text (seed 000 §5.1.2's "documents with headings" test, for text
+ * Finds the headings of a flat text (docs/spec.md#inferred-headings: for text
  * that carries its outline only in numbering): single short lines like "第一章 概述", "一、项目背景",
  * "（二）预算", "1. Introduction", "2.1 Data" or "Chapter 3" become sections nested by their
  * numbering, with `metadata.inferred: true`. Returns the nodes unchanged unless at least two such

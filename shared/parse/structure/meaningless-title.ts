@@ -1,6 +1,6 @@
 /**
- * Titles that are only a number (seed 000 §5.1.3's four patterns, plus bare English and nested
- * numbering): they say where a section is, not what it is about.
+ * Titles that are only a number (docs/spec.md#title-enrichment: four numbering patterns, plus bare
+ * English and nested numbering): they say where a section is, not what it is about.
  */
 const PATTERNS: readonly RegExp[] = [
   /^[一二三四五六七八九十百零〇]+[、.．]?$/u, // 一、 二、 三

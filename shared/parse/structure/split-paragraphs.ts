@@ -19,7 +19,7 @@ const WHOLE_KINDS = new Set(['code']);
 const MAX_SENTENCES = 20_000;
 
 /**
- * Splits every paragraph longer than `maxParagraphChars` (seed 000 §5.1.3 `semantic_split`): all
+ * Splits every paragraph longer than `maxParagraphChars` (docs/spec.md#paragraph-splitting): all
  * their sentences are embedded in batched calls, each piece ends where adjacent sentences are least
  * similar once it holds 0.8-1.2x `paragraphTargetChars`; a piece still over the maximum (a single
  * huge sentence) falls back to `splitText`. Code is never split; metadata is kept on each piece.

@@ -6,7 +6,7 @@ import { attribute, clip } from './tools/format.ts';
 const BACKGROUND_CHARS = 500;
 
 /**
- * A document's background for the agent (seed 002 §3.3 introduction injection): the first leaves of
+ * A document's background for the agent (docs/spec.md#background): the first leaves of
  * its abstract or introduction sections, else the document summary, at most 500 characters; empty
  * when it has neither.
  */

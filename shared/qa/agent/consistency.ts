@@ -13,9 +13,9 @@ const NUMBER = /\d+(?:[.,]\d+)*\s*(?:%|万|亿|千|百|million|billion|thousand|
 const MIN_SHARED_WORDS = 2;
 
 /**
- * Deterministic consistency check (offline stand-in for the model's, seed 000 §8.2): two statements
- * from different documents that share at least two content words but state different numbers
- * (amounts, dates, percentages) with none in common contradict each other.
+ * Deterministic consistency check (offline stand-in for the model's, docs/spec.md#contradictions):
+ * two statements from different documents that share at least two content words but state different
+ * numbers (amounts, dates, percentages) with none in common contradict each other.
  *
  * @example findNumericContradictions([{ text: '预算为500万元。', citation: 1, documentId: 'a' }, { text: '预算为300万元。', citation: 2, documentId: 'b' }])
  */

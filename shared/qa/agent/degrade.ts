@@ -8,10 +8,10 @@ import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
 
 /**
- * What the agent does when the model fails while planning (seed 000 §6: degrade rather than fail):
- * says why in a `progress` event (stage `degraded`) and in the trace, runs the standard retrieval
- * when nothing was gathered yet, and answers from the passages without the model (the extractive
- * answer, quoting them verbatim) with low confidence.
+ * What the agent does when the model fails while planning (degrade rather than fail:
+ * docs/spec.md#degrading): says why in a `progress` event (stage `degraded`) and in the trace, runs
+ * the standard retrieval when nothing was gathered yet, and answers from the passages without the
+ * model (the extractive answer, quoting them verbatim) with low confidence.
  */
 export async function* answerWithoutPlanner(
   deps: QaDeps,

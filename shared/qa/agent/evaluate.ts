@@ -12,7 +12,7 @@ export type Suggestion =
   | 'resolve_contradictions'
   | 'ready_to_answer';
 
-/** The feedback on one tool call (seed 000 §6.3.2). */
+/** The feedback on one tool call (docs/spec.md#feedback). */
 export interface Evaluation {
   tool: string;
   quality: ResultQuality;
@@ -20,7 +20,7 @@ export interface Evaluation {
   suggestion?: Suggestion;
 }
 
-/** The adaptive strategy's next move and the hint the planner gets (seed 000 §6.3.3). */
+/** The adaptive strategy's next move and the hint the planner gets (docs/spec.md#feedback). */
 export interface StrategyHint {
   strategy: 'refine_query' | 'explore_deeper' | 'broaden_search' | 'verify_sources' | 'finalize' | 'continue';
   hint?: string;
@@ -96,7 +96,7 @@ export function contentTerms(question: string): string[] {
   return [...new Set(segment(question))].filter((t) => [...t].length >= 2 && !QUESTION_WORD.test(t));
 }
 
-/** The next strategy from the latest evaluation and the state (seed 000 §6.3.3). */
+/** The next strategy from the latest evaluation and the state (docs/spec.md#feedback). */
 export function adaptiveStrategy(state: AgentState, evaluation: Evaluation): StrategyHint {
   switch (evaluation.suggestion) {
     case 'try_different_query':

@@ -8,9 +8,10 @@ const VALUE_AFTER = /(?:[：:是为由]|\bis\b|\bby\b)\s*([^\s，。,.;；、()�
 export { isMultiHop } from '../hops.ts';
 
 /**
- * Terms that lead to the next hop of a multi-hop question (seed 000 §8.2: A's lead -> Zhang San ->
- * his other projects): in the evidence sentence that best matches the question, the values stated
- * after a colon or "is"/"是"/"由", else its words the question does not contain; at most two.
+ * Terms that lead to the next hop of a multi-hop question (docs/spec.md#multi-hop: A's lead ->
+ * Zhang San -> his other projects): in the evidence sentence that best matches the question, the
+ * values stated after a colon or "is"/"是"/"由", else its words the question does not contain; at
+ * most two.
  *
  * @example followUpTerms('A项目负责人还负责过哪些项目？', [hit('项目负责人：张三。')]) // ['张三']
  */

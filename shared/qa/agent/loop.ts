@@ -17,7 +17,7 @@ import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
 import { AGENT_TOOLS, FINAL_ANSWER, type FinalAnswerInput, finalAnswerInput } from './tools/index.ts';
 
-/** Default iteration limit (seed 002 §5.5). */
+/** Default iteration limit (docs/spec.md#agent-loop). */
 export const DEFAULT_MAX_ITERATIONS = 5;
 
 export interface AgentStart {
@@ -37,7 +37,7 @@ export function plannerFor(deps: QaDeps): Planner {
 }
 
 /**
- * The agent loop (seed 000 §6.4.3 with seed 002 §5): routes the question (one document or the
+ * The agent loop (docs/spec.md#agent-loop): routes the question (one document or the
  * corpus; by the model when there is one, see `routeIntent`), then up to `maxIterations` times plans (thought), runs each tool (action) and reports its
  * result (observation), evaluates it and sets the strategy hint the planner sees next. Ends with the
  * planner's final_answer, offline as soon as the strategy says finalize, or, at the limit, with a

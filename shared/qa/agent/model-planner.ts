@@ -102,8 +102,9 @@ const action = z.object({
 });
 
 /**
- * The model plans with one structured JSON action per turn (`{thought, action, params}`, seed 000
- * §6.4.4), for servers without native tools; the history goes back as text. Role `answer`.
+ * The model plans with one structured JSON action per turn (`{thought, action, params}`,
+ * docs/spec.md#planners), for servers without native tools; the history goes back as text. Role
+ * `answer`.
  */
 export class JsonActionPlanner implements Planner {
   private readonly history: string[] = [];

@@ -18,12 +18,12 @@ export function exactTerms(question: string): string[] {
 }
 
 /**
- * The offline stand-in for the model's planning (seed 000 §6.2.3 strategy selection, deterministic):
- * a document-scoped search when the question names one document; else keyword search for exact
- * terms, full-text search otherwise; semantic search when results are empty or weak; a keyword
- * search for the next hop of a multi-hop question; a context window around the best passage when
- * exploring deeper; a consistency check when passages come from several documents; then the
- * final answer (synthesized extractively by the loop). Never repeats a call.
+ * The offline stand-in for the model's planning (strategy selection, deterministic:
+ * docs/spec.md#planners): a document-scoped search when the question names one document; else
+ * keyword search for exact terms, full-text search otherwise; semantic search when results are
+ * empty or weak; a keyword search for the next hop of a multi-hop question; a context window around
+ * the best passage when exploring deeper; a consistency check when passages come from several
+ * documents; then the final answer (synthesized extractively by the loop). Never repeats a call.
  */
 export class OfflinePlanner implements Planner {
   private turn = 0;

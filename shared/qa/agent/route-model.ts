@@ -15,7 +15,7 @@ import {
   routeCandidates,
 } from './route.ts';
 
-/** The model's intent classification (seed 002 §3.3 step 1). */
+/** The model's intent classification (docs/spec.md#routing). */
 const intentSchema = z.object({
   intent: z.enum(['one_document', 'corpus']),
   document_keywords: z.array(z.string().trim().max(200)).max(10).default([]),
@@ -33,7 +33,7 @@ export interface RoutedQuestion {
 }
 
 /**
- * Intent routing (seed 002 §3.3): with a chat model, the model classifies the question (role
+ * Intent routing (docs/spec.md#routing): with a chat model, the model classifies the question (role
  * `decompose`, structured output: one document or the corpus, the document's keywords, the section
  * categories), and the document is then located among the live ones by name; offline, or when the
  * model's call fails, the rules route (`routeByRules`). A request limited to one document, or a

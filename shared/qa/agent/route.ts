@@ -4,7 +4,7 @@ import { classifyTitle, type SectionCategory } from '#shared/parse/structure/cat
 import { pgArray } from '#shared/search/scope.ts';
 import type { SearchFilters } from '#shared/search/types.ts';
 
-/** Where an answer should be looked for (seed 002 §3.3 intent routing). */
+/** Where an answer should be looked for (docs/spec.md#routing). */
 export interface Route {
   scope: 'document' | 'corpus';
   documentId?: string;

@@ -13,7 +13,7 @@ export interface Contradiction {
   reason: string;
 }
 
-/** The agent's working memory (seed 000 §6.4.3 `context`). */
+/** The agent's working memory (docs/spec.md#agent-loop). */
 export interface AgentState {
   question: string;
   request: AskRequest;

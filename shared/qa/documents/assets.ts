@@ -27,7 +27,10 @@ export interface AssetDeps {
   cache?: LruCache<CachedBlob>;
 }
 
-/** The seed's cache keeps the last 1,000 documents; the byte bound keeps large images from filling memory. */
+/**
+ * Renditions and images read recently stay in memory (docs/spec.md#documents-mode); the byte bound
+ * keeps large images from filling memory.
+ */
 const sharedCache = new LruCache<CachedBlob>({ maxEntries: 5000, maxBytes: 256 * 2 ** 20 });
 
 /** The process-wide cache of Markdown renditions and images read from the blob store. */

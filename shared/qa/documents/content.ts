@@ -7,7 +7,7 @@ import type { DocumentBlock } from './markers.ts';
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
- * A document as the Stage-1 model sees it (seed 004 §2.3.3): inside one
+ * A document as the Stage-1 model sees it (docs/spec.md#stage-1): inside one
  * `<document_content>` ... `</document_content>` block (document text is data), each text block after
  * its `[DOC-…-PARA-n]` marker, each image as `[DOC-…-IMAGE-n: img_001.png]` followed by its bytes,
  * in reading order. Images without bytes, or of a type the models do not take, keep their marker

@@ -25,11 +25,14 @@ import { offlineSynthesis, streamSynthesis } from './stage2.ts';
 
 /** Settings of the documents mode; defaults in parentheses. */
 export interface DocumentsOptions {
-  /** Documents read whole in Stage 1 (5; the seed allows at most 10). */
+  /** Documents read whole in Stage 1 (5; at most 10, docs/spec.md#documents-mode). */
   maxDocuments?: number;
   /** Stage-1 documents read at once (4). */
   concurrency?: number;
-  /** A document whose Stage 1 takes longer than this is skipped (60,000 ms; the seed aims at < 5 s). */
+  /**
+   * A document whose Stage 1 takes longer than this is skipped (60,000 ms; the aim is under 5 s,
+   * docs/spec.md#timing-targets).
+   */
   documentTimeoutMs?: number;
 }
 
@@ -41,19 +44,19 @@ export type DocumentsDeps = QaDeps & {
   documents?: DocumentsOptions;
 };
 
-/** The most documents Stage 1 reads for one question (seed 004 §3.3). */
+/** The most documents Stage 1 reads for one question (docs/spec.md#documents-mode). */
 export const MAX_DOCUMENTS = 10;
 /** Passages searched to find the documents: enough to reach ten distinct ones in most corpora. */
 const DOCUMENT_SEARCH_DEPTH = 50;
 
 /**
- * The documents mode (seed 004): hybrid search finds the documents (at most `maxDocuments`), Stage 1
- * reads each one whole with the question, concurrently, streaming `progress` {current, total,
- * doc_name} as each finishes (a document that fails is skipped with a `progress` event of stage
- * `stage1_failed`, never failing the answer); Stage 2 synthesizes and streams the answer (when the
- * model fails before writing, the Stage-1 findings stand in, with low confidence); its
- * markers are resolved to references {ref_id, doc_id, doc_name, chunk_type, content | image_url};
- * usage per stage; `done` with the response (also saved in the history).
+ * The documents mode (docs/spec.md#documents-mode): hybrid search finds the documents (at most
+ * `maxDocuments`), Stage 1 reads each one whole with the question, concurrently, streaming
+ * `progress` {current, total, doc_name} as each finishes (a document that fails is skipped with a
+ * `progress` event of stage `stage1_failed`, never failing the answer); Stage 2 synthesizes and
+ * streams the answer (when the model fails before writing, the Stage-1 findings stand in, with low
+ * confidence); its markers are resolved to references {ref_id, doc_id, doc_name, chunk_type,
+ * content | image_url}; usage per stage; `done` with the response (also saved in the history).
  */
 export async function* documentsFlow(
   deps: DocumentsDeps,

@@ -14,7 +14,7 @@ export interface DocumentHops {
 }
 
 /**
- * The documents mode's hops without a model (seed 000 §8.2): for a multi-hop question, the names
+ * The documents mode's hops without a model (docs/spec.md#multi-hop): for a multi-hop question, the names
  * the best sentences of the question's passages state (`bridgeEntities`: the lead of Atlas ->
  * "Dana Whitfield") are searched with the question's unanswered terms, and the names those passages
  * state in turn ("Borealis"), up to `MAX_HOPS` rounds; the documents found are read with the rest.

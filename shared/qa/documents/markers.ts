@@ -3,13 +3,16 @@ export type DocumentBlock =
   | { kind: 'text'; n: number; ref: string; text: string }
   | { kind: 'image'; n: number; ref: string; filename: string; alt: string };
 
-/** `[DOC-xxxxxxxx-PARA-n]` and `[DOC-xxxxxxxx-IMAGE-n]` (seed 004 §2.3.2), anywhere in a bracket list. */
+/**
+ * `[DOC-xxxxxxxx-PARA-n]` and `[DOC-xxxxxxxx-IMAGE-n]` (docs/spec.md#markers), anywhere in a
+ * bracket list.
+ */
 const MARKER = /DOC-[a-f0-9]{8}-(?:PARA|IMAGE)-\d+/g;
 /** A block that is nothing but one image link to a file beside the Markdown (`![alt](img_001.png)`). */
 const IMAGE_BLOCK = /^!\[((?:\\.|[^\]\\])*)\]\(\s*<?([A-Za-z0-9_.-]+)>?\s*\)$/;
 
 /**
- * The short id of a document in markers: the first 8 hex digits of its UUID (seed 004 §2.3.2).
+ * The short id of a document in markers: the first 8 hex digits of its UUID (docs/spec.md#markers).
  *
  * @example shortDocId('3f2a9c1e-...') // '3f2a9c1e'
  */
@@ -18,10 +21,10 @@ export function shortDocId(documentId: string): string {
 }
 
 /**
- * Splits a Markdown rendition into marked blocks (seed 004 §2.3.1): paragraphs separated by blank
- * lines, every heading line a block of its own, empty blocks dropped; a block that is only an image
- * link becomes an image block. Text and images are numbered separately, from 1, in order. Fenced
- * code stays one block even when it contains blank lines.
+ * Splits a Markdown rendition into marked blocks (docs/spec.md#markers): paragraphs separated by
+ * blank lines, every heading line a block of its own, empty blocks dropped; a block that is only an
+ * image link becomes an image block. Text and images are numbered separately, from 1, in order.
+ * Fenced code stays one block even when it contains blank lines.
  *
  * @example splitIntoBlocks('# A\n\nHello.\n\n![chart](img_001.png)', 'abcd1234')
  * // [{ kind: 'text', ref: 'DOC-abcd1234-PARA-1', text: '# A' }, { ...PARA-2 'Hello.' }, { kind: 'image', ref: 'DOC-abcd1234-IMAGE-1', filename: 'img_001.png' }]
@@ -84,7 +87,8 @@ function rawBlocks(markdown: string): string[] {
 }
 
 /**
- * The markers an answer uses, deduplicated, in order of first appearance (seed 004 §2.4.1).
+ * The markers an answer uses, deduplicated, in order of first appearance
+ * (docs/spec.md#document-references).
  *
  * @example extractMarkers('A [DOC-abcd1234-PARA-2]. B [DOC-abcd1234-PARA-2][DOC-abcd1234-IMAGE-1]')
  * // ['DOC-abcd1234-PARA-2', 'DOC-abcd1234-IMAGE-1']

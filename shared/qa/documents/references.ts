@@ -1,6 +1,6 @@
 import type { Stage1Result } from './stage1.ts';
 
-/** A cited paragraph or image of the documents mode (seed 004 §2.4.3). */
+/** A cited paragraph or image of the documents mode (docs/spec.md#document-references). */
 export interface DocumentReference {
   /** The marker without brackets, e.g. `DOC-abc12345-PARA-5`. */
   ref_id: string;
@@ -23,9 +23,9 @@ export function imageUrl(documentId: string, filename: string, version?: number)
 }
 
 /**
- * The references of an answer's markers, in the markers' order (seed 004 §2.4.2): text markers with
- * their paragraph's full content, image markers with their URL. Markers that name no block of the
- * Stage-1 documents (invented by a model) are returned apart, never as references.
+ * The references of an answer's markers, in the markers' order (docs/spec.md#document-references):
+ * text markers with their paragraph's full content, image markers with their URL. Markers that name
+ * no block of the Stage-1 documents (invented by a model) are returned apart, never as references.
  */
 export function resolveReferences(
   markers: string[],

@@ -14,7 +14,7 @@ export interface Stage1Result {
   version: number;
   shortId: string;
   blocks: DocumentBlock[];
-  /** The structured reply of seed 004 §2.1 (document structure, answer, citations), with markers. */
+  /** The structured reply (docs/spec.md#stage-1: document structure, answer, citations), with markers. */
   reply: string;
   /** Offline: the sentences quoted verbatim, with the marker of their paragraph. */
   quoted: { text: string; ref: string }[];
@@ -27,10 +27,10 @@ export interface Stage1Options {
 }
 
 /**
- * Stage 1 for one document (seed 004 §2.1): its Markdown rendition and images (cache, else the blob
- * store), split into marked paragraphs and images, sent interleaved with the question to the
- * multimodal model (role `judge`), which replies with the document's structure, its answer and its
- * citations. Offline: the same reply built from the paragraphs' sentences that best match the
+ * Stage 1 for one document (docs/spec.md#stage-1): its Markdown rendition and images (cache, else
+ * the blob store), split into marked paragraphs and images, sent interleaved with the question to
+ * the multimodal model (role `judge`), which replies with the document's structure, its answer and
+ * its citations. Offline: the same reply built from the paragraphs' sentences that best match the
  * question, quoted verbatim. Throws when the document cannot be read or the model fails: the flow
  * skips that document.
  */
@@ -75,8 +75,8 @@ export async function readDocument(
 }
 
 /**
- * The seed's three-part reply without a model: headings as the structure, the best sentences
- * verbatim (images by their alt text).
+ * The three-part reply (docs/spec.md#stage-1) without a model: headings as the structure, the best
+ * sentences verbatim (images by their alt text).
  */
 function offlineReply(
   question: string,

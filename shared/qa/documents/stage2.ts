@@ -7,8 +7,8 @@ import { loadQaPrompt } from '../prompt.ts';
 import type { Stage1Result } from './stage1.ts';
 
 /**
- * Stage 2 (seed 004 §2.1): the question and every Stage-1 reply sent to the model (role `answer`),
- * whose answer streams with the documents' markers kept.
+ * Stage 2 (docs/spec.md#stage-2): the question and every Stage-1 reply sent to the model (role
+ * `answer`), whose answer streams with the documents' markers kept.
  */
 export function streamSynthesis(
   chat: ChatModel,

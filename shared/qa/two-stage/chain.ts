@@ -9,7 +9,7 @@ import { runStage } from './stage.ts';
 import type { SubQuery, SubQueryAnalysis } from './types.ts';
 
 /**
- * The next hop's sub-queries without a model (seed 000 §8.2 multi-hop): for a question asking for
+ * The next hop's sub-queries without a model (docs/spec.md#multi-hop): for a question asking for
  * more than the first fact ("which other project…"), the names the extracts so far state that the
  * question and the earlier hops do not (`bridgeEntities`), each searched with the question's terms
  * no extract holds yet. Empty when the question is not multi-hop or nothing new was found.

@@ -11,8 +11,8 @@ const CLAUSES =
   /[？?；;。!！]|，(?:以及|并且|还有|另外|同时)|以及|并且|, and |\band also\b|\band (?=(?:what|which|who|when|where|why|how)\b)/i;
 
 /**
- * Question decomposition (seed 001, agent 1) by the model (role `decompose`): 1 to `max` affirmative
- * sub-queries, each with a focus.
+ * Question decomposition (docs/spec.md#decomposition) by the model (role `decompose`): 1 to `max`
+ * affirmative sub-queries, each with a focus.
  */
 export async function decomposeWithModel(
   chat: ChatModel,

@@ -28,15 +28,16 @@ export type TwoStageDeps = QaDeps & { twoStage?: TwoStageOptions };
 const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, speculative: true };
 
 /**
- * The two-stage mode (seed 001): decomposition into at most 5 affirmative sub-queries (`subqueries`
- * event), hybrid retrieval and relevance judges per sub-query in parallel, the sufficiency judge
- * (while it runs the report is already being written, kept back until the verdict), an optional
- * second stage with the judge's additional sub-queries, then the streamed report (TL;DR, conclusion,
- * evidence with 《document》 and verbatim quotes), `references` and `done`. When the stages outlast
- * `timeoutMs` the flow answers from a single retrieval and says so (`progress` stage `degraded`).
- * Offline, heuristic decomposition, score-based judges and an extractive report stand in, and a
- * multi-hop question's stages are followed by hops that search for the names the extracts state
- * (`chainHops`: the lead of Atlas -> Dana Whitfield -> Borealis and its result).
+ * The two-stage mode (docs/spec.md#two-stage): decomposition into at most 5 affirmative sub-queries
+ * (`subqueries` event), hybrid retrieval and relevance judges per sub-query in parallel, the
+ * sufficiency judge (while it runs the report is already being written, kept back until the
+ * verdict), an optional second stage with the judge's additional sub-queries, then the streamed
+ * report (TL;DR, conclusion, evidence with 《document》 and verbatim quotes), `references` and
+ * `done`. When the stages outlast `timeoutMs` the flow answers from a single retrieval and says so
+ * (`progress` stage `degraded`). Offline, heuristic decomposition, score-based judges and an
+ * extractive report stand in, and a multi-hop question's stages are followed by hops that search
+ * for the names the extracts state (`chainHops`: the lead of Atlas -> Dana Whitfield -> Borealis
+ * and its result).
  */
 export async function* twoStageFlow(
   deps: TwoStageDeps,

@@ -10,9 +10,10 @@ import type { Confidence } from '../response.ts';
 import { judgmentSchema, type SubQuery, type SubQueryAnalysis } from './types.ts';
 
 /**
- * The relevance judge (seed 001, agent 2) for one sub-query, by the model (role `judge`): verbatim
- * extracts with their passage, a sub-answer, confidence and missing aspects. An extract that is not
- * found word for word in its passage is dropped: only verbatim text goes on to the report.
+ * The relevance judge (docs/spec.md#relevance-judge) for one sub-query, by the model (role
+ * `judge`): verbatim extracts with their passage, a sub-answer, confidence and missing aspects. An
+ * extract that is not found word for word in its passage is dropped: only verbatim text goes on to
+ * the report.
  */
 export async function judgeWithModel(
   chat: ChatModel,

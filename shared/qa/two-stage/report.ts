@@ -7,11 +7,11 @@ import { loadQaPrompt } from '../prompt.ts';
 import { findingsBlock } from './findings.ts';
 import type { SubQueryAnalysis } from './types.ts';
 
-/** Evidence points in the report (seed 001 §8.1: three to five). */
+/** Evidence points in the report (docs/spec.md#report: three to five). */
 const MAX_EVIDENCE = 5;
 
 /**
- * The report (seed 001, agent 4) streamed by the model (role `answer`): TL;DR, conclusion, then
+ * The report (docs/spec.md#report) streamed by the model (role `answer`): TL;DR, conclusion, then
  * evidence points with 《document name》, a verbatim quote and the extract's `[n]`.
  */
 export function streamReport(

@@ -3,8 +3,9 @@ import type { SearchDeps, SearchFilters, SearchHit } from '#shared/search/types.
 import type { SubQuery } from './types.ts';
 
 /**
- * The retrieval each stage runs for one sub-query (seed 001 §3.1): BM25 and semantic rankings in
- * parallel, fused, `topK` passages within the filters. The benchmark times this very function.
+ * The retrieval each stage runs for one sub-query (docs/spec.md#sub-query-retrieval): BM25 and
+ * semantic rankings in parallel, fused, `topK` passages within the filters. The benchmark times
+ * this very function.
  *
  * @example await retrieveSubQuery(deps, { text: '云平台建设的预算' }, {}, 10)
  */

@@ -26,9 +26,10 @@ export function usageEvent(
 }
 
 /**
- * One stage of seed 001: hybrid retrieval for every sub-query in parallel, then the relevance judges
- * in parallel (the model, or offline the score-based judge; a judge whose model call fails falls
- * back to the offline one for its sub-query). Both steps count against the deadline.
+ * One stage of the two-stage mode (docs/spec.md#two-stage): hybrid retrieval for every sub-query in
+ * parallel, then the relevance judges in parallel (the model, or offline the score-based judge; a
+ * judge whose model call fails falls back to the offline one for its sub-query). Both steps count
+ * against the deadline.
  */
 export async function* runStage(
   deps: QaDeps,

@@ -5,8 +5,8 @@ import { extractedPassages, findingsBlock } from './findings.ts';
 import { type SubQueryAnalysis, type SufficiencyVerdict, sufficiencySchema } from './types.ts';
 
 /**
- * The sufficiency judge (seed 001, agent 3) by the model (role `sufficiency`): whether the first
- * stage is enough and, when it is not, at most `maxExtra` additional sub-queries.
+ * The sufficiency judge (docs/spec.md#sufficiency) by the model (role `sufficiency`): whether the
+ * first stage is enough and, when it is not, at most `maxExtra` additional sub-queries.
  */
 export async function judgeSufficiencyWithModel(
   chat: ChatModel,

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { SearchHit } from '#shared/search/types.ts';
 import type { Confidence } from '../response.ts';
 
-/** A sub-query (seed 001 §4.1): an affirmative statement to search for, and the aspect it covers. */
+/**
+ * A sub-query (docs/spec.md#decomposition): an affirmative statement to search for, and the aspect
+ * it covers.
+ */
 export interface SubQuery {
   id: number;
   text: string;
@@ -11,13 +14,16 @@ export interface SubQuery {
   stage: 1 | 2;
 }
 
-/** A passage extracted verbatim from a hit (seed 001 §4.2); the source name is the hit's document. */
+/**
+ * A passage extracted verbatim from a hit (docs/spec.md#relevance-judge); the source name is the
+ * hit's document.
+ */
 export interface RelevantExtract {
   hit: SearchHit;
   text: string;
 }
 
-/** What the relevance judge made of one sub-query's hits (seed 001 §4.3). */
+/** What the relevance judge made of one sub-query's hits (docs/spec.md#relevance-judge). */
 export interface SubQueryAnalysis {
   subquery: SubQuery;
   answer: string;
@@ -26,7 +32,7 @@ export interface SubQueryAnalysis {
   missing: string[];
 }
 
-/** The sufficiency judge's verdict (seed 001 §3.2, agent 3). */
+/** The sufficiency judge's verdict (docs/spec.md#sufficiency). */
 export interface SufficiencyVerdict {
   sufficient: boolean;
   confidence: Confidence;
@@ -65,7 +71,7 @@ export const sufficiencySchema = z.object({
 
 /** Settings of the two-stage mode; defaults in parentheses. */
 export interface TwoStageOptions {
-  /** First-stage sub-queries (5, seed 001 §7.2). */
+  /** First-stage sub-queries (5, docs/spec.md#two-stage). */
   maxSubQueries?: number;
   /** Sub-queries the second stage may add (3). */
   maxExtraQueries?: number;

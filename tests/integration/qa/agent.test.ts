@@ -13,7 +13,7 @@ import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { scriptedChat } from '../../helpers/scripted-chat.ts';
 import { collect, done } from './events.ts';
 
-/** Seed 000 §8.3: cross-document links (multi-hop) and a contradicting pair. */
+/** Cross-document links (multi-hop) and a contradicting pair (docs/spec.md#test-scenarios). */
 const CORPUS = [
   {
     filename: 'A项目规划.md',

@@ -6,7 +6,7 @@ import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 const ref = { documentId: '00000000-0000-4000-8000-000000000002', version: 1 };
 
 describe('classifyTitle', () => {
-  it('uses the exact enum strings of seed 002', () => {
+  it('uses the exact enum strings of docs/spec.md#categories', () => {
     expect(SECTION_CATEGORIES).toEqual([
       'abstract',
       'introduction',

@@ -21,7 +21,8 @@ export function renderMarkdown(text: string, anchorPrefix?: string): string {
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
 }
 
-// `[3]` (passages) and `[DOC-1a2b3c4d-PARA-5]` / `[DOC-1a2b3c4d-IMAGE-2]` (documents mode, seed 004).
+// `[3]` (passages) and `[DOC-1a2b3c4d-PARA-5]` / `[DOC-1a2b3c4d-IMAGE-2]` (documents mode,
+// docs/spec.md#markers).
 const MARKER = /\[(\d{1,3}|DOC-[0-9a-f]{8}-(?:PARA|IMAGE)-\d{1,5})\]/g;
 
 function linkCitations(text: string, prefix: string): string {

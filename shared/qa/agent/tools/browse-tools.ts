@@ -94,7 +94,7 @@ export const sectionChildrenTool = defineTool({
 export const contextWindowTool = defineTool({
   name: 'get_context_window',
   description:
-    'The passages just before and after a passage in reading order (seed window expansion): use when a passage seems cut off or refers to something nearby ("it", "the table below").',
+    'The passages just before and after a passage in reading order: use when a passage seems cut off or refers to something nearby ("it", "the table below").',
   input: z.object({ node_id: nodeId, window: z.number().int().min(1).max(3).default(1) }),
   async run(ctx, input) {
     await scopedNode(ctx, input.node_id);

@@ -18,7 +18,7 @@ import { compareVersionsTool } from './version-tools.ts';
 
 export type { AgentTool, ToolKind, ToolOutcome } from './tool.ts';
 
-/** The terminal tool: the loop ends with its answer (seed 000 §6.2.7). */
+/** The terminal tool: the loop ends with its answer (docs/spec.md#tools). */
 export const FINAL_ANSWER = 'final_answer';
 
 export const finalAnswerInput = z.object({

@@ -20,7 +20,7 @@ export interface ToolOutcome {
   contradictions?: number;
 }
 
-/** A tool of the agent (seed 000 §6.2, seed 002 §5.2): its name, description, input schema and action. */
+/** A tool of the agent (docs/spec.md#tools): its name, description, input schema and action. */
 export interface AgentTool<I = unknown> {
   name: string;
   description: string;
