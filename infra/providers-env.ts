@@ -10,6 +10,7 @@ export function providerEnvironment(settings: Settings): Record<string, string> 
   return {
     DROPQA_PROVIDERS__CHAT__KIND: 'bedrock',
     DROPQA_PROVIDERS__CHAT__MODEL: settings.chatModel,
+    DROPQA_PROVIDERS__ROLES__CONDENSE__MODEL: settings.condenseModel,
     DROPQA_PROVIDERS__EMBEDDER__KIND: 'bedrock',
     DROPQA_PROVIDERS__EMBEDDER__MODEL: settings.embeddingModel,
     DROPQA_PROVIDERS__EMBEDDER__DIMENSIONS: String(settings.embeddingDimensions),
@@ -34,6 +35,7 @@ export function grantModels(grantee: IGrantable, settings: Settings, scope: Stac
   if (settings.providers === 'offline') return;
   const models = [
     settings.chatModel,
+    settings.condenseModel,
     settings.embeddingModel,
     ...(settings.rerankModel ? [settings.rerankModel] : []),
   ];

@@ -20,6 +20,11 @@ const settingsSchema = z.object({
    * prefixed), which current Claude models are only called through. See docs/aws.md.
    */
   chatModel: z.string().default(DEFAULT_CHAT_MODEL),
+  /**
+   * The model that rewrites follow-up questions as standalone ones (role `condense`, one short call
+   * per follow-up): the small default even when `chatModel` names a larger one.
+   */
+  condenseModel: z.string().default(DEFAULT_CHAT_MODEL),
   embeddingModel: z.string().default('amazon.titan-embed-text-v2:0'),
   embeddingDimensions: z.coerce.number().int().min(8).max(4096).default(1024),
   /** A Bedrock rerank model id (`amazon.rerank-v1:0`, `cohere.rerank-v3-5:0`); unset, no reranking. */

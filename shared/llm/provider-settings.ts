@@ -4,6 +4,11 @@ import { HASHING_EMBEDDER_MODEL } from './offline/hashing-embedder.ts';
 
 /** The chat model of roles without their own when `providers.chat.model` is not set (Bedrock). */
 export const DEFAULT_BEDROCK_CHAT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
+/**
+ * The `condense` role's model on Bedrock when `providers.roles.condense.model` is not set: a follow-up
+ * is rewritten by the small model whatever larger model answers (one short call per follow-up).
+ */
+export const DEFAULT_BEDROCK_CONDENSE_MODEL = DEFAULT_BEDROCK_CHAT_MODEL;
 export const TITAN_V2_MODEL = 'amazon.titan-embed-text-v2:0';
 export const TITAN_V2_DIMENSIONS = [256, 512, 1024] as const;
 export const COHERE_MULTILINGUAL_MODEL = 'cohere.embed-multilingual-v3';
@@ -55,6 +60,19 @@ export function defaultChatModel(config: Config): string | undefined {
     throw new ConfigError('providers.chat.model is required when providers.chat.kind is openai');
   }
   return chat.model;
+}
+
+/**
+ * The role settings a Bedrock chat model runs with: `providers.roles`, with the `condense` role on
+ * the small default model unless it names its own. (An OpenAI-compatible server has no model we
+ * could assume is small: there `condense` falls back to `providers.chat.model` like every role.)
+ */
+export function bedrockRoles(config: Config): Config['providers']['roles'] {
+  const { roles } = config.providers;
+  return {
+    ...roles,
+    condense: { ...roles.condense, model: roles.condense.model ?? DEFAULT_BEDROCK_CONDENSE_MODEL },
+  };
 }
 
 export function checkTitanDimensions(dimensions: number): void {

@@ -1,5 +1,5 @@
 import type { Config } from '#shared/config/index.ts';
-import { defaultChatModel, embedderSettings } from '../provider-settings.ts';
+import { bedrockRoles, defaultChatModel, embedderSettings } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
@@ -16,7 +16,7 @@ export interface BedrockDeps {
 
 /** A Bedrock chat model from `providers.chat` and `providers.roles`. */
 export function bedrockChatFromConfig(config: Config, deps: BedrockDeps): BedrockChat {
-  const { chat, roles } = config.providers;
+  const { chat } = config.providers;
   return new BedrockChat({
     client: createBedrockClient({
       region: chat.region,
@@ -24,7 +24,7 @@ export function bedrockChatFromConfig(config: Config, deps: BedrockDeps): Bedroc
       credentials: deps.credentials,
     }),
     defaultModel: defaultChatModel(config),
-    roles,
+    roles: bedrockRoles(config),
     caller: deps.caller,
     ledger: deps.ledger,
   });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '#shared/db/index.ts';
+import { stemTerm } from '#shared/index/analyze.ts';
 import { embedVersion } from '#shared/index/embed-version.ts';
 import { flattenTree } from '#shared/index/flatten.ts';
 import { indexParsedDocument } from '#shared/index/index-document.ts';
@@ -70,7 +71,7 @@ describe.each(DRIVERS)('indexing a document (%s)', (driver) => {
       const hits = await queryRows<{ content: string; token_count: number }>(
         db,
         sql`SELECT content, token_count FROM nodes
-            WHERE document_id = ${documentId} AND search_vector @@ ${"'kubernetes' & '容器' & '改造'"}::tsquery`,
+            WHERE document_id = ${documentId} AND search_vector @@ ${`'${stemTerm('kubernetes')}' & '容器' & '改造'`}::tsquery`,
       );
       expect(hits).toHaveLength(1);
       expect(hits[0]?.content).toBe(CONTAINER_PARAGRAPH);
