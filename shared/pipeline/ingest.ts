@@ -130,6 +130,31 @@ export function createIngestService(
     return track(done);
   }
 
+  /**
+   * Per key, the moment the latest upload's bytes have been read by its Register step. An upload of
+   * a key waits for the one before it: otherwise its write replaces the object before the earlier
+   * execution has read (and versioned) it, and that content is never versioned.
+   */
+  const keyRead = new Map<string, Promise<void>>();
+
+  /** Holds `key` until `release`; resolves when the upload before it on that key has been read. */
+  function holdKey(key: string, mine: Set<Promise<void>>): { before?: Promise<void>; release: () => void } {
+    const previous = keyRead.get(key);
+    // Two files of one key in a batch are ordered by the batch itself (their executions start after it).
+    const before = previous && !mine.has(previous) ? previous : undefined;
+    let release!: () => void;
+    const read = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = (before ?? Promise.resolve()).then(() => read);
+    mine.add(held);
+    keyRead.set(key, held);
+    void held.then(() => {
+      if (keyRead.get(key) === held) keyRead.delete(key);
+    });
+    return { before, release };
+  }
+
   async function start(
     files: IngestFile[],
     onOutcome?: (outcome: IngestOutcome) => void,
@@ -143,29 +168,52 @@ export function createIngestService(
     );
     const submitted: SubmittedFile[] = [];
     const outcomes: Promise<IngestOutcome>[] = [];
-    const toRun: { key: string; documentId: string; sequencer: string }[] = [];
-    for (const file of files) {
-      await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
-      // Taken once the write is done: concurrent uploads of one key are ordered as their writes were.
-      const sequencer = localSequencer();
-      const same = known.get(file.key);
-      if (same) {
-        // What Register would answer, without an execution: no parse, no model call, no status change.
-        submitted.push({ key: file.key, ...same, status: 'unchanged' });
-        const outcome: IngestOutcome = { key: file.key, ...same, status: 'unchanged' };
-        notify(onOutcome, outcome);
-        outcomes.push(Promise.resolve(outcome));
-        continue;
+    const toRun: { key: string; documentId: string; sequencer: string; release: () => void }[] = [];
+    const mine = new Set<Promise<void>>();
+    const releases: (() => void)[] = [];
+    try {
+      for (const [i, file] of files.entries()) {
+        const { before, release } = holdKey(file.key, mine);
+        releases.push(release);
+        if (before) await before;
+        await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
+        // Taken once the write is done: concurrent uploads of one key are ordered as their writes were.
+        const sequencer = localSequencer();
+        // After waiting, the current version may be the upload we waited for: ask again.
+        const same = before
+          ? (await findUnchanged(deps.db, [{ key: file.key, hash: hashes[i] ?? '' }])).get(file.key)
+          : known.get(file.key);
+        if (same) {
+          release();
+          // What Register would answer, without an execution: no parse, no model call, no status change.
+          submitted.push({ key: file.key, ...same, status: 'unchanged' });
+          const outcome: IngestOutcome = { key: file.key, ...same, status: 'unchanged' };
+          notify(onOutcome, outcome);
+          outcomes.push(Promise.resolve(outcome));
+          continue;
+        }
+        const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
+        const doc = await queueDocument(deps.db, { key: file.key, filename });
+        submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
+        toRun.push({ key: file.key, documentId: doc.id, sequencer, release });
       }
-      const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
-      const doc = await queueDocument(deps.db, { key: file.key, filename });
-      submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
-      toRun.push({ key: file.key, documentId: doc.id, sequencer });
+    } catch (error) {
+      for (const release of releases) release();
+      throw error;
     }
     // Only files that make new versions count towards a bulk load (and its index rebuild).
     const isBulk = toRun.length >= bulkMinFiles;
     if (isBulk) await bulk.begin(toRun.length);
-    const running = toRun.map((input) => execute(input, onOutcome, onEvent));
+    const running = toRun.map(({ release, ...input }) => {
+      const watchRegister = (event: PipelineEvent) => {
+        const read = event.type === 'step-finished' && event.step === 'Register' && !event.error;
+        if (read || event.type === 'finished') release();
+        onEvent?.(event);
+      };
+      const outcome = execute(input, onOutcome, watchRegister);
+      void outcome.finally(release);
+      return outcome;
+    });
     outcomes.push(...running);
     const indexed = isBulk ? track(Promise.allSettled(running).then(() => bulk.end())) : Promise.resolve();
     return { submitted, outcomes, indexed };

@@ -246,6 +246,26 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     expect(rows.map((r) => r.sequencer)).toEqual(rows.map((r) => r.sequencer).sort());
   });
 
+  it('versions every distinct content of 10 concurrent uploads of one name with 5 contents', async () => {
+    const key = 'race/five.md';
+    const contents = [1, 2, 3, 4, 5].map((n) => `# Race\n\nDistinct content ${n}.\n`);
+    const uploads = [...contents, ...contents];
+    await Promise.all(uploads.map((text) => service.submit([{ key, bytes: utf8(text) }])));
+    await service.idle();
+    const rows = await queryRows<{ version: number; current: boolean; hash: string }>(
+      deps.db,
+      sql`SELECT v.version, v.version = d.current_version AS current, v.file_hash AS hash
+          FROM document_versions v JOIN documents d ON d.id = v.document_id
+          WHERE d.key = ${key} AND d.deleted_at IS NULL ORDER BY v.version`,
+    );
+    const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+    // Each content was versioned (before: 2 versions for 5 contents); no version repeats the one before.
+    expect(new Set(rows.map((r) => r.hash))).toEqual(new Set(contents.map(hashOf)));
+    expect(rows.every((r, i) => i === 0 || r.hash !== rows[i - 1]?.hash)).toBe(true);
+    const stored = new TextDecoder().decode(await deps.store.get(key));
+    expect(rows.find((r) => r.current)?.hash).toBe(hashOf(stored));
+  });
+
   it("leaves a shared database's unfinished version alone until it has idled lifecycle.recoveryIdleMs", async () => {
     const config = {
       ...deps.config,
