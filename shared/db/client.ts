@@ -45,9 +45,13 @@ export async function openPglite(dir?: string): Promise<Database & { pglite: PGl
 
 /**
  * Opens any Postgres through node-postgres and applies the migrations. Every statement is cancelled
- * by the server after `statementTimeoutMs` (0: never).
+ * by the server after `statementTimeoutMs` (0: never); at most `maxConnections` at once.
  */
-export async function openPostgres(url: string, statementTimeoutMs = 0): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  statementTimeoutMs = 0,
+  maxConnections = 4,
+): Promise<Database> {
   const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }, schema] = await Promise.all(
     [
       import('pg'),
@@ -58,7 +62,7 @@ export async function openPostgres(url: string, statementTimeoutMs = 0): Promise
   );
   const pool = new pg.Pool({
     connectionString: url,
-    max: 4,
+    max: maxConnections,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;

@@ -17,12 +17,17 @@ export async function openTestDatabase(driver: DriverName): Promise<Database> {
     db: embedded.pglite,
     port: 0,
     host: '127.0.0.1',
-    maxConnections: 4,
+    // One connection: pglite-socket serves every connection from one PGlite and interleaves their
+    // extended-protocol messages ("bind message supplies 1 parameters, but ... requires 2") when
+    // queries run concurrently, which a real Postgres never does.
+    maxConnections: 1,
   });
   await server.start();
   const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
   const remote = await openPostgres(
     `postgres://postgres:postgres@127.0.0.1:${address.port}/postgres?sslmode=disable`,
+    0,
+    1,
   );
   return {
     db: remote.db,
