@@ -23,7 +23,12 @@ describe('qaDepsOf', () => {
     expect(deps.store).toBe(store);
     expect(deps.embedder).toBe(embedder);
     expect(deps.search.topK).toBe(7);
-    expect(deps.qa).toEqual({ maxIterations: 3, toolProtocol: 'json', routing: 'rules', historyTokens: 1500 });
+    expect(deps.qa).toEqual({
+      maxIterations: 3,
+      toolProtocol: 'json',
+      routing: 'rules',
+      historyTokens: 1500,
+    });
     expect(deps.twoStage?.speculative).toBe(false);
     expect(deps.documents?.maxDocuments).toBe(2);
   });
