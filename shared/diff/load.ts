@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError } from '#shared/errors.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import type { OutlineLeaf, OutlineSection, VersionOutline } from './types.ts';
 
 /** A `nodes` row as the diff reads it (an image row carries its stored size). */
@@ -17,19 +18,19 @@ export interface OutlineRow {
 }
 
 /**
- * The section outline of one version of a document, from its `nodes` rows: one query, in reading
- * order. Works the same on PGlite, Postgres and the Data API.
+ * The section outline of one version of a document, from its `nodes` rows in reading order, read in
+ * pages (`readVersionNodes`) so that a long document stays under the Data API's response limit.
+ * Works the same on PGlite, Postgres and the Data API.
  *
  * @throws NotFoundError when the version has no content (never ready, or failed).
  */
 export async function loadOutline(db: Db, documentId: string, version: number): Promise<VersionOutline> {
-  const rows = await queryRows<OutlineRow>(
+  const rows = await readVersionNodes<OutlineRow>(
     db,
-    sql`SELECT n.id, n.parent_id, n.node_type, n.ordinal, n.title, n.content,
-          CASE WHEN n.node_type = 'image' THEN n.metadata END AS metadata, i.size AS image_size
-        FROM nodes n LEFT JOIN images i ON i.node_id = n.id AND n.node_type = 'image'
-        WHERE n.document_id = ${documentId}::uuid AND n.version = ${version}::int
-        ORDER BY n.ordinal`,
+    { documentId, version },
+    sql`n.id, n.parent_id, n.node_type, n.ordinal, n.title, n.content,
+        CASE WHEN n.node_type = 'image' THEN n.metadata END AS metadata,
+        CASE WHEN n.node_type = 'image' THEN (SELECT i.size FROM images i WHERE i.node_id = n.id) END AS image_size`,
   );
   if (!rows.some((row) => row.node_type === 'document')) {
     throw new NotFoundError(`Document ${documentId} has no content for version ${version}`);
