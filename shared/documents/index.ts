@@ -1,3 +1,4 @@
+export { type ActivityOf, type DocumentActivity, withActivity } from './activity.ts';
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   type DocumentSummary,

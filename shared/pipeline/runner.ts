@@ -1,5 +1,6 @@
 import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
+import type { PipelineActivity } from '../documents/activity.ts';
 import { reasonOf } from '../errors.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
@@ -30,7 +31,11 @@ export interface PipelineRunner {
   run(input: PipelineInput, onEvent?: Listener): Promise<PipelineOutcome>;
   /** Resolves when no execution is queued or running. */
   idle(): Promise<void>;
+  /** What this runner does for `key` now: an execution `running`, one `waiting` for a free slot, or `none`. */
+  activity(key: string): PipelineActivity;
 }
+
+export type { PipelineActivity };
 
 let validated: StateMachine | undefined;
 
@@ -56,6 +61,17 @@ export function createPipelineRunner(
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
   const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
+  /** Per key, how many of its executions wait for a slot and how many run. */
+  const active = new Map<string, { waiting: number; running: number }>();
+  const count = (key: string, change: { waiting?: number; running?: number }) => {
+    const now = active.get(key) ?? { waiting: 0, running: 0 };
+    const next = {
+      waiting: now.waiting + (change.waiting ?? 0),
+      running: now.running + (change.running ?? 0),
+    };
+    if (next.waiting === 0 && next.running === 0) active.delete(key);
+    else active.set(key, next);
+  };
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
@@ -174,7 +190,9 @@ export function createPipelineRunner(
       }
       const input = parsed.data;
       emit({ type: 'queued', key: input.key });
+      count(input.key, { waiting: 1 });
       return queue.add(async () => {
+        count(input.key, { waiting: -1, running: 1 });
         emit({ type: 'started', key: input.key });
         let outcome: PipelineOutcome;
         try {
@@ -182,11 +200,18 @@ export function createPipelineRunner(
         } catch (error) {
           console.error(`[pipeline] ${input.key}: ${reasonOf(error)}`);
           outcome = { documentId: input.documentId, status: 'failed', error: reasonOf(error) };
+        } finally {
+          count(input.key, { running: -1 });
         }
         emit({ type: 'finished', key: input.key, outcome });
         return outcome;
       });
     },
     idle: () => queue.idle(),
+    activity(key) {
+      const now = active.get(key);
+      if (!now) return 'none';
+      return now.running > 0 ? 'running' : 'waiting';
+    },
   };
 }

@@ -6,6 +6,7 @@ import {
   listDocuments,
   listDocumentTopics,
   listVersions,
+  withActivity,
 } from '../../documents/index.ts';
 import { reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
@@ -116,12 +117,18 @@ export function documentRoutes(rt: Runtime): Hono {
   app.get('/', async (c) => {
     const query = parseInput(documentListQuery, c.req.query(), 'query');
     const { items, total } = await listDocuments(rt.db, { ...query, topicId: query.topic });
-    return c.json({ items, total, limit: query.limit, offset: query.offset });
+    const activityOf = (key: string) => rt.ingest.activity(key);
+    return c.json({
+      items: items.map((doc) => withActivity(doc, activityOf)),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    });
   });
 
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    const document = await getDocument(rt.db, id);
+    const document = withActivity(await getDocument(rt.db, id), (key) => rt.ingest.activity(key));
     const [versions, topics] = await Promise.all([listVersions(rt.db, id), listDocumentTopics(rt.db, id)]);
     return c.json({ ...document, versions, topics });
   });
