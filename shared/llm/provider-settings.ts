@@ -2,8 +2,12 @@ import type { Config } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
 import { HASHING_EMBEDDER_MODEL } from './offline/hashing-embedder.ts';
 
-/** The chat model of roles without their own when `providers.chat.model` is not set (Bedrock). */
-export const DEFAULT_BEDROCK_CHAT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
+/**
+ * The chat model of roles without their own when `providers.chat.model` is not set (Bedrock): Claude
+ * Haiku 4.5 through the global cross-region inference profile, callable from any commercial Bedrock
+ * region (current Claude models are called only through inference profiles). The CDK app's default too.
+ */
+export const DEFAULT_BEDROCK_CHAT_MODEL = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
 /**
  * The `condense` role's model on Bedrock when `providers.roles.condense.model` is not set: a follow-up
  * is rewritten by the small model whatever larger model answers (one short call per follow-up).

@@ -1,3 +1,4 @@
+import { errorFields, log } from '#shared/log/logger.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
@@ -115,7 +116,7 @@ export function createIngestService(
     try {
       listener?.(outcome);
     } catch (error) {
-      console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
+      log.error('ingest: outcome listener failed', errorFields(error));
     }
   };
 
@@ -129,7 +130,7 @@ export function createIngestService(
     const done = runner
       .run(input, onEvent)
       .catch((error): PipelineOutcome => {
-        console.error(`[ingest] ${key}: ${reasonOf(error)}`);
+        log.error('ingest: execution failed', { key, documentId, ...errorFields(error) });
         return { documentId, status: 'failed', error: reasonOf(error) };
       })
       .then((outcome): IngestOutcome => {

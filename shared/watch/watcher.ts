@@ -5,6 +5,7 @@ import type { Config } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
 import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { reasonOf } from '#shared/errors.ts';
+import { errorFields, log } from '#shared/log/logger.ts';
 import type { IngestService } from '#shared/pipeline/ingest.ts';
 import { createWorkQueue } from '#shared/pipeline/queue.ts';
 import { contentHash } from '#shared/pipeline/unchanged.ts';
@@ -68,7 +69,7 @@ export function createFolderWatcher(
     try {
       onEvent(event);
     } catch (error) {
-      console.error(`[watch] event listener failed: ${reasonOf(error)}`);
+      log.error('watch: event listener failed', errorFields(error));
     }
   };
 
@@ -239,7 +240,7 @@ export function createFolderWatcher(
       watcher.on('add', (path) => onFileEvent('upsert', path));
       watcher.on('change', (path) => onFileEvent('upsert', path));
       watcher.on('unlink', (path) => onFileEvent('remove', path));
-      watcher.on('error', (error) => console.error(`[watch] ${reasonOf(error)}`));
+      watcher.on('error', (error) => log.error('watch: folder watcher failed', errorFields(error)));
       await new Promise<void>((done) => watcher?.once('ready', () => done()));
       await reconcile();
       ready = true;
