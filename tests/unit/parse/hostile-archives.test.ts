@@ -142,7 +142,7 @@ describe('hostile Office archives', () => {
       ['old.doc', 'Word 97-2003 document'],
       ['old.xls', 'Excel 97-2003 or binary workbook'],
       ['old.ppt', 'PowerPoint 97-2003 presentation'],
-    ]) {
+    ] as const) {
       const reason = await reasonOf(oleBytes(false), name);
       expect(reason).toMatch(
         new RegExp(
