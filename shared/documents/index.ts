@@ -1,4 +1,14 @@
 export { type ActivityOf, type DocumentActivity, withActivity } from './activity.ts';
+export {
+  ATTACHMENT_PREFIX,
+  type AttachedDocument,
+  attachmentKey,
+  attachmentPrefix,
+  listAttachments,
+  messageIdOfKey,
+  messageOf,
+  storeAttachments,
+} from './attachments.ts';
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   type DocumentSummary,

@@ -3,9 +3,11 @@ import { diffVersions } from '../../diff/index.ts';
 import {
   deleteDocument,
   getDocument,
+  listAttachments,
   listDocuments,
   listDocumentTopics,
   listVersions,
+  messageOf,
   withActivity,
 } from '../../documents/index.ts';
 import { reasonOf, ValidationError } from '../../errors.ts';
@@ -129,8 +131,13 @@ export function documentRoutes(rt: Runtime): Hono {
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const document = withActivity(await getDocument(rt.db, id), (key) => rt.ingest.activity(key));
-    const [versions, topics] = await Promise.all([listVersions(rt.db, id), listDocumentTopics(rt.db, id)]);
-    return c.json({ ...document, versions, topics });
+    const [versions, topics, attachments, message] = await Promise.all([
+      listVersions(rt.db, id),
+      listDocumentTopics(rt.db, id),
+      listAttachments(rt.db, id),
+      messageOf(rt.db, document.key),
+    ]);
+    return c.json({ ...document, versions, topics, attachments, message: message ?? null });
   });
 
   app.post('/:id/reindex', async (c) => {
