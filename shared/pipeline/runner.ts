@@ -1,12 +1,12 @@
 import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
+import { createLimiter } from '#shared/async/limiter.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import type { PipelineActivity } from '../documents/activity.ts';
 import { reasonOf } from '../errors.ts';
 import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
-import { createWorkQueue } from './queue.ts';
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
@@ -61,6 +61,7 @@ export function createPipelineRunner(
   options: PipelineRunnerOptions = {},
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
+<<<<<<< HEAD
   const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
   /** Per key, how many of its executions wait for a slot and how many run. */
   const active = new Map<string, { waiting: number; running: number }>();
@@ -73,6 +74,9 @@ export function createPipelineRunner(
     if (next.waiting === 0 && next.running === 0) active.delete(key);
     else active.set(key, next);
   };
+=======
+  const queue = createLimiter(deps.config.limits.pipelineConcurrency);
+>>>>>>> main
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
@@ -205,7 +209,7 @@ export function createPipelineRunner(
       const input = parsed.data;
       emit({ type: 'queued', key: input.key });
       count(input.key, { waiting: 1 });
-      return queue.add(async () => {
+      return queue.run(async () => {
         count(input.key, { waiting: -1, running: 1 });
         emit({ type: 'started', key: input.key });
         let outcome: PipelineOutcome;
