@@ -61,8 +61,7 @@ export function createPipelineRunner(
   options: PipelineRunnerOptions = {},
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
-<<<<<<< HEAD
-  const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
+  const queue = createLimiter(deps.config.limits.pipelineConcurrency);
   /** Per key, how many of its executions wait for a slot and how many run. */
   const active = new Map<string, { waiting: number; running: number }>();
   const count = (key: string, change: { waiting?: number; running?: number }) => {
@@ -74,9 +73,6 @@ export function createPipelineRunner(
     if (next.waiting === 0 && next.running === 0) active.delete(key);
     else active.set(key, next);
   };
-=======
-  const queue = createLimiter(deps.config.limits.pipelineConcurrency);
->>>>>>> main
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
