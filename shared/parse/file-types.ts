@@ -20,6 +20,8 @@ const LABELS: Record<FileType, string> = {
   ods: 'an OpenDocument spreadsheet',
   csv: 'a CSV or TSV table',
   html: 'a web page',
+  eml: 'an e-mail message',
+  msg: 'an Outlook message',
 };
 
 /**
@@ -51,6 +53,8 @@ export const READABLE_TYPES: readonly ReadableType[] = [
   { type: 'ods', extensions: ['.ods'] },
   { type: 'csv', extensions: ['.csv', '.tsv'] },
   { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },
+  { type: 'eml', extensions: ['.eml'] },
+  { type: 'msg', extensions: ['.msg'] },
 ];
 
 const TYPE_BY_EXTENSION = new Map(

@@ -1,5 +1,7 @@
 import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
+import { emlParser } from './email/parse-eml.ts';
+import { msgParser } from './email/parse-msg.ts';
 import { htmlParser } from './html/parse-html.ts';
 import { markdownParser } from './markdown.ts';
 import { pdfParser } from './pdf/index.ts';
@@ -24,4 +26,6 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   html: htmlParser,
   ods: odsParser,
   csv: csvParser,
+  eml: emlParser,
+  msg: msgParser,
 };
