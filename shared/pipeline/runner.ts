@@ -1,11 +1,11 @@
 import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
+import { createLimiter } from '#shared/async/limiter.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import { reasonOf } from '../errors.ts';
 import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
-import { createWorkQueue } from './queue.ts';
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
@@ -56,7 +56,7 @@ export function createPipelineRunner(
   options: PipelineRunnerOptions = {},
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
-  const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
+  const queue = createLimiter(deps.config.limits.pipelineConcurrency);
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
@@ -188,7 +188,7 @@ export function createPipelineRunner(
       }
       const input = parsed.data;
       emit({ type: 'queued', key: input.key });
-      return queue.add(async () => {
+      return queue.run(async () => {
         emit({ type: 'started', key: input.key });
         let outcome: PipelineOutcome;
         try {
