@@ -72,6 +72,8 @@ function openDocumentType(bytes: Uint8Array, filename: string): FileType {
   const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
   const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
   if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
+  if (/^application\/vnd\.oasis\.opendocument\.text(-template)?$/.test(mime)) return 'odt';
+  if (/^application\/vnd\.oasis\.opendocument\.presentation(-template)?$/.test(mime)) return 'odp';
   const kind = mime.replace('application/vnd.oasis.opendocument.', '') || 'unknown';
   throw new UnsupportedDocumentError(
     `${filename} is an OpenDocument ${kind} file, which DropQA does not read yet; ${readableTypesSentence()}`,
