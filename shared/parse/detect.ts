@@ -1,4 +1,5 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile, kindNamedBy } from './damaged.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
@@ -57,7 +58,12 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
       if (byType) return byType[1];
     }
   } catch (error) {
-    throw new UnsupportedDocumentError(`${filename} is a damaged ZIP archive`, { cause: error });
+    const kind = kindNamedBy(filename, 'Office file');
+    throw damagedFile(
+      filename,
+      `its ZIP archive is truncated or corrupted, so it is not a valid ${kind}`,
+      error,
+    );
   }
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);
@@ -72,6 +78,8 @@ function openDocumentType(bytes: Uint8Array, filename: string): FileType {
   const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
   const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
   if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
+  if (/^application\/vnd\.oasis\.opendocument\.text(-template)?$/.test(mime)) return 'odt';
+  if (/^application\/vnd\.oasis\.opendocument\.presentation(-template)?$/.test(mime)) return 'odp';
   const kind = mime.replace('application/vnd.oasis.opendocument.', '') || 'unknown';
   throw new UnsupportedDocumentError(
     `${filename} is an OpenDocument ${kind} file, which DropQA does not read yet; ${readableTypesSentence()}`,

@@ -22,6 +22,8 @@ const LABELS: Record<FileType, string> = {
   html: 'a web page',
   eml: 'an e-mail message',
   msg: 'an Outlook message',
+  odt: 'an OpenDocument text document',
+  odp: 'an OpenDocument presentation',
 };
 
 /**
@@ -50,6 +52,8 @@ export const READABLE_TYPES: readonly ReadableType[] = [
 
     extensions: ['.xls', '.xlt', '.xlsb'],
   },
+  { type: 'odt', extensions: ['.odt', '.ott'] },
+  { type: 'odp', extensions: ['.odp', '.otp'] },
   { type: 'ods', extensions: ['.ods'] },
   { type: 'csv', extensions: ['.csv', '.tsv'] },
   { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },

@@ -4,6 +4,7 @@ import { emlParser } from './email/parse-eml.ts';
 import { msgParser } from './email/parse-msg.ts';
 import { htmlParser } from './html/parse-html.ts';
 import { markdownParser } from './markdown.ts';
+import { odpParser, odtParser } from './opendocument/parse-odf.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptParser } from './ppt/parse-ppt.ts';
 import { pptxParser } from './pptx/index.ts';
@@ -28,4 +29,6 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   csv: csvParser,
   eml: emlParser,
   msg: msgParser,
+  odt: odtParser,
+  odp: odpParser,
 };

@@ -102,7 +102,9 @@ export type FileType =
   | 'csv'
   | 'html'
   | 'eml'
-  | 'msg';
+  | 'msg'
+  | 'odt'
+  | 'odp';
 
 export interface Parser {
   readonly type: FileType;
