@@ -38,12 +38,14 @@ export interface ModelArnScope {
  * The resources an `InvokeModel` of `model` needs: an in-region model's foundation-model ARN, or for
  * an inference profile (`global.`, `us.`, `eu.`, ... prefixed ids) the profile's ARN in the caller's
  * region plus the foundation model in every region the profile routes to (region-less for
- * `global.`). An id of an unknown geography is granted in any region.
+ * `global.`). An id of an unknown geography is granted in any region; an ARN as it is (an
+ * application inference profile's models must then be named by ARN too).
  *
  * @example modelResources('us.anthropic.claude-haiku-4-5-20251001-v1:0', scope)
  * // [inference-profile/us.anthropic..., foundation-model/anthropic... in us-east-1, us-east-2, ...]
  */
 export function modelResources(model: string, { partition, region, account }: ModelArnScope): string[] {
+  if (model.startsWith('arn:')) return [model];
   const match = /^(global|us-gov|us|eu|apac|jp|au|ca)\.(.+)$/.exec(model);
   if (!match?.[1] || !match[2]) return [`arn:${partition}:bedrock:${region}::foundation-model/${model}`];
   const [, geo, base] = match;

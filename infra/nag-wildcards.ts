@@ -36,7 +36,7 @@ const JUSTIFIED: [RegExp, string][] = [
     'Invoking a named function also covers its versions and aliases (ARN:*).',
   ],
   [
-    /^Resource::(arn:<AWS::Partition>:s3:::[a-z0-9-]+-documents-<AWS::AccountId>-<AWS::Region>|<Site[A-Za-z0-9]*\.Arn>)\/(uploads\/|documents\/)?\*$/,
+    /^Resource::(arn:<AWS::Partition>:s3:::[a-z0-9-]+-documents-<AWS::AccountId>-<AWS::Region>|<Site[A-Za-z0-9]*\.Arn>)\/(uploads\/|documents\/|attachments\/)?\*$/,
     'Object keys inside the named bucket, or one prefix of it, cannot be listed in advance.',
   ],
   [

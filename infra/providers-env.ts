@@ -1,5 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { envName, loadConfig } from '#shared/config/index.ts';
+import { bedrockModels } from '#shared/llm/provider-settings.ts';
 import { modelResources } from './model-grants.ts';
 import type { Settings } from './settings.ts';
 
@@ -11,6 +13,12 @@ export function providerEnvironment(settings: Settings): Record<string, string> 
     DROPQA_PROVIDERS__CHAT__KIND: 'bedrock',
     DROPQA_PROVIDERS__CHAT__MODEL: settings.chatModel,
     DROPQA_PROVIDERS__ROLES__CONDENSE__MODEL: settings.condenseModel,
+    ...Object.fromEntries(
+      Object.entries(settings.roleModels).map(([role, model]) => [
+        envName(`providers.roles.${role}.model`),
+        model,
+      ]),
+    ),
     DROPQA_PROVIDERS__EMBEDDER__KIND: 'bedrock',
     DROPQA_PROVIDERS__EMBEDDER__MODEL: settings.embeddingModel,
     DROPQA_PROVIDERS__EMBEDDER__DIMENSIONS: String(settings.embeddingDimensions),
@@ -27,25 +35,30 @@ export function storageEnvironment(bucketName: string): Record<string, string> {
 }
 
 /**
- * Lets a function call the configured Bedrock models (and Textract and Bedrock Rerank, which have no
- * resource-level permissions), named one by one: no wildcard actions. An inference profile is granted with the
+ * The configuration the functions run with, as far as `providerEnvironment` sets it (no file: a
+ * function reads none). Throws a ConfigError at synthesis for settings the functions would refuse.
+ */
+export function deployedConfig(settings: Settings) {
+  return loadConfig({ env: providerEnvironment(settings), file: false });
+}
+
+/**
+ * Lets a function call every Bedrock model its configuration names (`bedrockModels`: each role's
+ * chat model, the embedder, the reranker), and Textract and Bedrock Rerank, which have no
+ * resource-level permissions: no wildcard actions. An inference profile is granted with the
  * foundation models it routes to (see `modelResources`).
  */
 export function grantModels(grantee: IGrantable, settings: Settings, scope: Stack, ocr = false): void {
   if (settings.providers === 'offline') return;
-  const models = [
-    settings.chatModel,
-    settings.condenseModel,
-    settings.embeddingModel,
-    ...(settings.rerankModel ? [settings.rerankModel] : []),
-  ];
+  const config = deployedConfig(settings);
+  const models = bedrockModels(config);
   grantee.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
       actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
       resources: [...new Set(models.flatMap((model) => modelResources(model, scope)))],
     }),
   );
-  if (settings.rerankModel) {
+  if (config.search.rerank.kind === 'bedrock') {
     // Rerank has no resource-level permissions; the model it runs is granted InvokeModel above.
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['bedrock:Rerank'], resources: ['*'] }),

@@ -1,13 +1,48 @@
 import type { App } from 'aws-cdk-lib';
 import { z } from 'zod';
+import {
+  DEFAULT_BEDROCK_CHAT_MODEL,
+  DEFAULT_BEDROCK_CONDENSE_MODEL,
+  TITAN_V2_MODEL,
+} from '#shared/llm/provider-settings.ts';
+
+/** Chat roles `roleModels` may put on their own model (`condense` has `condenseModel`). */
+export const ROLE_MODEL_ROLES = [
+  'answer',
+  'decompose',
+  'judge',
+  'sufficiency',
+  'summarize',
+  'describeImage',
+] as const;
+
+/** `answer=model-a,summarize=model-b` (from `-c`) or an object (from cdk.json). */
+const roleModelsSchema = z
+  .union([
+    z.record(z.string(), z.string()),
+    z.string().transform((pairs) =>
+      Object.fromEntries(
+        pairs
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => {
+            const at = pair.indexOf('=');
+            return at < 0 ? [pair.trim(), ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+          }),
+      ),
+    ),
+  ])
+  .pipe(
+    z.partialRecord(z.enum(ROLE_MODEL_ROLES), z.string().min(1, 'a model id'), {
+      error: `roles are ${ROLE_MODEL_ROLES.join(', ')} (condense has condenseModel)`,
+    }),
+  )
+  .default({});
 
 /**
  * The deployment's settings, from CDK context (`cdk.json` or `-c key=value`), each with a default
  * so that `cdk synth` works with no account and no configuration.
  */
-/** Claude Haiku 4.5 through the global cross-region inference profile (callable from any Bedrock region). */
-export const DEFAULT_CHAT_MODEL = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
-
 const settingsSchema = z.object({
   /** Deploy into this region; unset: the CLI's (environment-agnostic templates). */
   region: z.string().optional(),
@@ -19,13 +54,18 @@ const settingsSchema = z.object({
    * The chat model: a Bedrock model id, or an inference profile id (`global.`, `us.`, `eu.`, ...
    * prefixed), which current Claude models are only called through. See docs/aws.md.
    */
-  chatModel: z.string().default(DEFAULT_CHAT_MODEL),
+  chatModel: z.string().default(DEFAULT_BEDROCK_CHAT_MODEL),
   /**
    * The model that rewrites follow-up questions as standalone ones (role `condense`, one short call
    * per follow-up): the small default even when `chatModel` names a larger one.
    */
-  condenseModel: z.string().default(DEFAULT_CHAT_MODEL),
-  embeddingModel: z.string().default('amazon.titan-embed-text-v2:0'),
+  condenseModel: z.string().default(DEFAULT_BEDROCK_CONDENSE_MODEL),
+  /**
+   * Models of single roles, the others on `chatModel`: e.g. answers from a larger model,
+   * `{ "answer": "us.anthropic.claude-sonnet-4-5-20250929-v1:0" }`. Each is granted like `chatModel`.
+   */
+  roleModels: roleModelsSchema,
+  embeddingModel: z.string().default(TITAN_V2_MODEL),
   embeddingDimensions: z.coerce.number().int().min(8).max(4096).default(1024),
   /** A Bedrock rerank model id (`amazon.rerank-v1:0`, `cohere.rerank-v3-5:0`); unset, no reranking. */
   rerankModel: z.string().optional(),

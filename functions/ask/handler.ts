@@ -1,4 +1,5 @@
 import { streamHandle } from 'hono/aws-lambda';
+import '../lib/log.ts';
 import { ConfigError } from '#shared/errors.ts';
 import { lambdaApp } from './app.ts';
 import { cognitoVerifier } from './cognito-token.ts';

@@ -19,7 +19,7 @@ import { acknowledge } from '../nag.ts';
 import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
 import type { Settings } from '../settings.ts';
 import type { DatabaseStack } from './database.ts';
-import { DERIVED_PREFIX } from './storage.ts';
+import { ATTACHMENT_PREFIX, DERIVED_PREFIX } from './storage.ts';
 
 interface TaskFunctionSpec {
   entry: FunctionEntry;
@@ -43,7 +43,8 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
     entry: 'functions/parse/handler.ts',
     description: 'Task Parse',
     memorySize: 3008,
-    objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
+    // An e-mail's attachments are written (and an earlier version's removed) as objects of their own.
+    objects: { write: [DERIVED_PREFIX, ATTACHMENT_PREFIX], delete: [DERIVED_PREFIX, ATTACHMENT_PREFIX] },
     // Section titles from the chat model, structure from the embedder (offline fallbacks warn).
     models: true,
   },

@@ -12,6 +12,11 @@ import type { Settings } from '../settings.ts';
 
 /** Prefix of what the pipeline writes (images, renditions): never ingested as documents. */
 export const DERIVED_PREFIX = 'documents/';
+/**
+ * Prefix of the e-mail attachments Parse writes, each then ingested as a document of its own (their
+ * S3 events start their executions): `attachments/<message id>/<n>/<name>`.
+ */
+export { ATTACHMENT_PREFIX } from '#shared/documents/attachments.ts';
 /** Prefix presigned uploads may write to. */
 export const UPLOAD_PREFIX = 'uploads/';
 /** Every key: a document can be ingested from anywhere in the bucket but `documents/`. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { errorFields, log } from '#shared/log/logger.ts';
 import { DropQAError } from '../errors.ts';
 
 const STATUS: Record<string, 400 | 404 | 413 | 422 | 500 | 502 | 503> = {
@@ -27,6 +28,10 @@ export function handleError(error: Error, c: Context): Response {
     const code = error.status === 413 ? 'payload_too_large' : 'http_error';
     return c.json({ error: { code, message: error.message || 'Request failed' } }, error.status);
   }
-  console.error(`[api] ${c.req.method} ${c.req.path} failed:`, error);
+  log.error('api: request failed', {
+    method: c.req.method,
+    path: c.req.path,
+    ...errorFields(error, { stack: true }),
+  });
   return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500);
 }

@@ -109,12 +109,16 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/documents/{id}': {
         get: {
-          summary: 'Document detail with versions and topics',
+          summary:
+            'Document detail with versions and topics; an e-mail lists its attachments (documents of their own), an attachment names its message',
           parameters: idParam,
-          responses: responses('The document'),
+          responses: responses(
+            'The document with versions, topics, attachments: [{ id, filename, fileType, status }] and message: { id, filename } | null',
+          ),
         },
         delete: {
-          summary: 'Delete a document: out of search and topics at once, blobs removed',
+          summary:
+            "Delete a document: out of search and topics at once, blobs removed; an e-mail's attachments are deleted with it",
           parameters: idParam,
           responses: responses('{ success, id }'),
         },
@@ -135,7 +139,8 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/documents/{id}/structure': {
         get: {
-          summary: 'The section tree of a version (default: current)',
+          summary:
+            "The section tree of a version (default: current) with the document's metadata (an e-mail's from / to / cc / date)",
           parameters: [...idParam, ...queryParameters(structureQuery)],
           responses: responses('The tree'),
         },

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
+import { errorFields, log } from '#shared/log/logger.ts';
 import type { Config } from '../config/index.ts';
 import { watchVanishedObjects } from '../documents/index.ts';
-import { ConfigError, reasonOf } from '../errors.ts';
+import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
@@ -29,9 +30,11 @@ export async function startServer(
   // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
   const recovered = await rt.ingest.recover();
   if (recovered.resumed.length + recovered.requeued.length + recovered.failed.length > 0) {
-    console.error(
-      `[ingest] recovery: ${recovered.resumed.length} resumed, ${recovered.requeued.length} requeued, ${recovered.failed.length} marked failed`,
-    );
+    log.info('ingest: recovered interrupted work', {
+      resumed: recovered.resumed.length,
+      requeued: recovered.requeued.length,
+      markedFailed: recovered.failed.length,
+    });
   }
   // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).
   const watcher =
@@ -70,7 +73,7 @@ export async function startServer(
   if (config.search.bm25.memoryIndex) {
     setTimeout(() => {
       warmSearchIndex(rt.db).catch((error) =>
-        console.error(`[search] warming the index failed: ${reasonOf(error)}`),
+        log.error('search: warming the index failed', errorFields(error)),
       );
     }, WARM_DELAY_MS).unref();
   }
@@ -79,12 +82,13 @@ export async function startServer(
     config.storage.kind === 'local'
       ? watchVanishedObjects(rt.db, rt.store, {
           intervalMs: config.lifecycle.scanIntervalMs,
-          onRemoved: (keys) => console.error(`[ingest] removed from the bucket, deleted: ${keys.join(', ')}`),
-          onError: (error) => console.error(`[ingest] bucket scan failed: ${reasonOf(error)}`),
+          onRemoved: (keys) =>
+            log.info('ingest: removed from the bucket, deleted', { keys: keys.join(', ') }),
+          onError: (error) => log.error('ingest: bucket scan failed', errorFields(error)),
         })
       : () => {};
   // Started once listening: the catch-up on a large folder must not delay the page.
-  watcher?.start().catch((error) => console.error(`[watch] could not start: ${reasonOf(error)}`));
+  watcher?.start().catch((error) => log.error('watch: could not start', errorFields(error)));
   return {
     url,
     ...(token ? { token } : {}),
@@ -98,15 +102,16 @@ export async function startServer(
   };
 }
 
-/** One line per change a watched folder brought. */
+/** One log line per change a watched folder brought. */
 export function logWatchEvent(event: WatchEvent): void {
-  const what =
-    event.action === 'renamed'
-      ? `renamed ${event.fromKey} → ${event.key}`
-      : event.action === 'failed'
-        ? `failed ${event.key}: ${event.error}`
-        : `${event.action} ${event.key}${event.version ? ` (version ${event.version})` : ''}`;
-  console.error(`[watch] ${what}`);
+  const fields = {
+    key: event.key,
+    fromKey: event.fromKey,
+    documentId: event.documentId,
+    version: event.version,
+  };
+  if (event.action === 'failed') log.warn('watch: failed', { ...fields, reason: event.error });
+  else log.info(`watch: ${event.action}`, fields);
 }
 
 /** The URLs other machines reach the server at: the bound address, or every non-internal one for 0.0.0.0 / ::. */

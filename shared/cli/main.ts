@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, maskSecrets } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
+import { lineSink, setLogSink } from '../log/logger.ts';
 import { CLI_OPTIONS } from './options.ts';
 
 const USAGE = `DropQA: ask questions over your own documents.
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const config = loadConfig();
+  setLogSink(lineSink(config.log));
   switch (command) {
     // Each command loads only its own modules, so `config` and `--help` answer at once.
     case 'serve':

@@ -1,3 +1,3 @@
-export { loadConfig, parseConfig } from './load.ts';
+export { envName, loadConfig, parseConfig } from './load.ts';
 export { maskSecrets } from './mask.ts';
 export { type Config, type ConfigInput, configSchema, type ProviderKind, type Role } from './schema.ts';

@@ -25,17 +25,19 @@ const OTHER_VARIABLES = ['DROPQA_CONFIG', 'DROPQA_CORPUS_DIR', 'DROPQA_SCREENSHO
 
 /**
  * Reads the configuration once: defaults, then the optional file (`DROPQA_CONFIG`, or
- * `dropqa.config.yaml` / `dropqa.config.json` in the working directory), then environment variables.
- * Throws a `ConfigError` naming every bad setting.
+ * `dropqa.config.yaml` / `dropqa.config.json` in the working directory; none with `file: false`),
+ * then environment variables. Throws a `ConfigError` naming every bad setting.
  *
  * @example loadConfig({ env: { PORT: '9000' } }).server.port // 9000
  */
-export function loadConfig(options: { env?: Env; cwd?: string; overrides?: Tree } = {}): Config {
+export function loadConfig(
+  options: { env?: Env; cwd?: string; overrides?: Tree; file?: boolean } = {},
+): Config {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const tree: Tree = {};
   const origins = new Map<string, string>();
-  const file = configFilePath(env, cwd);
+  const file = options.file === false ? undefined : configFilePath(env, cwd);
   if (file) merge(tree, readConfigFile(file));
   for (const [name, path] of Object.entries(NAMED_ENV)) {
     const value = env[name];
@@ -117,7 +119,7 @@ function strayProblem(name: string): string {
 }
 
 /** The generic variable for a setting: `search.bm25.k1` -> `DROPQA_SEARCH__BM25__K1`. */
-function envName(path: string): string {
+export function envName(path: string): string {
   const parts = path.split('.').map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase());
   return `${GENERIC_PREFIX}${parts.join('__')}`;
 }

@@ -309,6 +309,14 @@ export const configSchema = z.strictObject({
       concurrency: int(4).pipe(z.number().min(1).max(64)),
     })
     .prefault({}),
+  log: z
+    .strictObject({
+      /** The least severe lines written: `debug` adds one line per pipeline step. */
+      level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+      /** `pretty`: `message key=value ...` lines; `json`: one JSON object per line (for a log collector). */
+      format: z.enum(['pretty', 'json']).default('pretty'),
+    })
+    .prefault({}),
   topics: z
     .strictObject({
       /** A new topic joins an existing one at this embedding similarity or above (docs/spec.md#topics). */

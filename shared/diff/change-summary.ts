@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import { reasonOf } from '#shared/errors.ts';
 import { fillPrompt, readPromptFile, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
+import { errorFields, log } from '#shared/log/logger.ts';
 import type { DocumentDiff, LeafChange, SectionChange } from './types.ts';
 import { diffVersionPair } from './version-diff.ts';
 
@@ -57,9 +57,11 @@ export async function writeChangeSummary(
       modelCalls = 1;
       summary = (await modelChangeSummary(chat, diff)) || summary;
     } catch (error) {
-      console.error(
-        `[summarize] change summary of ${ref.documentId} v${ref.version} by the model failed: ${reasonOf(error)}`,
-      );
+      log.warn('summarize: change summary by the model failed, extractive one kept', {
+        documentId: ref.documentId,
+        version: ref.version,
+        ...errorFields(error),
+      });
     }
   }
   await db.execute(

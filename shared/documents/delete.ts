@@ -3,6 +3,7 @@ import type { Db } from '../db/index.ts';
 import { schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 import type { BlobStore } from '../storage/types.ts';
+import { attachmentPrefix, listAttachments } from './attachments.ts';
 
 const { documents, documentVersions, nodes } = schema;
 
@@ -18,7 +19,7 @@ export function derivedPrefix(documentId: string): string {
  * then its original objects, each only if it is still there: an object already removed (the S3
  * deletion that started a removal) is not deleted again, which the removing function may not be
  * allowed to do, and derived files go first so that a refused original leaves nothing orphaned. A
- * later upload of the same key starts a fresh history.
+ * later upload of the same key starts a fresh history. A message's attachments are deleted with it.
  *
  * @example await deleteDocument(db, store, id); // search and topics no longer see it
  */
@@ -45,6 +46,13 @@ export async function deleteDocument(db: Db, store: BlobStore, id: string): Prom
   });
   await store.deletePrefix(derivedPrefix(id));
   for (const key of keys) if (await store.head(key)) await store.delete(key);
+  // A message's attachments go with it (theirs with them, for a forwarded message).
+  for (const attached of await listAttachments(db, id)) {
+    await deleteDocument(db, store, attached.id).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
+  }
+  await store.deletePrefix(attachmentPrefix(id));
 }
 
 /**

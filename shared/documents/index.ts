@@ -1,3 +1,13 @@
+export {
+  ATTACHMENT_PREFIX,
+  type AttachedDocument,
+  attachmentKey,
+  attachmentPrefix,
+  listAttachments,
+  messageIdOfKey,
+  messageOf,
+  storeAttachments,
+} from './attachments.ts';
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   type DocumentSummary,

@@ -1,9 +1,9 @@
+import { createLimiter } from '#shared/async/limiter.ts';
 import type { Db } from '#shared/db/client.ts';
 import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
 import { contextKey, previousContexts } from './context/context-cache.ts';
 import { writeContexts } from './context/write-contexts.ts';
-import { createLimiter } from './limiter.ts';
 import { previousSummaries, summaryKey } from './summary-cache.ts';
 import { summarizeWithContexts } from './summary-call.ts';
 import {
@@ -124,7 +124,7 @@ export async function summarizeVersion(
       reused += 1;
       node.summary = cached;
     } else {
-      const result = await limit(() => callModel(chat, node, title, input.text), node.depth);
+      const result = await limit.run(() => callModel(chat, node, title, input.text), node.depth);
       modelCalls += result.calls;
       node.summary = result.summary;
       fresh = result.contexts;

@@ -1,9 +1,14 @@
-import type { Config } from '#shared/config/index.ts';
+import type { Config, Role } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
+import { roleSettings } from './chat/role-settings.ts';
 import { HASHING_EMBEDDER_MODEL } from './offline/hashing-embedder.ts';
 
-/** The chat model of roles without their own when `providers.chat.model` is not set (Bedrock). */
-export const DEFAULT_BEDROCK_CHAT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
+/**
+ * The chat model of roles without their own when `providers.chat.model` is not set (Bedrock): Claude
+ * Haiku 4.5 through the global cross-region inference profile, callable from any commercial Bedrock
+ * region (current Claude models are called only through inference profiles). The CDK app's default too.
+ */
+export const DEFAULT_BEDROCK_CHAT_MODEL = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
 /**
  * The `condense` role's model on Bedrock when `providers.roles.condense.model` is not set: a follow-up
  * is rewritten by the small model whatever larger model answers (one short call per follow-up).
@@ -73,6 +78,27 @@ export function bedrockRoles(config: Config): Config['providers']['roles'] {
     ...roles,
     condense: { ...roles.condense, model: roles.condense.model ?? DEFAULT_BEDROCK_CONDENSE_MODEL },
   };
+}
+
+/**
+ * Every Bedrock model the configuration calls, each once: each role's chat model (as `bedrockRoles`
+ * and `providers.chat.model` resolve it), the embedder and the reranker, as ids (a model id, an
+ * inference profile id) or ARNs as configured. What an IAM policy must let the process invoke.
+ *
+ * @example bedrockModels(config) // ['global.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.titan-embed-text-v2:0']
+ */
+export function bedrockModels(config: Config): string[] {
+  const { chat, embedder } = config.providers;
+  const models: string[] = [];
+  if (chat.kind === 'bedrock') {
+    const roles = bedrockRoles(config);
+    const fallback = defaultChatModel(config);
+    for (const role of Object.keys(roles) as Role[]) models.push(roleSettings(roles, fallback, role).model);
+  }
+  if (embedder.kind === 'bedrock') models.push(embedderSettings(config).model);
+  const { rerank } = config.search;
+  if (rerank.kind === 'bedrock' && rerank.model) models.push(rerank.model);
+  return [...new Set(models)];
 }
 
 export function checkTitanDimensions(dimensions: number): void {

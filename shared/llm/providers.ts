@@ -31,7 +31,7 @@ export interface ProviderOptions {
  *
  * @example
  * const providers = createProviders(loadConfig());
- * providers.label; // "bedrock: anthropic.claude-3-haiku-20240307-v1:0 / titan v2 (1024)"
+ * providers.label; // "bedrock: global.anthropic.claude-haiku-4-5-20251001-v1:0 / titan v2 (1024)"
  * providers.usage?.snapshot(); // { summarize: { calls: 12, inputTokens: 9800, outputTokens: 1400 } }
  */
 export function createProviders(config: Config, options: ProviderOptions = {}): Providers {

@@ -13,7 +13,7 @@ export { decodeText } from './decode.ts';
 
 const MARKDOWN_NAME = /\.(md|markdown|mdown|mkd)$/i;
 /** Names that promise text; binary content under them is reported as a mismatch. */
-const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml))$/;
+const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml))$/;
 const OOXML_BY_PART: readonly [string, FileType][] = [
   ['word/document.xml', 'docx'],
   ['ppt/presentation.xml', 'pptx'],
@@ -72,6 +72,8 @@ function openDocumentType(bytes: Uint8Array, filename: string): FileType {
   const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
   const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
   if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
+  if (/^application\/vnd\.oasis\.opendocument\.text(-template)?$/.test(mime)) return 'odt';
+  if (/^application\/vnd\.oasis\.opendocument\.presentation(-template)?$/.test(mime)) return 'odp';
   const kind = mime.replace('application/vnd.oasis.opendocument.', '') || 'unknown';
   throw new UnsupportedDocumentError(
     `${filename} is an OpenDocument ${kind} file, which DropQA does not read yet; ${readableTypesSentence()}`,
@@ -92,9 +94,7 @@ function oleType(bytes: Uint8Array, filename: string): FileType {
     case 'ppt':
       return ole.kind;
     case 'msg':
-      throw new UnsupportedDocumentError(
-        `${filename} is an Outlook message (.msg), which DropQA does not read; ${readableTypesSentence()}`,
-      );
+      return 'msg';
     default:
       throw new UnsupportedDocumentError(
         `${filename} is an OLE compound file that is not a Word, Excel or PowerPoint document; ${readableTypesSentence()}`,
@@ -102,10 +102,10 @@ function oleType(bytes: Uint8Array, filename: string): FileType {
   }
 }
 
-/** Text the name calls a table, or a web page by its name or its first tag. */
+/** Text the name calls a table or an e-mail, or a web page by its name or its first tag. */
 function textType(bytes: Uint8Array, filename: string): FileType | undefined {
   const named = readableTypeNamedBy(filename);
-  if (named === 'csv') return 'csv';
+  if (named === 'csv' || named === 'eml') return named;
   if (named === 'html' || (named === undefined && looksLikeHtml(bytes))) return 'html';
   return undefined;
 }
@@ -142,7 +142,8 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
   const textKind = textType(bytes, filename);
-  if (textKind === 'html') return 'html';
+  // Both declare their own charsets (GBK mail, legacy pages): not UTF-8 text to check here.
+  if (textKind === 'html' || textKind === 'eml') return textKind;
   // UTF-8 text never holds NUL bytes; UTF-16 has many, so only a BOM makes them acceptable.
   if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
     throw binaryError(filename, undefined);

@@ -20,6 +20,10 @@ const LABELS: Record<FileType, string> = {
   ods: 'an OpenDocument spreadsheet',
   csv: 'a CSV or TSV table',
   html: 'a web page',
+  eml: 'an e-mail message',
+  msg: 'an Outlook message',
+  odt: 'an OpenDocument text document',
+  odp: 'an OpenDocument presentation',
 };
 
 /**
@@ -48,9 +52,13 @@ export const READABLE_TYPES: readonly ReadableType[] = [
 
     extensions: ['.xls', '.xlt', '.xlsb'],
   },
+  { type: 'odt', extensions: ['.odt', '.ott'] },
+  { type: 'odp', extensions: ['.odp', '.otp'] },
   { type: 'ods', extensions: ['.ods'] },
   { type: 'csv', extensions: ['.csv', '.tsv'] },
   { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },
+  { type: 'eml', extensions: ['.eml'] },
+  { type: 'msg', extensions: ['.msg'] },
 ];
 
 const TYPE_BY_EXTENSION = new Map(

@@ -11,6 +11,8 @@ const KIND: Partial<Record<FileType, string>> = {
   docx: 'Word document',
   pptx: 'PowerPoint presentation',
   xlsx: 'Excel workbook',
+  odt: 'OpenDocument text document',
+  odp: 'OpenDocument presentation',
 };
 
 const XML_PART = /\.(xml|rels)$/i;

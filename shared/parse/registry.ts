@@ -1,7 +1,10 @@
 import { docParser } from './doc/parse-doc.ts';
 import { docxParser } from './docx/index.ts';
+import { emlParser } from './email/parse-eml.ts';
+import { msgParser } from './email/parse-msg.ts';
 import { htmlParser } from './html/parse-html.ts';
 import { markdownParser } from './markdown.ts';
+import { odpParser, odtParser } from './opendocument/parse-odf.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptParser } from './ppt/parse-ppt.ts';
 import { pptxParser } from './pptx/index.ts';
@@ -24,4 +27,8 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   html: htmlParser,
   ods: odsParser,
   csv: csvParser,
+  eml: emlParser,
+  msg: msgParser,
+  odt: odtParser,
+  odp: odpParser,
 };

@@ -55,6 +55,19 @@ export interface ParsedDocument {
   images: ExtractedImage[];
   /** Problems that did not stop parsing (a missing image, an unsupported image format). */
   warnings: string[];
+  /**
+   * Files a message carries (an e-mail's attachments): each is ingested as its own document, linked
+   * to this one, rather than read into this tree.
+   */
+  attachments?: DocumentAttachment[];
+}
+
+/** A file attached to a document (an e-mail's attachment), with its bytes. */
+export interface DocumentAttachment {
+  /** The attachment's file name as the message gives it (or one made up from its type). */
+  filename: string;
+  bytes: Uint8Array;
+  mime: string;
 }
 
 export interface ParseInput {
@@ -87,7 +100,11 @@ export type FileType =
   | 'xls'
   | 'ods'
   | 'csv'
-  | 'html';
+  | 'html'
+  | 'eml'
+  | 'msg'
+  | 'odt'
+  | 'odp';
 
 export interface Parser {
   readonly type: FileType;

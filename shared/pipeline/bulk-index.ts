@@ -1,7 +1,7 @@
 import { and, count, isNotNull, isNull, sql } from 'drizzle-orm';
+import { errorFields, log } from '#shared/log/logger.ts';
 import { dropTrigramIndex, ensureTrigramIndex } from '../db/deferred-indexes.ts';
 import { schema } from '../db/index.ts';
-import { reasonOf } from '../errors.ts';
 import { ensureVectorIndex, vectorIndexName } from '../index/vector-index.ts';
 import type { PipelineDeps } from './types.ts';
 
@@ -48,7 +48,7 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
           await dropTrigramIndex(deps.db);
         }
       } catch (error) {
-        console.error(`[ingest] could not prepare the bulk load: ${reasonOf(error)}`);
+        log.error('ingest: could not prepare the bulk load', errorFields(error));
       }
     },
     async end() {
@@ -61,7 +61,7 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
         // and joins row by row (keyword search over 50,000 paragraphs: 830 ms before, 400 ms after).
         await deps.db.execute(sql`ANALYZE`);
       } catch (error) {
-        console.error(`[ingest] could not build the search indexes: ${reasonOf(error)}`);
+        log.error('ingest: could not build the search indexes', errorFields(error));
       }
     },
   };

@@ -48,10 +48,14 @@ const TO_MARK_FAILED: Catcher[] = [
   { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
 ];
 
-/** Steps receive identifiers only; the data lives in Postgres and the bucket. */
+/**
+ * Steps receive identifiers only; the data lives in Postgres and the bucket. The key is not read by
+ * the steps: it is there for their log lines.
+ */
 const VERSION_REF: PayloadTemplate = {
   'documentId.$': '$.register.documentId',
   'version.$': '$.register.version',
+  'key.$': '$.key',
 };
 
 /**

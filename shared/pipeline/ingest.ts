@@ -1,3 +1,4 @@
+import { errorFields, log } from '#shared/log/logger.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
@@ -40,8 +41,9 @@ export interface IngestService {
    */
   submit(files: IngestFile[]): Promise<SubmittedFile[]>;
   /**
-   * Like `submit`, then waits for every file's pipeline; `onOutcome` hears each file as it ends,
-   * `onEvent` every step of these files. One file's failure never affects the others.
+   * Like `submit`, then waits for every file's pipeline and for the attachments of the messages
+   * among them (ingested as documents of their own); `onOutcome` hears each file and attachment as it
+   * ends, `onEvent` every step of these files. One file's failure never affects the others.
    */
   ingest(
     files: IngestFile[],
@@ -91,7 +93,15 @@ export function createIngestService(
   const runner =
     options.runner ??
     createPipelineRunner(
-      { ...deps, deferVectorIndex: () => bulk.deferred() || (deps.deferVectorIndex?.() ?? false) },
+      {
+        ...deps,
+        deferVectorIndex: () => bulk.deferred() || (deps.deferVectorIndex?.() ?? false),
+        ingestObjects: (keys) => {
+          const spawn = track(ingestStored(keys));
+          attachmentRuns.add(spawn);
+          void spawn.finally(() => attachmentRuns.delete(spawn));
+        },
+      },
       options,
     );
   const pending = new Set<Promise<unknown>>();
@@ -105,7 +115,7 @@ export function createIngestService(
     try {
       listener?.(outcome);
     } catch (error) {
-      console.error(`[ingest] outcome listener failed: ${reasonOf(error)}`);
+      log.error('ingest: outcome listener failed', errorFields(error));
     }
   };
 
@@ -119,7 +129,7 @@ export function createIngestService(
     const done = runner
       .run(input, onEvent)
       .catch((error): PipelineOutcome => {
-        console.error(`[ingest] ${key}: ${reasonOf(error)}`);
+        log.error('ingest: execution failed', { key, documentId, ...errorFields(error) });
         return { documentId, status: 'failed', error: reasonOf(error) };
       })
       .then((outcome): IngestOutcome => {
@@ -128,6 +138,27 @@ export function createIngestService(
         return result;
       });
     return track(done);
+  }
+
+  /** Who hears about attachments' outcomes: the `ingest` calls running while they are ingested. */
+  const attachmentListeners = new Set<(outcome: IngestOutcome) => void>();
+  /** Their executions and the calls starting them, so that `ingest` can wait for them all. */
+  const attachmentRuns = new Set<Promise<unknown>>();
+
+  /** Ingests objects a step already wrote to the bucket (a message's attachments), in the background. */
+  async function ingestStored(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      try {
+        const doc = await queueDocument(deps.db, { key, filename: key.slice(key.lastIndexOf('/') + 1) });
+        const run = execute({ key, documentId: doc.id, sequencer: localSequencer() }, (outcome) => {
+          for (const listener of attachmentListeners) notify(listener, outcome);
+        });
+        attachmentRuns.add(run);
+        void run.finally(() => attachmentRuns.delete(run));
+      } catch (error) {
+        console.error(`[ingest] ${key}: ${reasonOf(error)}`);
+      }
+    }
   }
 
   /**
@@ -224,8 +255,21 @@ export function createIngestService(
       return (await start(files)).submitted;
     },
     async ingest(files, onOutcome, onEvent) {
+      const attached: IngestOutcome[] = [];
+      const hear = (outcome: IngestOutcome) => {
+        attached.push(outcome);
+        notify(onOutcome, outcome);
+      };
+      attachmentListeners.add(hear);
       const { outcomes, indexed } = await start(files, onOutcome, onEvent);
-      const results = await Promise.all(outcomes);
+      const own = await Promise.all(outcomes);
+      // A message's attachments are documents too: the batch is done when they are.
+      try {
+        while (attachmentRuns.size > 0) await Promise.allSettled([...attachmentRuns]);
+      } finally {
+        attachmentListeners.delete(hear);
+      }
+      const results = [...own, ...attached];
       // A bulk load is only done once its index is built: search right after must be fast.
       await indexed;
       return results;

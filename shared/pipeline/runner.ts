@@ -1,13 +1,14 @@
 import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
+import { createLimiter } from '#shared/async/limiter.ts';
+import { errorFields, log } from '#shared/log/logger.ts';
 import { reasonOf } from '../errors.ts';
+import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
-import { createWorkQueue } from './queue.ts';
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
-import { type ExecutionUsage, trackUsage } from './usage-tracking.ts';
 import { mergeVersionStats } from './versions.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -55,7 +56,7 @@ export function createPipelineRunner(
   options: PipelineRunnerOptions = {},
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
-  const queue = createWorkQueue(deps.config.limits.pipelineConcurrency);
+  const queue = createLimiter(deps.config.limits.pipelineConcurrency);
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
@@ -72,6 +73,9 @@ export function createPipelineRunner(
       async (taskInput: Json): Promise<Json> => {
         const ids = { documentId: seen.documentId, version: seen.version };
         emit({ type: 'step-started', key: input.key, step: name, ...ids });
+        const started = performance.now();
+        const stepLog = () =>
+          log.with({ documentId: seen.documentId, version: seen.version, key: input.key, step: name });
         try {
           const output = await steps[name](taskInput, stepDeps);
           if (name === 'Register') {
@@ -81,10 +85,15 @@ export function createPipelineRunner(
             if (register.outcome === 'rejected') recorded = true;
           }
           if (name === 'MarkFailed') recorded = true;
+          stepLog().debug('pipeline: step finished', { durationMs: Math.round(performance.now() - started) });
           emit({ type: 'step-finished', key: input.key, step: name, ...seen });
           return (output ?? null) as Json;
         } catch (error) {
           const failure = toStepError(error);
+          stepLog().warn('pipeline: step failed', {
+            durationMs: Math.round(performance.now() - started),
+            ...errorFields(failure),
+          });
           emit({ type: 'step-finished', key: input.key, step: name, ...seen, error: failure.message });
           throw failure;
         }
@@ -133,7 +142,7 @@ export function createPipelineRunner(
         embedCalls: usage.embedCalls,
       });
     } catch (error) {
-      console.error(`[pipeline] could not record the usage of version ${ref.version}: ${reasonOf(error)}`);
+      log.error('pipeline: could not record the usage', { ...ref, ...errorFields(error) });
     }
   }
 
@@ -148,7 +157,12 @@ export function createPipelineRunner(
     try {
       await steps.MarkFailed({ ...input, register, error: { Error: name, Cause: reason } }, deps);
     } catch (error) {
-      console.error(`[pipeline] could not record the failure of ${input.key}: ${reasonOf(error)}`);
+      log.error('pipeline: could not record the failure', {
+        key: input.key,
+        documentId: register?.documentId ?? input.documentId,
+        version: register?.version,
+        ...errorFields(error),
+      });
     }
   }
 
@@ -159,7 +173,7 @@ export function createPipelineRunner(
           try {
             listener?.(event);
           } catch (error) {
-            console.error(`[pipeline] event listener failed: ${reasonOf(error)}`);
+            log.error('pipeline: event listener failed', errorFields(error));
           }
         }
       };
@@ -174,13 +188,13 @@ export function createPipelineRunner(
       }
       const input = parsed.data;
       emit({ type: 'queued', key: input.key });
-      return queue.add(async () => {
+      return queue.run(async () => {
         emit({ type: 'started', key: input.key });
         let outcome: PipelineOutcome;
         try {
           outcome = await execute(input, emit);
         } catch (error) {
-          console.error(`[pipeline] ${input.key}: ${reasonOf(error)}`);
+          log.error('pipeline: execution failed', { key: input.key, ...errorFields(error) });
           outcome = { documentId: input.documentId, status: 'failed', error: reasonOf(error) };
         }
         emit({ type: 'finished', key: input.key, outcome });

@@ -15,6 +15,11 @@ export interface PipelineDeps {
    * row (see bulk-index.ts); Summarize then leaves the index alone. Unset in AWS.
    */
   deferVectorIndex?: () => boolean;
+  /**
+   * Starts the ingestion of objects a step wrote to become documents of their own (a message's
+   * attachments). Set by the local ingest service; in AWS those objects' S3 events start them.
+   */
+  ingestObjects?: (keys: string[]) => void;
 }
 
 /** A step: JSON identifiers in, JSON identifiers out. */

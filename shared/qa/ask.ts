@@ -1,4 +1,5 @@
 import { DropQAError } from '#shared/errors.ts';
+import { errorFields, log } from '#shared/log/logger.ts';
 import { withEarlierTurns } from './conversation/earlier-turns-chat.ts';
 import { rewriteQuestion } from './conversation/rewrite.ts';
 import { startTurn } from './conversation/start.ts';
@@ -82,7 +83,7 @@ export async function* ask(
 
 function errorData(error: unknown): { code: string; message: string } {
   if (error instanceof DropQAError) return { code: error.code, message: error.message };
-  console.error('ask failed:', error);
+  log.error('ask: failed', errorFields(error, { stack: true }));
   return {
     code: 'internal_error',
     message: 'The question could not be answered because of an internal error.',

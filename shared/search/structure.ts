@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError, ValidationError } from '#shared/errors.ts';
 import { isUuid } from './scope.ts';
@@ -33,6 +34,8 @@ export interface DocumentStructure {
   /** The document node's title and summary. */
   title: string;
   summary: string | null;
+  /** The document node's metadata: front matter, core properties, an e-mail's from / to / cc / date. */
+  metadata: Record<string, unknown>;
   counts: NodeCounts;
   sections: StructureSection[];
 }
@@ -47,6 +50,8 @@ interface Row {
   position: number;
   ordinal: number;
   category: string | null;
+  /** Only the document node's (the others' are not needed for the tree). */
+  metadata: Record<string, unknown> | string | null;
 }
 
 /**
@@ -70,7 +75,8 @@ export async function getDocumentStructure(
   if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
   const rows = await queryRows<Row>(
     db,
-    sql`SELECT id, parent_id, node_type, depth, title, summary, position, ordinal, category FROM nodes
+    sql`SELECT id, parent_id, node_type, depth, title, summary, position, ordinal, category,
+               CASE WHEN node_type = 'document' THEN metadata END AS metadata FROM nodes
         WHERE document_id = ${documentId}::uuid AND version = ${wanted}::int ORDER BY ordinal`,
   );
   const root = rows.find((row) => row.node_type === 'document');
@@ -120,6 +126,7 @@ function buildStructure(
     ...doc,
     title: root.title ?? doc.filename,
     summary: root.summary,
+    metadata: jsonColumn<Record<string, unknown>>(root.metadata, {}),
     counts: rootCounts,
     sections: top,
   };

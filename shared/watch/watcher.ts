@@ -1,12 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
+import { createLimiter } from '#shared/async/limiter.ts';
 import type { Config } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
 import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { reasonOf } from '#shared/errors.ts';
+import { errorFields, log } from '#shared/log/logger.ts';
 import type { IngestService } from '#shared/pipeline/ingest.ts';
-import { createWorkQueue } from '#shared/pipeline/queue.ts';
 import { contentHash } from '#shared/pipeline/unchanged.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
@@ -50,7 +51,7 @@ export function createFolderWatcher(
 ): FolderWatcher {
   const folders = watchedFolders(settings.directories);
   const rules = watchRules(settings);
-  const queue = createWorkQueue(settings.concurrency);
+  const queue = createLimiter(settings.concurrency);
   const pending = new Map<string, Job>();
   const queued = new Set<string>();
   const running = new Set<string>();
@@ -68,7 +69,7 @@ export function createFolderWatcher(
     try {
       onEvent(event);
     } catch (error) {
-      console.error(`[watch] event listener failed: ${reasonOf(error)}`);
+      log.error('watch: event listener failed', errorFields(error));
     }
   };
 
@@ -77,7 +78,7 @@ export function createFolderWatcher(
     pending.set(key, job);
     if (queued.has(key) || running.has(key) || closed) return;
     queued.add(key);
-    void queue.add(() => run(key));
+    void queue.run(() => run(key));
   }
 
   async function run(key: string): Promise<void> {
@@ -239,7 +240,7 @@ export function createFolderWatcher(
       watcher.on('add', (path) => onFileEvent('upsert', path));
       watcher.on('change', (path) => onFileEvent('upsert', path));
       watcher.on('unlink', (path) => onFileEvent('remove', path));
-      watcher.on('error', (error) => console.error(`[watch] ${reasonOf(error)}`));
+      watcher.on('error', (error) => log.error('watch: folder watcher failed', errorFields(error)));
       await new Promise<void>((done) => watcher?.once('ready', () => done()));
       await reconcile();
       ready = true;

@@ -12,7 +12,7 @@ export const FAKE_AWS_CREDENTIALS = { accessKeyId: 'AKIDFAKE', secretAccessKey: 
 
 /** Model ids the fake configurations use. */
 export const FAKE_MODELS = {
-  bedrock: { chat: 'anthropic.claude-3-haiku-20240307-v1:0', embed: 'amazon.titan-embed-text-v2:0' },
+  bedrock: { chat: 'global.anthropic.claude-haiku-4-5-20251001-v1:0', embed: 'amazon.titan-embed-text-v2:0' },
   openai: { chat: 'llama3.1:8b', embed: 'nomic-embed-text' },
 } as const;
 
@@ -50,7 +50,7 @@ export function fakeProvidersConfig(
  * const fake = await startFake('bedrock');
  * const providers = fakeProviders('bedrock', fake);
  * await providers.chat?.complete({ role: 'answer', messages: [{ role: 'user', content: 'hi' }] });
- * fake.recorded('converse')[0].model; // 'anthropic.claude-3-haiku-20240307-v1:0'
+ * fake.recorded('converse')[0].model; // 'global.anthropic.claude-haiku-4-5-20251001-v1:0'
  */
 export function fakeProviders(
   kind: FakeProviderKind,

@@ -3,9 +3,11 @@ import { diffVersions } from '../../diff/index.ts';
 import {
   deleteDocument,
   getDocument,
+  listAttachments,
   listDocuments,
   listDocumentTopics,
   listVersions,
+  messageOf,
 } from '../../documents/index.ts';
 import { reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
@@ -122,8 +124,13 @@ export function documentRoutes(rt: Runtime): Hono {
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const document = await getDocument(rt.db, id);
-    const [versions, topics] = await Promise.all([listVersions(rt.db, id), listDocumentTopics(rt.db, id)]);
-    return c.json({ ...document, versions, topics });
+    const [versions, topics, attachments, message] = await Promise.all([
+      listVersions(rt.db, id),
+      listDocumentTopics(rt.db, id),
+      listAttachments(rt.db, id),
+      messageOf(rt.db, document.key),
+    ]);
+    return c.json({ ...document, versions, topics, attachments, message: message ?? null });
   });
 
   app.post('/:id/reindex', async (c) => {

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
+import { trackUsage } from '../../llm/usage-tracking.ts';
 import { ask } from '../../qa/ask.ts';
 import { startTurn } from '../../qa/conversation/start.ts';
 import { askRequestSchema } from '../../qa/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { withAnswerLog } from '../answer-log.ts';
 import { ownerOf } from '../owner.ts';
 import { sseResponse } from '../sse-stream.ts';
 import { parseInput } from '../validate.ts';
@@ -19,7 +21,9 @@ export function qaRoutes(rt: Runtime): Hono {
     const body = await c.req.json().catch(() => undefined);
     const request = await startTurn(rt.db, parseInput(askRequestSchema, body, 'body'), ownerOf(c));
     const controller = new AbortController();
-    return sseResponse(c, ask(rt.qa, request, controller.signal), () => controller.abort());
+    const tracked = trackUsage(rt.qa.providers);
+    const events = ask({ ...rt.qa, providers: tracked.providers }, request, controller.signal);
+    return sseResponse(c, withAnswerLog('ask', events, tracked.usage), () => controller.abort());
   });
 
   return app;

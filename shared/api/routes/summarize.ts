@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
 import { DropQAError } from '../../errors.ts';
+import { trackUsage } from '../../llm/usage-tracking.ts';
+import { errorFields, log } from '../../log/logger.ts';
 import { summarize } from '../../qa/summarize/flow.ts';
 import { summarizeRequestSchema } from '../../qa/summarize/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { withAnswerLog } from '../answer-log.ts';
 import { sseResponse } from '../sse-stream.ts';
 import { parseInput } from '../validate.ts';
 
@@ -16,7 +19,8 @@ export function summarizeRoutes(rt: Runtime): Hono {
   app.post('/summarize', async (c) => {
     const body = await c.req.json().catch(() => undefined);
     const request = parseInput(summarizeRequestSchema, body, 'body');
-    const events = summarize({ db: rt.db, providers: rt.providers }, request);
+    const tracked = trackUsage(rt.providers);
+    const events = summarize({ db: rt.db, providers: tracked.providers }, request);
     // The first event is read before answering, so that an unknown document is a 404, not a stream.
     const first = await events.next();
     async function* all() {
@@ -25,11 +29,11 @@ export function summarizeRoutes(rt: Runtime): Hono {
     }
     return sseResponse(
       c,
-      all(),
+      withAnswerLog('summarize', all(), tracked.usage),
       () => void events.return(undefined),
       (error) => {
         const known = error instanceof DropQAError;
-        if (!known) console.error('[api] summarize failed:', error);
+        if (!known) log.error('api: summarize failed', errorFields(error, { stack: true }));
         const data = known
           ? { code: error.code, message: error.message }
           : {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { createLimiter } from '#shared/async/limiter.ts';
 import type { Db } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
-import { createLimiter } from '../limiter.ts';
 import { fillPrompt, loadPrompt } from '../prompt.ts';
 import { contextKey, previousContexts } from './context-cache.ts';
 import { loadParagraphs, type ParagraphRow } from './paragraph-rows.ts';
@@ -64,7 +64,7 @@ export async function contextualizeVersion(
   const batches = packBySection(pending);
   await Promise.all(
     batches.map((batch) =>
-      limit(async () => {
+      limit.run(async () => {
         try {
           const contexts = await generate(chat, title, options.documentSummary, batch);
           batch.forEach((p, i) => {

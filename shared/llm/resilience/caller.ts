@@ -1,8 +1,9 @@
+import { createLimiter, type Limiter } from '#shared/async/limiter.ts';
+import { timeLimit, withTimeout } from '#shared/async/timeout.ts';
 import { ProviderError } from '#shared/errors.ts';
 import type { UsageKey } from '../usage.ts';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.ts';
 import { describeError, isRetryable, retryAfterMs } from './classify.ts';
-import { createLimiter, type Limiter } from './limiter.ts';
 
 export interface ResilienceOptions {
   /** `bedrock`, `openai`: named in every error. */
@@ -50,10 +51,11 @@ export class ResilientCaller {
 
   /** Runs `attempt` (given an abort signal for its timeout) under the limit, retrying transient failures. */
   async call<T>(context: CallContext, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const { timeoutMs } = this.options;
     return this.limiter.run(async () => {
       for (let retries = 0; ; retries++) {
         try {
-          return await withTimeout(this.options.timeoutMs, attempt);
+          return await withTimeout(timeoutMs, attempt, () => new CallTimeoutError(timeoutMs));
         } catch (error) {
           if (!(await this.shouldRetry(error, retries))) throw this.failure(context, error, retries);
         }
@@ -67,6 +69,7 @@ export class ResilientCaller {
    * be taken back). The timeout applies to each wait for the next event.
    */
   async *stream<T>(context: CallContext, open: (signal: AbortSignal) => AsyncIterable<T>): AsyncGenerator<T> {
+    const { timeoutMs } = this.options;
     const release = await this.limiter.acquire();
     try {
       for (let retries = 0; ; retries++) {
@@ -76,7 +79,11 @@ export class ResilientCaller {
           const iterator = open(controller.signal)[Symbol.asyncIterator]();
           try {
             for (;;) {
-              const next = await raceTimeout(this.options.timeoutMs, iterator.next(), controller);
+              const next = await timeLimit(iterator.next(), timeoutMs, () => {
+                const error = new CallTimeoutError(timeoutMs);
+                controller.abort(error);
+                return error;
+              });
               if (next.done) return;
               started = true;
               yield next.value;
@@ -112,29 +119,5 @@ export class ResilientCaller {
     const wait = backoffDelay(retries, this.backoff);
     await sleep(asked === undefined ? wait : Math.min(Math.max(asked, wait), this.backoff.maxDelayMs));
     return true;
-  }
-}
-
-async function withTimeout<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  return raceTimeout(ms, attempt(controller.signal), controller);
-}
-
-/** Rejects with CallTimeoutError (and aborts the request) when `promise` takes longer than `ms`. */
-async function raceTimeout<T>(ms: number, promise: Promise<T>, controller: AbortController): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  // The losing promise may still reject later (the aborted request); that is not an unhandled error.
-  promise.catch(() => undefined);
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new CallTimeoutError(ms);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

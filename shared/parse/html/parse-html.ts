@@ -166,8 +166,20 @@ async function walkNode(node: AnyNode, walk: Walk): Promise<void> {
  * roles) dropped. Title: the page's `<title>`, else the file name.
  */
 export async function parseHtml(input: ParseInput): Promise<ParsedDocument> {
-  const dom = parseDocument(decodeHtml(input.bytes, input.filename), { decodeEntities: true });
-  const images = createImageCollector(input);
+  return parseHtmlText(decodeHtml(input.bytes, input.filename), input);
+}
+
+/**
+ * Parses web page text already decoded (an e-mail's HTML body, whose charset its MIME part declared)
+ * as `parseHtml` does; `input` gives the file name and where relative images are read from, `images`
+ * the collector when the caller adds images of its own.
+ */
+export async function parseHtmlText(
+  html: string,
+  input: ParseInput,
+  images: ImageCollector = createImageCollector(input),
+): Promise<ParsedDocument> {
+  const dom = parseDocument(html, { decodeEntities: true });
   const walk: Walk = { outline: createOutline(), images, inline: '' };
   const find = (nodes: AnyNode[], name: string): Element | undefined => {
     for (const node of nodes) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mapLimit } from '#shared/enrich/map-limit.ts';
+import { mapLimit } from '#shared/async/limiter.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { fillPrompt, readPromptFile, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel } from '#shared/llm/types.ts';

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
+import { storeAttachments } from '../../documents/attachments.ts';
+import { removeObject } from '../../documents/remove-object.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
@@ -82,10 +84,22 @@ export async function parse(
   // The image rows hang off the nodes just written; earlier attempts' rows went with their nodes.
   if (rows.length > 0) await db.insert(images).values(rows);
 
+  // A message's attachments become documents of their own once its own rows are written.
+  if (tree.attachments) {
+    const { written, removed } = await storeAttachments(store, ref.documentId, tree.attachments);
+    for (const key of removed) await removeObject(db, store, { key });
+    if (written.length > 0) deps.ingestObjects?.(written);
+  }
+
   await mergeVersionStats(
     db,
     ref,
-    { ...stats, bytes: bytes.length, warnings: tree.warnings.length },
+    {
+      ...stats,
+      bytes: bytes.length,
+      warnings: tree.warnings.length,
+      attachments: tree.attachments?.length ?? 0,
+    },
     { markdownKey, fileType: type },
   );
   return { images: rows.map((row) => row.nodeId), warnings: tree.warnings };

@@ -1,8 +1,8 @@
+import { errorFields, log } from '#shared/log/logger.ts';
 import { writeChangeSummary } from '../../diff/change-summary.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
 import { extractTopicCandidates, saveTopicDraft, type TopicDraft } from '../../enrich/topics/derive.ts';
-import { reasonOf } from '../../errors.ts';
 import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
@@ -82,9 +82,7 @@ async function changeSummary(deps: PipelineDeps, ref: VersionRef): Promise<{ mod
   try {
     return await writeChangeSummary(deps.db, deps.providers.chat, ref);
   } catch (error) {
-    console.error(
-      `[summarize] change summary of ${ref.documentId} v${ref.version} failed: ${reasonOf(error)}`,
-    );
+    log.warn('summarize: change summary failed', { ...ref, ...errorFields(error) });
     return { modelCalls: 0 };
   }
 }

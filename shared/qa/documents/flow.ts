@@ -1,3 +1,4 @@
+import { settleEach } from '#shared/async/limiter.ts';
 import { DropQAError, reasonOf } from '#shared/errors.ts';
 import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
@@ -14,7 +15,6 @@ import { requestFilters } from '../retrieve.ts';
 import { TraceRecorder } from '../trace.ts';
 import { Deadline } from '../two-stage/deadline.ts';
 import type { CachedBlob } from './assets.ts';
-import { settleEach } from './concurrent.ts';
 import { documentsToRead, findHops } from './hops.ts';
 import type { LruCache } from './lru.ts';
 import { extractMarkers } from './markers.ts';

@@ -1,3 +1,5 @@
+import { timeLimit } from '#shared/async/timeout.ts';
+
 /** Raised by `Deadline.within` when the two-stage flow runs out of time. */
 export class StageTimeout extends Error {
   constructor(readonly afterMs: number) {
@@ -18,14 +20,6 @@ export class Deadline {
   async within<T>(work: Promise<T>): Promise<T> {
     const left = this.endsAt - Date.now();
     if (left <= 0) throw new StageTimeout(this.budgetMs);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StageTimeout(this.budgetMs)), left);
-    });
-    try {
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return timeLimit(work, left, () => new StageTimeout(this.budgetMs));
   }
 }

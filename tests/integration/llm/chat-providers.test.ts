@@ -395,3 +395,22 @@ describe('openai chat model without json_schema support', () => {
     expect(OPENAI.system(fake.requests[1]?.body)).toContain('"sufficient"');
   });
 });
+
+describe('bedrock chat model with no model configured', () => {
+  let fake: FakeServer;
+  beforeAll(async () => {
+    fake = await startFake('bedrock');
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  it('calls Claude Haiku 4.5 through the global inference profile (the AWS deployment default)', async () => {
+    const { chat, label } = fakeProviders('bedrock', fake, { chat: { model: undefined } });
+    await chat?.complete({ role: 'answer', messages: [{ role: 'user', content: 'hi' }] });
+    expect(fake.recorded('converse').map((r) => r.model)).toEqual([
+      'global.anthropic.claude-haiku-4-5-20251001-v1:0',
+    ]);
+    expect(label).toMatch(/^bedrock: global\.anthropic\.claude-haiku-4-5-20251001-v1:0 \//);
+  });
+});

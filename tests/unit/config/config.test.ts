@@ -46,6 +46,14 @@ describe('loadConfig', () => {
     expect(config.search.topK).toBe(5);
   });
 
+  it('reads no file with file: false (the configuration of a deployed function, from its variables)', () => {
+    const cwd = emptyDir();
+    writeFileSync(join(cwd, 'dropqa.config.yaml'), 'search:\n  topK: 5\n');
+    const config = loadConfig({ cwd, env: { DROPQA_SEARCH__RRF_K: '30' }, file: false });
+    expect(config.search.topK).toBe(10);
+    expect(config.search.rrfK).toBe(30);
+  });
+
   it('fails with a message naming each bad setting', () => {
     const run = () => loadConfig({ cwd: emptyDir(), env: { PORT: 'eighty', DROPQA_SEARCH__BM25__B: '3' } });
     expect(run).toThrow(ConfigError);

@@ -341,6 +341,14 @@ describe('what the first real deploy needs', () => {
     expect(granted.some((r) => r.includes('foundation-model/amazon.titan-embed-text-v2:0'))).toBe(true);
   });
 
+  it('lets Parse write and remove e-mail attachments, whose S3 events ingest them as documents', () => {
+    for (const action of ['s3:PutObject', 's3:DeleteObject']) {
+      const granted = resourcesOf(s.pipeline, 'Parse', action).map(text);
+      expect(granted.some((r) => r.includes('/attachments/*'))).toBe(true);
+      expect(granted.some((r) => r.includes('/documents/*'))).toBe(true);
+    }
+  });
+
   it('lets Parse call the chat model and the embedder it titles and structures sections with', () => {
     const granted = resourcesOf(s.pipeline, 'Parse', 'bedrock:InvokeModel').map(text);
     expect(granted.some((r) => r.includes('inference-profile/global.anthropic'))).toBe(true);

@@ -23,7 +23,9 @@ describe('createProviders', () => {
     );
     expect(providers.chat?.provider).toBe('bedrock');
     expect(providers.embedder.model).toBe('amazon.titan-embed-text-v2:0');
-    expect(providers.label).toBe('bedrock: anthropic.claude-3-haiku-20240307-v1:0 / titan v2 (1024)');
+    expect(providers.label).toBe(
+      'bedrock: global.anthropic.claude-haiku-4-5-20251001-v1:0 / titan v2 (1024)',
+    );
     expect(providers.usage?.snapshot()).toEqual({});
   });
 

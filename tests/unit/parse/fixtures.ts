@@ -132,3 +132,22 @@ export function markdownInput(
     readRelative: async (path) => files[path],
   };
 }
+
+/** Text in GBK (Node's TextEncoder writes only UTF-8): a table built by decoding every GBK pair once. */
+export function encodeGbk(text: string): Uint8Array {
+  const table = new Map<string, number[]>();
+  const decoder = new TextDecoder('gbk');
+  for (let lead = 0x81; lead <= 0xfe; lead++) {
+    for (let trail = 0x40; trail <= 0xfe; trail++) {
+      const char = decoder.decode(new Uint8Array([lead, trail]));
+      if (char.length === 1 && !table.has(char)) table.set(char, [lead, trail]);
+    }
+  }
+  const out: number[] = [];
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if (code < 0x80) out.push(code);
+    else out.push(...(table.get(char) ?? [0x3f]));
+  }
+  return new Uint8Array(out);
+}

@@ -3,7 +3,7 @@ import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { ParsedDocument } from '#shared/parse/types.ts';
 import { outline } from './docx-fixtures.ts';
-import { pngBytes, utf8 } from './fixtures.ts';
+import { encodeGbk, pngBytes, utf8 } from './fixtures.ts';
 
 async function parse(bytes: Uint8Array, filename: string): Promise<ParsedDocument> {
   return parseDocument({ bytes, filename }, detectFileType(bytes, filename));
@@ -87,22 +87,3 @@ describe('web pages', () => {
     ]);
   });
 });
-
-/** GBK bytes of a string, found by decoding every two-byte GBK code once (Node's TextDecoder reads GBK). */
-function encodeGbk(text: string): Uint8Array {
-  const table = new Map<string, number[]>();
-  const decoder = new TextDecoder('gbk');
-  for (let lead = 0x81; lead <= 0xfe; lead++) {
-    for (let trail = 0x40; trail <= 0xfe; trail++) {
-      const char = decoder.decode(new Uint8Array([lead, trail]));
-      if (char.length === 1 && !table.has(char)) table.set(char, [lead, trail]);
-    }
-  }
-  const out: number[] = [];
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    if (code < 0x80) out.push(code);
-    else out.push(...(table.get(char) ?? [0x3f]));
-  }
-  return new Uint8Array(out);
-}

@@ -131,12 +131,13 @@ describe('pipelineDefinition', () => {
     expect(States.Failed).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error' });
   });
 
-  it('passes identifiers only: Tasks after Register take the document id and version', () => {
+  it('passes identifiers only: Tasks after Register take the document id, version and key', () => {
     for (const [name, state] of tasks(pipelineDefinition(ARNS))) {
       if (['Register', 'MarkFailed', 'DescribeImage'].includes(name)) continue;
       expect(state.Parameters, name).toEqual({
         'documentId.$': '$.register.documentId',
         'version.$': '$.register.version',
+        'key.$': '$.key',
       });
     }
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { settleEach } from '#shared/qa/documents/concurrent.ts';
 import { ReadAhead } from '#shared/qa/two-stage/buffered.ts';
 import { Deadline, StageTimeout } from '#shared/qa/two-stage/deadline.ts';
 import { affirmative, decomposeOffline } from '#shared/qa/two-stage/decompose.ts';
@@ -96,24 +95,5 @@ describe('Deadline', () => {
     await expect(deadline.within(Promise.resolve(1))).resolves.toBe(1);
     await expect(deadline.within(sleep(100))).rejects.toBeInstanceOf(StageTimeout);
     await expect(deadline.within(Promise.resolve(2))).rejects.toBeInstanceOf(StageTimeout);
-  });
-});
-
-describe('settleEach', () => {
-  it('yields outcomes as they settle, failures included, under the limit', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const out: string[] = [];
-    for await (const o of settleEach([120, 5, 15, 1], 2, async (ms) => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await sleep(ms);
-      inFlight -= 1;
-      if (ms === 15) throw new Error('boom');
-      return ms;
-    }))
-      out.push(o.ok ? `ok ${o.value}` : `failed ${o.item}`);
-    expect(most).toBe(2);
-    expect(out).toEqual(['ok 5', 'failed 15', 'ok 1', 'ok 120']);
   });
 });

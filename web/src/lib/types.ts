@@ -4,6 +4,7 @@
  */
 import type { DocumentImage, DocumentImages } from '#shared/api/routes/document-images.ts';
 import type { DocumentDiff, LeafChange, SectionChange, WordChange } from '#shared/diff/types.ts';
+import type { AttachedDocument } from '#shared/documents/attachments.ts';
 import type {
   DocumentTopic,
   DocumentSummary as ServerDocumentSummary,
@@ -54,6 +55,10 @@ export type VersionSummary = Json<ServerVersionSummary>;
 export interface DocumentDetail extends DocumentSummary {
   versions: VersionSummary[];
   topics: DocumentTopic[];
+  /** An e-mail's attachments, each a document of its own. */
+  attachments: AttachedDocument[];
+  /** The e-mail this document was attached to. */
+  message: { id: string; filename: string } | null;
 }
 
 /** Every paged list: `{ items, total, limit, offset }`. */

@@ -1,4 +1,4 @@
-import type { ChatModel, Embedder, Providers, TokenUsage } from '../llm/types.ts';
+import type { ChatModel, Embedder, Providers, TokenUsage } from './types.ts';
 
 export interface ExecutionUsage {
   chatCalls: number;
@@ -10,7 +10,7 @@ export interface ExecutionUsage {
 /**
  * The providers as one execution sees them: the same models, with every call and its tokens also
  * counted for this execution alone (the providers' own ledger is shared by concurrent executions),
- * so a version's stats can say what its ingestion cost.
+ * so a version's stats can say what its ingestion cost and a request's log line what it cost.
  *
  * @example const tracked = trackUsage(providers); await step(input, { ...deps, providers: tracked.providers }); tracked.usage
  */

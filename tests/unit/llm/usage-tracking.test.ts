@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
-import { trackUsage } from '#shared/pipeline/usage-tracking.ts';
+import { trackUsage } from '#shared/llm/usage-tracking.ts';
 
 const usage = { inputTokens: 10, outputTokens: 4 };
 const chat: ChatModel = {
