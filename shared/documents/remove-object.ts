@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/index.ts';
-import { normalizeSequencer } from '../pipeline/sequencer.ts';
+import { normalizeSequencer } from './sequencer.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { deleteDocument } from './delete.ts';
 

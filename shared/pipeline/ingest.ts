@@ -13,7 +13,7 @@ import {
   type PipelineRunner,
   type PipelineRunnerOptions,
 } from './runner.ts';
-import { localSequencer } from './sequencer.ts';
+import { localSequencer } from '../documents/sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 import { contentHash, findUnchanged } from './unchanged.ts';
 

@@ -6,7 +6,7 @@ import { detectFileType } from '../../parse/detect.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
 import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
 import { findOrCreateDocument, settleDocumentStatus } from '../documents.ts';
-import { normalizeSequencer } from '../sequencer.ts';
+import { normalizeSequencer } from '../../documents/sequencer.ts';
 import type { PipelineDeps } from '../types.ts';
 import { getVersion, startStep } from '../versions.ts';
 
