@@ -8,6 +8,7 @@ import {
   Credentials,
   DatabaseCluster,
   DatabaseClusterEngine,
+  DatabaseSecret,
 } from 'aws-cdk-lib/aws-rds';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -35,6 +36,15 @@ export class DatabaseStack extends Stack {
       subnetConfiguration: [{ name: 'isolated', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 24 }],
       flowLogs: { rejected: { destination: FlowLogDestination.toCloudWatchLogs() } },
     });
+    // The master password a restored snapshot needs lives only in this secret: kept whenever the
+    // cluster's snapshot is (RemovalPolicy.SNAPSHOT leaves a generated secret to be deleted).
+    const secret = new DatabaseSecret(this, 'Secret', { username: 'dropqa' });
+    secret.applyRemovalPolicy(settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+    acknowledge(
+      secret,
+      'AwsSolutions-SMG4',
+      'Rotation needs a rotation function inside the VPC with a Secrets Manager endpoint (an always-on cost); the Data API reads the secret on each call, so rotation can be added later without code changes.',
+    );
     this.cluster = new DatabaseCluster(this, 'Cluster', {
       engine: DatabaseClusterEngine.auroraPostgres({ version: AuroraPostgresEngineVersion.VER_16_6 }),
       writer: ClusterInstance.serverlessV2('writer'),
@@ -44,7 +54,7 @@ export class DatabaseStack extends Stack {
         settings.dbMinCapacity === 0 ? Duration.minutes(settings.dbAutoPauseMinutes) : undefined,
       vpc: this.vpc,
       vpcSubnets: { subnetType: SubnetType.PRIVATE_ISOLATED },
-      credentials: Credentials.fromGeneratedSecret('dropqa'),
+      credentials: Credentials.fromSecret(secret),
       defaultDatabaseName: DATABASE_NAME,
       enableDataApi: true,
       storageEncrypted: true,
@@ -56,12 +66,6 @@ export class DatabaseStack extends Stack {
       cloudwatchLogsRetention: RetentionDays.ONE_MONTH,
       port: 5433,
     });
-    acknowledge(
-      this.cluster,
-      'AwsSolutions-SMG4',
-      'Rotation needs a rotation function inside the VPC with a Secrets Manager endpoint (an always-on cost); the Data API reads the secret on each call, so rotation can be added later without code changes.',
-    );
-
     // cloudwatchLogsRetention is applied by a CDK-managed function.
     acknowledge(
       this,
