@@ -6,6 +6,7 @@ import { looksLikeHtml } from './html/looks-like-html.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { openOle } from './ole.ts';
+import { isRtf } from './rtf/parse-rtf.ts';
 import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
@@ -14,7 +15,7 @@ export { decodeText } from './decode.ts';
 
 const MARKDOWN_NAME = /\.(md|markdown|mdown|mkd)$/i;
 /** Names that promise text; binary content under them is reported as a mismatch. */
-const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml))$/;
+const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml|rtf))$/;
 const OOXML_BY_PART: readonly [string, FileType][] = [
   ['word/document.xml', 'docx'],
   ['ppt/presentation.xml', 'pptx'],
@@ -147,6 +148,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
+  if (isRtf(bytes)) return 'rtf';
   const textKind = textType(bytes, filename);
   // Both declare their own charsets (GBK mail, legacy pages): not UTF-8 text to check here.
   if (textKind === 'html' || textKind === 'eml') return textKind;
