@@ -55,5 +55,7 @@ export function lambdaIngestService(deps: PipelineDeps, start: StartPipeline): I
     // Step Functions owns executions in AWS: a stopped one ends by its timeout and Catch.
     recover: async () => ({ resumed: [], failed: [], requeued: [] }),
     idle: async () => {},
+    // Executions run in Step Functions: the document's status is all this function knows.
+    activity: () => null,
   };
 }

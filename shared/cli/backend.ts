@@ -8,6 +8,7 @@ import {
   listVersions,
   resolveDocument,
   type VersionSummary,
+  withActivity,
 } from '../documents/index.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import { ask } from '../qa/ask.ts';
@@ -75,7 +76,10 @@ export async function openBackend(config: Config, options: { recover?: boolean }
     },
     ask: (request, signal) => ask(rt.qa, request, signal),
     search: (request) => search(rt.qa, request),
-    documents: (options) => listDocuments(rt.db, options),
+    async documents(options) {
+      const { items, total } = await listDocuments(rt.db, options);
+      return { items: items.map((doc) => withActivity(doc, (key) => rt.ingest.activity(key))), total };
+    },
     async versions(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);
       return { document, versions: await listVersions(rt.db, document.id) };

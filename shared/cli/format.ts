@@ -13,11 +13,22 @@ export function formatDate(date: Date | string | null): string {
   return new Date(date).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** A document's status as people read it: `processing (parse)`, `failed: <reason>`. */
-export function formatStatus(doc: Pick<DocumentSummary, 'status' | 'statusDetail'>): string {
-  if (!doc.statusDetail) return doc.status;
-  if (doc.status === 'processing' || doc.status === 'queued') return `${doc.status} (${doc.statusDetail})`;
-  return `${doc.status}: ${doc.statusDetail}`;
+const ACTIVITY_TEXT = {
+  running: 'running',
+  waiting: 'waiting for a free slot',
+  stopped: 'stopped: nothing is working on it; `dropqa serve` or `dropqa ingest` picks it up when started',
+} as const;
+
+/**
+ * A document's status as people read it: `processing (parse, running)`, `queued (waiting for a
+ * free slot)`, `queued (stopped: ...)`, `failed: <reason>`.
+ */
+export function formatStatus(doc: Pick<DocumentSummary, 'status' | 'statusDetail' | 'activity'>): string {
+  if (doc.status === 'processing' || doc.status === 'queued') {
+    const detail = [doc.statusDetail, doc.activity && ACTIVITY_TEXT[doc.activity]].filter(Boolean);
+    return detail.length > 0 ? `${doc.status} (${detail.join(', ')})` : doc.status;
+  }
+  return doc.statusDetail ? `${doc.status}: ${doc.statusDetail}` : doc.status;
 }
 
 /** The ingestion stats of a version, in the order a reader wants them. */

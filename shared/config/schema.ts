@@ -33,7 +33,7 @@ const roleSettings = z.strictObject({
   maxTokens: int(1024).pipe(z.number().positive()),
 });
 
-export const configSchema = z.strictObject({
+const configShape = z.strictObject({
   /** Where the embedded database, the local bucket and caches live. */
   dataDir: z.string().min(1).default('./.dropqa'),
   server: z
@@ -159,8 +159,23 @@ export const configSchema = z.strictObject({
           memoryIndex: bool(true),
         })
         .prefault({}),
-      /** Reciprocal rank fusion constant: score = sum 1 / (k + rank). */
-      rrfK: int(60).pipe(z.number().positive()),
+      /**
+       * Hybrid fusion (`fuseScores`): the weight of the normalised cosine similarity against the
+       * normalised BM25. Unset, it is taken from `semanticWeightByEmbedder` for the configured
+       * embedder kind: defaults measured on the dev sets (README "Retrieval quality").
+       */
+      hybrid: z
+        .strictObject({
+          semanticWeight: z.coerce.number().min(0).max(1).optional(),
+          semanticWeightByEmbedder: z
+            .strictObject({
+              offline: num(0.1).pipe(z.number().min(0).max(1)),
+              openai: num(0.5).pipe(z.number().min(0).max(1)),
+              bedrock: num(0.5).pipe(z.number().min(0).max(1)),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
       /** Semantic hits below this cosine similarity are dropped from hybrid results. */
       minSemanticScore: num(0.05).pipe(z.number().min(-1).max(1)),
       /** Standard RAG answers directly only when the best hit reaches this relevance. */
@@ -337,6 +352,17 @@ export const configSchema = z.strictObject({
       maxPerDocument: int(5).pipe(z.number().min(1)),
     })
     .prefault({}),
+});
+
+/**
+ * The configuration schema: the settings above, with `search.hybrid.semanticWeight` resolved from
+ * the embedder kind when it is not set.
+ */
+export const configSchema = configShape.transform((config) => {
+  const { hybrid } = config.search;
+  const semanticWeight =
+    hybrid.semanticWeight ?? hybrid.semanticWeightByEmbedder[config.providers.embedder.kind];
+  return { ...config, search: { ...config.search, hybrid: { ...hybrid, semanticWeight } } };
 });
 
 export type Config = z.infer<typeof configSchema>;

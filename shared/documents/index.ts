@@ -1,3 +1,4 @@
+export { type ActivityOf, type DocumentActivity, withActivity } from './activity.ts';
 export {
   ATTACHMENT_PREFIX,
   type AttachedDocument,

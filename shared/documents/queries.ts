@@ -3,6 +3,7 @@ import type { Db } from '../db/index.ts';
 import { schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
+import type { DocumentActivity } from './activity.ts';
 
 const { documents, documentVersions, documentTopics, topics } = schema;
 
@@ -13,6 +14,8 @@ export interface DocumentSummary {
   fileType: string;
   status: DocumentStatus;
   statusDetail: string | null;
+  /** Queued or processing only, where the process can tell (see activity.ts): running, waiting or stopped. */
+  activity?: DocumentActivity;
   currentVersion: number | null;
   createdAt: Date;
   updatedAt: Date;

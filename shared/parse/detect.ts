@@ -1,10 +1,12 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile, kindNamedBy } from './damaged.ts';
 import { decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { openOle } from './ole.ts';
+import { isRtf } from './rtf/parse-rtf.ts';
 import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
@@ -13,7 +15,7 @@ export { decodeText } from './decode.ts';
 
 const MARKDOWN_NAME = /\.(md|markdown|mdown|mkd)$/i;
 /** Names that promise text; binary content under them is reported as a mismatch. */
-const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml))$/;
+const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml|rtf))$/;
 const OOXML_BY_PART: readonly [string, FileType][] = [
   ['word/document.xml', 'docx'],
   ['ppt/presentation.xml', 'pptx'],
@@ -57,7 +59,12 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
       if (byType) return byType[1];
     }
   } catch (error) {
-    throw new UnsupportedDocumentError(`${filename} is a damaged ZIP archive`, { cause: error });
+    const kind = kindNamedBy(filename, 'Office file');
+    throw damagedFile(
+      filename,
+      `its ZIP archive is truncated or corrupted, so it is not a valid ${kind}`,
+      error,
+    );
   }
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);
@@ -141,6 +148,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
+  if (isRtf(bytes)) return 'rtf';
   const textKind = textType(bytes, filename);
   // Both declare their own charsets (GBK mail, legacy pages): not UTF-8 text to check here.
   if (textKind === 'html' || textKind === 'eml') return textKind;

@@ -1,5 +1,5 @@
 import CFB from 'cfb';
-import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile, kindNamedBy } from './damaged.ts';
 
 /** What an OLE compound file holds, told by its streams' names. */
 export type OleKind = 'doc' | 'xls' | 'ppt' | 'msg' | 'unknown';
@@ -26,7 +26,8 @@ function kindOf(names: Set<string>): OleKind {
 
 /**
  * Opens an OLE compound file (the container of Word, Excel and PowerPoint 97-2003 files) with the
- * `cfb` library and tells what it holds. A damaged container fails with that reason.
+ * `cfb` library and tells what it holds. A damaged container fails with that reason and what to do
+ * (`damagedFile`).
  *
  * @example openOle(bytes, 'old.doc').kind // 'doc'
  */
@@ -35,9 +36,11 @@ export function openOle(bytes: Uint8Array, filename: string): OleFile {
   try {
     container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
   } catch (error) {
-    throw new UnsupportedDocumentError(
-      `${filename} is a damaged legacy Office (OLE) file: ${reasonOf(error)}`,
-      { cause: error },
+    const kind = kindNamedBy(filename, 'Office 97-2003 file');
+    throw damagedFile(
+      filename,
+      `its OLE container is truncated or corrupted, so it is not a valid ${kind}`,
+      error,
     );
   }
   const names = new Set(container.FileIndex.map((entry) => entry.name));

@@ -56,7 +56,7 @@ export async function checkOoxml(
     }
     if (prolog === 'doctype') {
       throw refuse(
-        `${entry.name} declares a DTD (<!DOCTYPE>), which Office files never do; it is refused so that no XML entity is expanded`,
+        `its part ${entry.name} starts with a document type declaration (<!DOCTYPE>), which Word, Excel and PowerPoint never write; DropQA refuses such files because the entities a declaration defines can expand a few bytes into gigabytes (the "billion laughs" attack). If you trust the file, open it in its Office program and save it again (that drops the declaration); otherwise do not use it`,
       );
     }
     if (prolog === 'unfinished') {

@@ -19,8 +19,18 @@ const LOCAL_HEADER = 0x04034b50;
 /** The end record is 22 bytes plus a comment of at most 65,535 bytes. */
 const MAX_EOCD_SEARCH = 22 + 0xffff;
 
-function damaged(detail: string): UnsupportedDocumentError {
-  return new UnsupportedDocumentError(`the ZIP archive is damaged (${detail})`);
+/** A ZIP archive that cannot be read; `detail` says what was wrong (`no end of central directory`). */
+export class DamagedZipError extends UnsupportedDocumentError {
+  constructor(
+    readonly detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`the ZIP archive is damaged (${detail})`, options);
+  }
+}
+
+function damaged(detail: string): DamagedZipError {
+  return new DamagedZipError(detail);
 }
 
 function findEndOfCentralDirectory(view: DataView): number {
@@ -123,7 +133,7 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: numbe
   try {
     return inflateRawSync(data, { maxOutputLength: maxBytes });
   } catch (error) {
-    throw new UnsupportedDocumentError(`the ZIP archive is damaged (${entry.name} could not be inflated)`, {
+    throw new DamagedZipError(`${entry.name} could not be inflated`, {
       cause: error,
     });
   }

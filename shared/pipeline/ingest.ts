@@ -7,7 +7,12 @@ import type { PipelineInput } from './contract.ts';
 import { queueDocument, queueReindex } from './documents.ts';
 import { objectEventAction } from './object-events.ts';
 import { type RecoveryReport, recoverInterrupted } from './recovery.ts';
-import { createPipelineRunner, type PipelineRunner, type PipelineRunnerOptions } from './runner.ts';
+import {
+  createPipelineRunner,
+  type PipelineActivity,
+  type PipelineRunner,
+  type PipelineRunnerOptions,
+} from './runner.ts';
 import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 import { contentHash, findUnchanged } from './unchanged.ts';
@@ -70,6 +75,11 @@ export interface IngestService {
   recover(): Promise<RecoveryReport>;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
+  /**
+   * What this process does for a key's pipeline now (`running`, `waiting` for a free slot, `none`);
+   * `null` where another service runs the pipelines (AWS Step Functions) and this process cannot tell.
+   */
+  activity(key: string): PipelineActivity | null;
 }
 
 /**
@@ -167,6 +177,13 @@ export function createIngestService(
    * execution has read (and versioned) it, and that content is never versioned.
    */
   const keyRead = new Map<string, Promise<void>>();
+  /** Keys queued by a `start` whose executions are not handed to the runner yet (they wait). */
+  const submitting = new Map<string, number>();
+  const holdSubmitting = (key: string, change: 1 | -1) => {
+    const n = (submitting.get(key) ?? 0) + change;
+    if (n > 0) submitting.set(key, n);
+    else submitting.delete(key);
+  };
 
   /** Holds `key` until `release`; resolves when the upload before it on that key has been read. */
   function holdKey(key: string, mine: Set<Promise<void>>): { before?: Promise<void>; release: () => void } {
@@ -202,6 +219,7 @@ export function createIngestService(
     const toRun: { key: string; documentId: string; sequencer: string; release: () => void }[] = [];
     const mine = new Set<Promise<void>>();
     const releases: (() => void)[] = [];
+    const counted: string[] = [];
     try {
       for (const [i, file] of files.entries()) {
         const { before, release } = holdKey(file.key, mine);
@@ -224,12 +242,15 @@ export function createIngestService(
           continue;
         }
         const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
+        holdSubmitting(file.key, 1);
+        counted.push(file.key);
         const doc = await queueDocument(deps.db, { key: file.key, filename });
         submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
         toRun.push({ key: file.key, documentId: doc.id, sequencer, release });
       }
     } catch (error) {
       for (const release of releases) release();
+      for (const key of counted) holdSubmitting(key, -1);
       throw error;
     }
     // Only files that make new versions count towards a bulk load (and its index rebuild).
@@ -242,6 +263,7 @@ export function createIngestService(
         onEvent?.(event);
       };
       const outcome = execute(input, onOutcome, watchRegister);
+      holdSubmitting(input.key, -1);
       void outcome.finally(release);
       return outcome;
     });
@@ -301,6 +323,10 @@ export function createIngestService(
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await runner.idle();
+    },
+    activity(key) {
+      const now = runner.activity(key);
+      return now === 'none' && submitting.has(key) ? 'waiting' : now;
     },
   };
 }

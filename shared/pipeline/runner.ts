@@ -2,6 +2,7 @@ import './polyfill.ts';
 import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aws-local-stepfunctions';
 import { createLimiter } from '#shared/async/limiter.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
+import type { PipelineActivity } from '../documents/activity.ts';
 import { reasonOf } from '../errors.ts';
 import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
@@ -31,7 +32,11 @@ export interface PipelineRunner {
   run(input: PipelineInput, onEvent?: Listener): Promise<PipelineOutcome>;
   /** Resolves when no execution is queued or running. */
   idle(): Promise<void>;
+  /** What this runner does for `key` now: an execution `running`, one `waiting` for a free slot, or `none`. */
+  activity(key: string): PipelineActivity;
 }
+
+export type { PipelineActivity };
 
 let validated: StateMachine | undefined;
 
@@ -57,6 +62,17 @@ export function createPipelineRunner(
 ): PipelineRunner {
   const steps: StepHandlers = { ...STEPS, ...options.steps };
   const queue = createLimiter(deps.config.limits.pipelineConcurrency);
+  /** Per key, how many of its executions wait for a slot and how many run. */
+  const active = new Map<string, { waiting: number; running: number }>();
+  const count = (key: string, change: { waiting?: number; running?: number }) => {
+    const now = active.get(key) ?? { waiting: 0, running: 0 };
+    const next = {
+      waiting: now.waiting + (change.waiting ?? 0),
+      running: now.running + (change.running ?? 0),
+    };
+    if (next.waiting === 0 && next.running === 0) active.delete(key);
+    else active.set(key, next);
+  };
   const retryIntervalOverrides =
     options.retryDelayMs === undefined
       ? undefined
@@ -188,7 +204,9 @@ export function createPipelineRunner(
       }
       const input = parsed.data;
       emit({ type: 'queued', key: input.key });
+      count(input.key, { waiting: 1 });
       return queue.run(async () => {
+        count(input.key, { waiting: -1, running: 1 });
         emit({ type: 'started', key: input.key });
         let outcome: PipelineOutcome;
         try {
@@ -196,11 +214,18 @@ export function createPipelineRunner(
         } catch (error) {
           log.error('pipeline: execution failed', { key: input.key, ...errorFields(error) });
           outcome = { documentId: input.documentId, status: 'failed', error: reasonOf(error) };
+        } finally {
+          count(input.key, { running: -1 });
         }
         emit({ type: 'finished', key: input.key, outcome });
         return outcome;
       });
     },
     idle: () => queue.idle(),
+    activity(key) {
+      const now = active.get(key);
+      if (!now) return 'none';
+      return now.running > 0 ? 'running' : 'waiting';
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { rankFulltext } from './fulltext.ts';
+import { fuseScores } from './fusion.ts';
 import { hydrateHits } from './hydrate.ts';
-import { reciprocalRankFusion } from './rrf.ts';
 import { validateFilters } from './scope.ts';
 import { cosineSimilarities, embedQuery, rankByVector } from './semantic.ts';
 import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
@@ -12,8 +12,9 @@ const MAX_DEPTH = 300;
 
 /**
  * Hybrid search: full-text (BM25) and semantic (cosine) rankings computed in parallel, semantic hits
- * below `search.minSemanticScore` dropped, then fused by reciprocal rank fusion
- * (score = sum 1 / (search.rrfK + rank)). Every hit carries its cosine `relevance` to the query.
+ * below `search.minSemanticScore` dropped, then fused by a weighted sum of normalised scores
+ * (`fuseScores`, semantic weight `search.hybrid.semanticWeight`, by default per embedder kind).
+ * Every hit carries its cosine `relevance` to the query.
  *
  * @example await hybridSearch(deps, 'What is the 2024 budget?', { documentIds: [id] }, 10)
  */
@@ -42,11 +43,12 @@ export async function rankHybrid(
     vectorPromise.then((vector) => rankByVector(deps, vector, filters, depth)),
   ]);
   const kept = semantic.filter((hit) => hit.score >= deps.search.minSemanticScore);
-  const fused = reciprocalRankFusion([fulltext, kept], deps.search.rrfK).slice(0, limit);
-  const unknown = fused.filter((hit) => hit.relevance === undefined).map((hit) => hit.nodeId);
+  const cosine = new Map(semantic.map((hit) => [hit.nodeId, hit.score]));
+  const unknown = fulltext.filter((hit) => !cosine.has(hit.nodeId)).map((hit) => hit.nodeId);
   if (unknown.length > 0) {
     const similarities = await cosineSimilarities(deps.db, deps.embedder, await vectorPromise, unknown);
-    for (const hit of fused) hit.relevance ??= similarities.get(hit.nodeId) ?? 0;
+    for (const [id, similarity] of similarities) cosine.set(id, similarity);
   }
-  return fused;
+  const fused = fuseScores(fulltext, kept, cosine, { semanticWeight: deps.search.hybrid.semanticWeight });
+  return fused.slice(0, limit).map((hit) => ({ ...hit, relevance: cosine.get(hit.nodeId) ?? 0 }));
 }

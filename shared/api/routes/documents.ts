@@ -8,6 +8,7 @@ import {
   listDocumentTopics,
   listVersions,
   messageOf,
+  withActivity,
 } from '../../documents/index.ts';
 import { reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
@@ -118,12 +119,18 @@ export function documentRoutes(rt: Runtime): Hono {
   app.get('/', async (c) => {
     const query = parseInput(documentListQuery, c.req.query(), 'query');
     const { items, total } = await listDocuments(rt.db, { ...query, topicId: query.topic });
-    return c.json({ items, total, limit: query.limit, offset: query.offset });
+    const activityOf = (key: string) => rt.ingest.activity(key);
+    return c.json({
+      items: items.map((doc) => withActivity(doc, activityOf)),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    });
   });
 
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    const document = await getDocument(rt.db, id);
+    const document = withActivity(await getDocument(rt.db, id), (key) => rt.ingest.activity(key));
     const [versions, topics, attachments, message] = await Promise.all([
       listVersions(rt.db, id),
       listDocumentTopics(rt.db, id),

@@ -9,7 +9,9 @@ const STATUSES: DocumentStatus[] = ['queued', 'processing', 'ready', 'failed', '
 
 /**
  * `dropqa status [--status S] [--json]`: every document with its status (queued, processing with
- * the step, ready, failed with the reason), then the count per status, then the watched folders.
+ * the step, ready, failed with the reason; queued and processing say whether their pipeline is
+ * running, waiting for a slot, or stopped with nothing working on it), then the count per status
+ * (running / waiting / stopped in place of queued and processing), then the watched folders.
  */
 export async function statusCommand(
   config: Config,
@@ -35,7 +37,9 @@ export async function statusCommand(
     }
     const counts = new Map<string, number>();
     for (const doc of documents) {
-      counts.set(doc.status, (counts.get(doc.status) ?? 0) + 1);
+      // Queued and processing documents are counted by what is happening to them (running, waiting, stopped).
+      const name = doc.activity ?? doc.status;
+      counts.set(name, (counts.get(name) ?? 0) + 1);
       const version = doc.currentVersion === null ? '  -' : `v${doc.currentVersion}`.padStart(3);
       process.stdout.write(`${version}  ${doc.key}  ${formatStatus(doc)}\n`);
     }

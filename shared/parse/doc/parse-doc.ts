@@ -1,5 +1,6 @@
 import WordExtractor from 'word-extractor';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile } from '../damaged.ts';
 import { openOle } from '../ole.ts';
 import { createOutline } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
@@ -89,12 +90,7 @@ export async function parseDoc(input: ParseInput): Promise<ParsedDocument> {
       Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength),
     );
   } catch (error) {
-    throw new UnsupportedDocumentError(
-      `${input.filename}: the Word 97-2003 document could not be read (${reasonOf(error)})`,
-      {
-        cause: error,
-      },
-    );
+    throw damagedFile(input.filename, 'the text of the Word 97-2003 document could not be read', error);
   }
   const children = [
     ...bodyTree(extracted.getBody(), headings),

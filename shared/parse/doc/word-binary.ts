@@ -1,4 +1,5 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile } from '../damaged.ts';
 
 /**
  * What word-extractor does not give: which paragraphs of a Word 97-2003 body are headings. Read from
@@ -11,6 +12,8 @@ export interface WordHeading {
   text: string;
 }
 
+/** The FIB starts with wIdent: 0xA5EC for Word 97 and later, 0xA5DC for Word 6 and 95. */
+const FIB_IDENTS = new Set([0xa5ec, 0xa5dc]);
 const FIB_FLAGS = 0x0a;
 const F_ENCRYPTED = 0x0100;
 const F_WHICH_TABLE = 0x0200;
@@ -37,10 +40,14 @@ function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Refuses an encrypted or obfuscated document with that reason, before any text is read. */
+/**
+ * Refuses a damaged FIB (its flags cannot be trusted), then an encrypted or obfuscated document, with
+ * that reason, before any text is read.
+ */
 export function checkNotEncrypted(word: Uint8Array, filename: string): void {
-  if (word.length < 12)
-    throw new UnsupportedDocumentError(`${filename} is a damaged Word 97-2003 document (no FIB)`);
+  if (word.length < 12 || !FIB_IDENTS.has(view(word).getUint16(0, true))) {
+    throw damagedFile(filename, 'its Word 97-2003 header (FIB) is missing or corrupted');
+  }
   if (view(word).getUint16(FIB_FLAGS, true) & F_ENCRYPTED) {
     throw new UnsupportedDocumentError(
       `${filename} is password-protected (an encrypted Word 97-2003 document); save it without a password`,

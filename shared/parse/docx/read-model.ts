@@ -1,5 +1,6 @@
 import mammoth from 'mammoth';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { legacyOfficeReason } from '../legacy-office.ts';
 import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
 import type { DocxDocument } from './model.ts';
 
@@ -37,7 +38,7 @@ function checkContainer(bytes: Uint8Array, filename: string): void {
         `${filename} is password-protected (an encrypted Word document); save it without a password`,
       );
     }
-    throw unreadable(filename, 'it is a legacy .doc (OLE) file; save it as .docx');
+    throw unreadable(filename, legacyOfficeReason(bytes, filename, '.docx'));
   }
   if (sniffed?.kind !== 'zip') throw unreadable(filename, `it is ${sniffed?.label ?? 'not a ZIP archive'}`);
 }

@@ -1,4 +1,5 @@
-import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile } from '../damaged.ts';
 import { openOle } from '../ole.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParagraphNode, ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
@@ -68,11 +69,10 @@ export async function parsePpt(input: ParseInput): Promise<ParsedDocument> {
     slides = readDeck(stream, ole.stream('Current User'), input.filename);
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
-    throw new UnsupportedDocumentError(
-      `${input.filename}: the PowerPoint 97-2003 presentation could not be read (${reasonOf(error)})`,
-      {
-        cause: error,
-      },
+    throw damagedFile(
+      input.filename,
+      'the slides of the PowerPoint 97-2003 presentation could not be read',
+      error,
     );
   }
   const children = slides.map((slide, i) => {

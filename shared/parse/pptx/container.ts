@@ -1,10 +1,9 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { legacyOfficeReason } from '../legacy-office.ts';
 import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
 
 const KIND = 'PowerPoint presentation';
-/** The stream a legacy .ppt keeps its slides in, as its OLE directory names it (UTF-16). */
-const POWERPOINT_STREAM = Buffer.from('PowerPoint Document', 'utf16le');
 
 /** `deck.pptx is not a readable PowerPoint presentation: <reason>`. */
 export function unreadablePresentation(
@@ -28,11 +27,7 @@ export function openPresentationArchive(bytes: Uint8Array, filename: string): Zi
         `${filename} is password-protected (an encrypted ${KIND}); save it without a password`,
       );
     }
-    const ppt = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(POWERPOINT_STREAM);
-    throw unreadablePresentation(
-      filename,
-      `it is a legacy ${ppt ? '.ppt' : 'Office'} (OLE) file; save it as .pptx`,
-    );
+    throw unreadablePresentation(filename, legacyOfficeReason(bytes, filename, '.pptx'));
   }
   if (sniffed?.kind !== 'zip')
     throw unreadablePresentation(filename, `it is ${sniffed?.label ?? 'not a ZIP archive'}`);

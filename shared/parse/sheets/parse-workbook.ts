@@ -1,5 +1,6 @@
 import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { damagedFile } from '../damaged.ts';
 import { decodeText } from '../decode.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
@@ -60,9 +61,7 @@ function readError(filename: string, error: unknown): UnsupportedDocumentError {
       { cause: error },
     );
   }
-  return new UnsupportedDocumentError(`${filename}: the workbook could not be read (${reason})`, {
-    cause: error,
-  });
+  return damagedFile(filename, 'the workbook could not be read', error);
 }
 
 function readBook(input: ParseInput, csv: boolean): WorkBook {

@@ -1,5 +1,7 @@
-import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { readCoreProperties } from '../core-properties.ts';
+import { damagedFile } from '../damaged.ts';
+import { legacyOfficeReason } from '../legacy-office.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { isEncryptedOoxml } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
@@ -27,7 +29,7 @@ function workbookEntries(input: ParseInput): ZipEntry[] {
     throw new UnsupportedDocumentError(
       isEncryptedOoxml(bytes)
         ? `${filename} is password-protected (an encrypted Excel workbook); save it without a password`
-        : `${filename} is a legacy .xls (OLE) workbook; save it as .xlsx`,
+        : `${filename} is not a readable Excel workbook: ${legacyOfficeReason(bytes, filename, '.xlsx')}`,
     );
   }
   if (!startsWith(bytes, ZIP_MAGIC)) {
@@ -77,12 +79,7 @@ async function readSheets(
   } catch (error) {
     // Limits and the time limit already carry their own reason, naming the file.
     if (error instanceof UnsupportedDocumentError && error.message.startsWith(input.filename)) throw error;
-    throw new UnsupportedDocumentError(
-      `${input.filename}: the workbook could not be read (${reasonOf(error)})`,
-      {
-        cause: error,
-      },
-    );
+    throw damagedFile(input.filename, 'the workbook could not be read', error);
   }
   return sections;
 }

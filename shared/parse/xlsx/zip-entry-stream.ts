@@ -1,7 +1,6 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
-import { UnsupportedDocumentError } from '#shared/errors.ts';
-import { compressedEntryData, type ZipEntry } from '../zip.ts';
+import { compressedEntryData, DamagedZipError, type ZipEntry } from '../zip.ts';
 
 /** Passes bytes through until more than the entry's declared size has gone by. */
 function declaredSizeGuard(entry: ZipEntry): Transform {
@@ -11,9 +10,7 @@ function declaredSizeGuard(entry: ZipEntry): Transform {
       seen += chunk.length;
       if (seen > entry.uncompressedSize) {
         done(
-          new UnsupportedDocumentError(
-            `the ZIP archive is damaged (${entry.name} inflates past the ${entry.uncompressedSize} bytes it declares)`,
-          ),
+          new DamagedZipError(`${entry.name} inflates past the ${entry.uncompressedSize} bytes it declares`),
         );
         return;
       }

@@ -33,7 +33,7 @@ afterAll(() => {
 });
 
 describe('retrieval quality on dev-set slices', () => {
-  it('English claims over 400 abstracts: stemmed full-text, semantic and hybrid above their floors', {
+  it('English claims over 400 abstracts: full-text, hybrid at least full-text', {
     timeout: 1_200_000,
   }, async () => {
     const result = await measure('scifact-slice');
@@ -42,6 +42,7 @@ describe('retrieval quality on dev-set slices', () => {
     expect(ndcg(result, 'fulltext')).toBeGreaterThanOrEqual(FLOORS.scifact.fulltext);
     expect(ndcg(result, 'semantic')).toBeGreaterThanOrEqual(FLOORS.scifact.semantic);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(FLOORS.scifact.hybrid);
+    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.005);
   });
 
   it('Chinese questions over 100 paragraphs: segmentation keeps full-text near perfect', {
@@ -52,13 +53,14 @@ describe('retrieval quality on dev-set slices', () => {
     expect(ndcg(result, 'fulltext')).toBeGreaterThanOrEqual(FLOORS.cmrc.fulltext);
     expect(ndcg(result, 'semantic')).toBeGreaterThanOrEqual(FLOORS.cmrc.semantic);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(FLOORS.cmrc.hybrid);
+    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.005);
   });
 });
 
 /** nDCG@10 floors (measured values in the comments). */
 const FLOORS = {
-  // Measured 0.817, 0.651, 0.787.
-  scifact: { fulltext: 0.8, semantic: 0.63, hybrid: 0.77 },
-  // Measured 0.995, 0.750, 0.934.
-  cmrc: { fulltext: 0.98, semantic: 0.72, hybrid: 0.91 },
+  // Measured 0.817, 0.651, 0.821.
+  scifact: { fulltext: 0.8, semantic: 0.63, hybrid: 0.8 },
+  // Measured 0.995, 0.750, 1.000.
+  cmrc: { fulltext: 0.98, semantic: 0.72, hybrid: 0.98 },
 };

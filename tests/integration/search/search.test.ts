@@ -200,8 +200,11 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
       expect(hits.length).toBeGreaterThan(0);
       for (const hit of hits) {
         expect(hit.relevance).toEqual(expect.any(Number));
-        expect(hit.score).toBeLessThanOrEqual(2 / 61);
+        // A convex combination of normalised BM25 and cosine.
+        expect(hit.score).toBeGreaterThanOrEqual(0);
+        expect(hit.score).toBeLessThanOrEqual(1);
       }
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
     });
   });
 

@@ -49,9 +49,9 @@ describe('loadConfig', () => {
   it('reads no file with file: false (the configuration of a deployed function, from its variables)', () => {
     const cwd = emptyDir();
     writeFileSync(join(cwd, 'dropqa.config.yaml'), 'search:\n  topK: 5\n');
-    const config = loadConfig({ cwd, env: { DROPQA_SEARCH__RRF_K: '30' }, file: false });
+    const config = loadConfig({ cwd, env: { DROPQA_SEARCH__HYBRID__SEMANTIC_WEIGHT: '0.3' }, file: false });
     expect(config.search.topK).toBe(10);
-    expect(config.search.rrfK).toBe(30);
+    expect(config.search.hybrid.semanticWeight).toBe(0.3);
   });
 
   it('fails with a message naming each bad setting', () => {

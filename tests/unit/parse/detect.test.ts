@@ -130,7 +130,7 @@ describe('detectFileType', () => {
   it('refuses a truncated ZIP as damaged', () => {
     const zip = zipBytes([{ name: '[Content_Types].xml', data: CONTENT_TYPES }]);
     expect(reasonFor(() => detectFileType(zip.subarray(0, 40), 'a.docx'))).toBe(
-      'a.docx is a damaged ZIP archive',
+      'a.docx is damaged: its ZIP archive is truncated or corrupted, so it is not a valid Word document (no end of central directory); open it in the program that made it and save it again (or export it anew), or upload an intact copy',
     );
   });
 
@@ -150,7 +150,7 @@ describe('detectFileType', () => {
   it('refuses a damaged OLE file with the reason', () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
     expect(reasonFor(() => detectFileType(ole, 'old.doc'))).toMatch(
-      /^old\.doc is a damaged legacy Office \(OLE\) file: /,
+      /^old\.doc is damaged: its OLE container is truncated or corrupted, so it is not a valid Word 97-2003 document \(.*\); open it in the program that made it and save it again/,
     );
   });
 

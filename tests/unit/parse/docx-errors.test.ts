@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Document, Paragraph } from 'docx';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
@@ -51,10 +53,18 @@ describe('parseDocx failures', () => {
     );
   });
 
-  it('says a legacy .doc file must be saved as .docx', async () => {
-    expect(await reasonFor(oleWith('WordDocument'), 'old.docx')).toBe(
-      'old.docx is not a readable Word document: it is a legacy .doc (OLE) file; save it as .docx',
+  it('advises saving as .docx only a legacy .doc that opens; a corrupt one is called damaged', async () => {
+    const legacy = new Uint8Array(
+      readFileSync(join(import.meta.dirname, '../../fixtures/legacy/handbook.doc')),
     );
+    expect(await reasonFor(legacy, 'old.docx')).toBe(
+      'old.docx is not a readable Word document: it is a legacy Word 97-2003 (.doc) document; save it as .docx',
+    );
+    const corrupt = await reasonFor(oleWith('WordDocument'), 'old.docx');
+    expect(corrupt).toMatch(
+      /^old\.docx is damaged: its OLE container is truncated or corrupted, so it is not a valid Word document \(.*\); open it in the program that made it and save it again \(or export it anew\), or upload an intact copy$/,
+    );
+    expect(corrupt).not.toMatch(/save it as/);
   });
 
   it('refuses a zip bomb from its directory, before inflating it', async () => {

@@ -52,7 +52,7 @@ describe('hostile Office archives', () => {
     const honest = new Uint8Array((await book.xlsx.writeBuffer()) as ArrayBuffer);
     const bytes = lieAboutSize(honest, 'xl/worksheets/sheet1.xml', 4096);
     expect(await reasonOf(bytes, 'liar.xlsx')).toMatch(
-      /^liar\.xlsx: the workbook could not be read \(the ZIP archive is damaged \(xl\/worksheets\/sheet1\.xml inflates past the 4096 bytes it declares\)\)$/,
+      /^liar\.xlsx is damaged: the workbook could not be read \(xl\/worksheets\/sheet1\.xml inflates past the 4096 bytes it declares\); open it in the program that made it and save it again/,
     );
   });
 
@@ -84,7 +84,7 @@ describe('hostile Office archives', () => {
     );
     const started = Date.now();
     expect(await reasonOf(bytes, 'lol.docx')).toBe(
-      'lol.docx is not a readable Word document: word/document.xml declares a DTD (<!DOCTYPE>), which Office files never do; it is refused so that no XML entity is expanded',
+      'lol.docx is not a readable Word document: its part word/document.xml starts with a document type declaration (<!DOCTYPE>), which Word, Excel and PowerPoint never write; DropQA refuses such files because the entities a declaration defines can expand a few bytes into gigabytes (the "billion laughs" attack). If you trust the file, open it in its Office program and save it again (that drops the declaration); otherwise do not use it',
     );
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -96,7 +96,7 @@ describe('hostile Office archives', () => {
         : data,
     );
     expect(await reasonOf(bytes, 'lol.xlsx')).toMatch(
-      /^lol\.xlsx is not a readable Excel workbook: xl\/worksheets\/sheet1\.xml declares a DTD/,
+      /^lol\.xlsx is not a readable Excel workbook: its part xl\/worksheets\/sheet1\.xml starts with a document type declaration .* save it again/,
     );
   });
 
@@ -108,7 +108,7 @@ describe('hostile Office archives', () => {
       name === 'ppt/slides/slide1.xml' ? billionLaughs(text(data).replace(/^<\?xml[^>]*\?>\s*/, '')) : data,
     );
     expect(await reasonOf(bytes, 'lol.pptx')).toMatch(
-      /^lol\.pptx is not a readable PowerPoint presentation: ppt\/slides\/slide1\.xml declares a DTD/,
+      /^lol\.pptx is not a readable PowerPoint presentation: its part ppt\/slides\/slide1\.xml starts with a document type declaration .* save it again/,
     );
   });
 
@@ -137,18 +137,29 @@ describe('hostile Office archives', () => {
     );
   });
 
-  it('names a legacy .doc, .xls or .ppt whose container is broken as a damaged OLE file', async () => {
-    for (const name of ['old.doc', 'old.xls', 'old.ppt']) {
-      expect(await reasonOf(oleBytes(false), name)).toMatch(
-        new RegExp(`^${name.replace('.', '\\.')} is a damaged legacy Office \\(OLE\\) file: `),
+  it('names a legacy .doc, .xls or .ppt whose container is broken as damaged, with what to do', async () => {
+    for (const [name, kind] of [
+      ['old.doc', 'Word 97-2003 document'],
+      ['old.xls', 'Excel 97-2003 or binary workbook'],
+      ['old.ppt', 'PowerPoint 97-2003 presentation'],
+    ] as const) {
+      const reason = await reasonOf(oleBytes(false), name);
+      expect(reason).toMatch(
+        new RegExp(
+          `^${name.replace('.', '\\.')} is damaged: its OLE container is truncated or corrupted, so it is not a valid ${kind} \\(`,
+        ),
       );
+      expect(reason).toMatch(
+        /; open it in the program that made it and save it again \(or export it anew\), or upload an intact copy$/,
+      );
+      expect(reason).not.toMatch(/save it as/);
     }
   });
 
   it('refuses a truncated archive as damaged', async () => {
     const docx = await smallDocx();
     expect(await reasonOf(docx.subarray(0, Math.floor(docx.length * 0.6)), 'cut.docx')).toBe(
-      'cut.docx is a damaged ZIP archive',
+      'cut.docx is damaged: its ZIP archive is truncated or corrupted, so it is not a valid Word document (no end of central directory); open it in the program that made it and save it again (or export it anew), or upload an intact copy',
     );
   });
 

@@ -65,13 +65,22 @@ describe('Word 97-2003 documents', () => {
     );
   });
 
+  it('calls a document with a garbled header damaged, not password-protected', async () => {
+    const garbled = editWordStream(fixture('handbook.doc'), (word) => {
+      word.fill(0x41, 0, 64); // the FIB's identifier and flags (the "encrypted" bit among them) become noise
+    });
+    await expect(parse(garbled, 'garbled.doc')).rejects.toThrow(
+      'garbled.doc is damaged: its Word 97-2003 header (FIB) is missing or corrupted; open it in the program that made it and save it again (or export it anew), or upload an intact copy',
+    );
+  });
+
   it('fails a document whose text cannot be read with the reason, and keeps text when only styles are unreadable', async () => {
     const noTable = editWordStream(fixture('handbook.doc'), (word) => {
       // Point the piece table (fcClx) past the end of the table stream.
       new DataView(word.buffer).setUint32(0x01a2, 0x7fffffff, true);
     });
     await expect(parse(noTable, 'broken.doc')).rejects.toThrow(
-      /^broken\.doc: the Word 97-2003 document could not be read \(/,
+      /^broken\.doc is damaged: the text of the Word 97-2003 document could not be read \(.*\); open it in the program that made it and save it again/,
     );
     const noStyles = editWordStream(fixture('handbook.doc'), (word) => {
       // Point the style sheet (fcStshf) past the end of the table stream.

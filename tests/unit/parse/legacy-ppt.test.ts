@@ -50,7 +50,7 @@ describe('PowerPoint 97-2003 presentations', () => {
   it('fails a presentation whose edit chain is broken with the reason', async () => {
     const broken = editStream('Current User', (user) => user.setUint32(16, 12, true));
     await expect(parse(broken, 'broken.ppt')).rejects.toThrow(
-      'broken.ppt: the PowerPoint 97-2003 presentation could not be read (no UserEditAtom at offset 12)',
+      `broken.ppt is damaged: the slides of the PowerPoint 97-2003 presentation could not be read (no UserEditAtom at offset 12); ${'open it in the program that made it and save it again (or export it anew), or upload an intact copy'}`,
     );
   });
 });

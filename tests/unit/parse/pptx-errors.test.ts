@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Document, Paragraph } from 'docx';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
@@ -65,10 +67,18 @@ describe('parsePptx failures', () => {
     );
   });
 
-  it('says a legacy .ppt file must be saved as .pptx', async () => {
-    expect(await reasonFor(oleWith('PowerPoint Document'), 'old.pptx')).toBe(
-      'old.pptx is not a readable PowerPoint presentation: it is a legacy .ppt (OLE) file; save it as .pptx',
+  it('advises saving as .pptx only a legacy .ppt that opens; a corrupt one is called damaged', async () => {
+    const legacy = new Uint8Array(
+      readFileSync(join(import.meta.dirname, '../../fixtures/legacy/review.ppt')),
     );
+    expect(await reasonFor(legacy, 'old.pptx')).toBe(
+      'old.pptx is not a readable PowerPoint presentation: it is a legacy PowerPoint 97-2003 (.ppt) presentation; save it as .pptx',
+    );
+    const corrupt = await reasonFor(oleWith('PowerPoint Document'), 'old.pptx');
+    expect(corrupt).toMatch(
+      /^old\.pptx is damaged: its OLE container is truncated or corrupted, so it is not a valid PowerPoint presentation \(/,
+    );
+    expect(corrupt).not.toMatch(/save it as/);
   });
 
   it('says a Word document is no presentation, even though it is an Office archive', async () => {
@@ -78,9 +88,12 @@ describe('parsePptx failures', () => {
     );
   });
 
-  it('says a legacy OLE file that is no .ppt is a legacy Office file', async () => {
-    expect(await reasonFor(oleWith('Workbook'), 'sheet.pptx')).toBe(
-      'sheet.pptx is not a readable PowerPoint presentation: it is a legacy Office (OLE) file; save it as .pptx',
+  it('says a legacy workbook under a .pptx name is a workbook', async () => {
+    const legacy = new Uint8Array(
+      readFileSync(join(import.meta.dirname, '../../fixtures/legacy/budget.xls')),
+    );
+    expect(await reasonFor(legacy, 'sheet.pptx')).toBe(
+      'sheet.pptx is not a readable PowerPoint presentation: it is a legacy Excel 97-2003 (.xls) workbook; save it as .pptx',
     );
   });
 

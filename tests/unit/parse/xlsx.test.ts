@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { detectFileType } from '#shared/parse/detect.ts';
@@ -177,9 +179,18 @@ describe('parseXlsx', () => {
   it('refuses an encrypted or legacy (OLE) workbook with a reason', async () => {
     const ole = new Uint8Array(2048);
     ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-    await expect(parseXlsx({ bytes: ole, filename: 'old.xlsx' })).rejects.toThrow(
-      'old.xlsx is a legacy .xls (OLE) workbook; save it as .xlsx',
+    // Only a legacy workbook that opens is advised to be saved as .xlsx; a corrupt one is called damaged.
+    const legacy = new Uint8Array(
+      readFileSync(join(import.meta.dirname, '../../fixtures/legacy/budget.xls')),
     );
+    await expect(parseXlsx({ bytes: legacy, filename: 'old.xlsx' })).rejects.toThrow(
+      'old.xlsx is not a readable Excel workbook: it is a legacy Excel 97-2003 (.xls) workbook; save it as .xlsx',
+    );
+    const corrupt = await parseXlsx({ bytes: ole, filename: 'old.xlsx' }).catch((e: unknown) => e);
+    expect((corrupt as Error).message).toMatch(
+      /^old\.xlsx is damaged: its OLE container is truncated or corrupted, so it is not a valid Excel workbook \(.*\); open it in the program that made it/,
+    );
+    expect((corrupt as Error).message).not.toMatch(/save it as/);
     ole.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
     await expect(parseXlsx({ bytes: ole, filename: 'secret.xlsx' })).rejects.toThrow(
       'secret.xlsx is password-protected (an encrypted Excel workbook); save it without a password',
@@ -227,6 +238,8 @@ describe('parseXlsx', () => {
     ]);
     const error = await parseXlsx({ bytes, filename: 'bad.xlsx' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedDocumentError);
-    expect((error as Error).message).toMatch(/^bad\.xlsx: the workbook could not be read \(.+\)$/);
+    expect((error as Error).message).toMatch(
+      /^bad\.xlsx is damaged: the workbook could not be read \(.+\); open it in the program that made it/,
+    );
   });
 });
