@@ -1,6 +1,6 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile, kindNamedBy } from './damaged.ts';
-import { decodeText, textEncodingOf } from './decode.ts';
+import { decodeTableText, decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
@@ -156,7 +156,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
     throw binaryError(filename, undefined);
   }
-  const text = decodeText(bytes, filename);
+  const text = textKind === 'csv' ? decodeTableText(bytes, filename).text : decodeText(bytes, filename);
   if (isBinaryText(text)) throw binaryError(filename, undefined);
   if (text.trim() === '')
     throw new UnsupportedDocumentError(`${filename}: the file is empty (only whitespace)`);
