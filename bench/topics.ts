@@ -13,8 +13,8 @@ import { openPglite, queryRows } from '#shared/db/client.ts';
 import { deriveDocumentTopics } from '#shared/enrich/topics/index.ts';
 import { indexParsedDocument } from '#shared/index/index-document.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
-import { keyPhrases } from '#shared/llm/offline/key-phrases.ts';
 import { parseMarkdown } from '#shared/parse/markdown.ts';
+import { keyPhrases } from '#shared/text/key-phrases.ts';
 import { generateDocument } from './corpus.ts';
 import type { BenchRow } from './enrich.ts';
 

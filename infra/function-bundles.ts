@@ -34,7 +34,7 @@ const LOCAL_ONLY = ['@electric-sql/*', 'pg', 'tesseract.js', '@tesseract.js-data
 /** Native modules (never bundled: their linux-arm64 builds are copied beside the code). */
 const NATIVE = ['@node-rs/jieba', 'sharp'];
 /** The modules that load them: jieba segments text, sharp resizes images for the chat model. */
-const NATIVE_USERS = ['shared/index/segment.ts', 'shared/llm/chat/images.ts'];
+const NATIVE_USERS = ['shared/text/segment.ts', 'shared/llm/chat/images.ts'];
 
 /**
  * pdf.js reads its standard fonts, CMaps (CJK text), wasm decoders and colour profiles from its

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
  */
 export const LAYERS: string[][] = [
   ['(root)', 'log', 'async'],
+  ['text'],
   ['config'],
   ['db', 'storage'],
   ['llm'],

@@ -16,7 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { vectorLiteral } from './vector-literal.ts';
 
-/** Postgres `tsvector`; written from application-segmented text (see shared/index/segment.ts). */
+/** Postgres `tsvector`; written from application-segmented text (see shared/text/segment.ts). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**

@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { cutWords, segment } from '#shared/index/segment.ts';
+import { cutWords, segment } from '#shared/text/segment.ts';
 import type { WordChange } from './types.ts';
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;

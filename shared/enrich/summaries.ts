@@ -1,7 +1,7 @@
 import { createLimiter } from '#shared/async/limiter.ts';
 import type { Db } from '#shared/db/client.ts';
-import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
+import { extractiveSummary } from '#shared/text/extractive-summary.ts';
 import { contextKey, previousContexts } from './context/context-cache.ts';
 import { writeContexts } from './context/write-contexts.ts';
 import { previousSummaries, summaryKey } from './summary-cache.ts';

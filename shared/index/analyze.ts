@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { segment } from './segment.ts';
+import { segment } from '#shared/text/segment.ts';
 
 /** Latin words the Porter stemmer applies to: letters only, long enough to carry a suffix. */
 const STEMMABLE = /^[a-z]{3,}$/;

@@ -1,8 +1,8 @@
+export { hasCjk, isStopword, segment } from '#shared/text/segment.ts';
 export { embedVersion } from './embed-version.ts';
 export { flattenTree, indexTextOf, PATH_SEPARATOR } from './flatten.ts';
 export { type IndexResult, type IndexStats, indexParsedDocument } from './index-document.ts';
 export type { NodeRow } from './node-row.ts';
-export { hasCjk, isStopword, segment } from './segment.ts';
 export {
   buildOrTsquery,
   buildTsvector,

@@ -1,19 +1,11 @@
-import { splitSentences } from '#shared/llm/offline/sentences.ts';
+import { sentenceSpans } from '#shared/text/sentence-spans.ts';
 
 /** Clause marks, then whitespace: the places to cut a sentence too long to keep whole. */
 const CLAUSE_END = /[，,、：:；;）)」』”"]/u;
 
 /** End offsets (exclusive) of each sentence in `text`, located in the original so spacing survives. */
 function sentenceEnds(text: string): number[] {
-  const ends: number[] = [];
-  let cursor = 0;
-  for (const sentence of splitSentences(text)) {
-    const at = text.indexOf(sentence, cursor);
-    if (at < 0) continue;
-    cursor = at + sentence.length;
-    ends.push(cursor);
-  }
-  return ends;
+  return sentenceSpans(text).map((span) => span.end);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ProviderError, reasonOf } from '#shared/errors.ts';
-import { hasCjk } from '#shared/index/segment.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import type { QaEvent } from './events.ts';
 import type { TraceRecorder } from './trace.ts';
 

@@ -1,6 +1,6 @@
-import { hasCjk } from '#shared/index/segment.ts';
-import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/text/answer.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
 import { textDeltas } from './deltas.ts';
 import type { QaDeps } from './deps.ts';

@@ -1,4 +1,4 @@
-import { hasCjk } from '#shared/index/segment.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { findNumericContradictions } from './agent/consistency.ts';
 
 /** A sentence an offline answer quotes, with its source and how the answer cites it. */

@@ -1,5 +1,5 @@
-import { segment } from '#shared/index/segment.ts';
-import { isStopWord } from '#shared/llm/offline/stop-words.ts';
+import { segment } from '#shared/text/segment.ts';
+import { isStopWord } from '#shared/text/stop-words.ts';
 import { namedEntities } from './conversation/entities.ts';
 
 /** Entities carried to the next hop, at most. */

@@ -1,6 +1,6 @@
 import { reasonOf } from '#shared/errors.ts';
-import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { bridgeEntities, isMultiHop } from './hops.ts';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
-import type { WeightedText } from '#shared/llm/offline/topics.ts';
 import { titleFromFilename } from '#shared/parse/title.ts';
+import type { WeightedText } from '#shared/text/topics.ts';
 import type { TopicSource } from './outline.ts';
 
 /** What topics are drawn from: the document's title and summary, its sections, and its text. */

@@ -3,10 +3,10 @@ import type { Db } from '#shared/db/client.ts';
 import { queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
-import { segment } from '#shared/index/segment.ts';
-import { isStopWord } from '#shared/llm/offline/stop-words.ts';
 import type { Providers } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
+import { segment } from '#shared/text/segment.ts';
+import { isStopWord } from '#shared/text/stop-words.ts';
 import { hasDirection } from './topic-vectors.ts';
 
 /** A topic a question is about, with the cosine similarity of the question to its name. */

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
-import { termOverlap } from '#shared/llm/offline/topics.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
+import { termOverlap } from '#shared/text/topics.ts';
 import type { TopicCandidate } from './extract.ts';
 import { hasDirection, nearestTopic } from './topic-vectors.ts';
 

@@ -1,6 +1,6 @@
 import { ConfigError } from '#shared/errors.ts';
-import { emitFeatures, type FeatureSink } from '#shared/index/feature-hash.ts';
 import type { Embedder } from '#shared/llm/types.ts';
+import { emitFeatures, type FeatureSink } from '#shared/text/feature-hash.ts';
 
 export const HASHING_EMBEDDER_MODEL = 'offline-hash-v1';
 

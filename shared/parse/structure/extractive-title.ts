@@ -1,6 +1,6 @@
-import { hasCjk, isStopword } from '#shared/index/segment.ts';
-import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
-import { splitSentences } from '#shared/llm/offline/sentences.ts';
+import { extractiveSummary } from '#shared/text/extractive-summary.ts';
+import { hasCjk, isStopword } from '#shared/text/segment.ts';
+import { splitSentences } from '#shared/text/sentences.ts';
 
 /** Title lengths: about what a person writes as a heading. */
 export interface TitleLength {

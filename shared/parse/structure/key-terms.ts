@@ -1,4 +1,4 @@
-import { hasCjk, segment } from '#shared/index/segment.ts';
+import { hasCjk, segment } from '#shared/text/segment.ts';
 
 /** Terms in a key-term title. */
 const TERMS = 3;

@@ -1,7 +1,7 @@
+import { type SentenceSpan, sentenceSpans } from '#shared/text/sentence-spans.ts';
 import { splitText } from '../split-text.ts';
 import type { ParagraphNode, TreeNode } from '../types.ts';
 import { chooseBreaks, splitAt } from './breaks.ts';
-import { type SentenceSpan, sentenceSpans } from './sentence-spans.ts';
 import { kindOf } from './tree-text.ts';
 import type { VectorTable } from './vectors.ts';
 

@@ -1,4 +1,4 @@
-import { segment } from '#shared/index/segment.ts';
+import { segment } from '#shared/text/segment.ts';
 import type { Contradiction } from './types.ts';
 
 /** A statement with the passage it comes from. */

@@ -1,5 +1,5 @@
 import { reasonOf } from '#shared/errors.ts';
-import { hasCjk } from '#shared/index/segment.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import { retrieve } from '../retrieve.ts';

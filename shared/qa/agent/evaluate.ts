@@ -1,6 +1,6 @@
-import { segment } from '#shared/index/segment.ts';
-import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
+import { segment } from '#shared/text/segment.ts';
 import type { AgentState, Evaluation, StrategyHint, ToolOutcome } from './types.ts';
 
 /** Below this cosine relevance a search's passages are weak, unless their text covers the question. */

@@ -1,6 +1,6 @@
-import { segment } from '#shared/index/segment.ts';
-import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { pickAnswerSentences } from '#shared/text/answer.ts';
+import { segment } from '#shared/text/segment.ts';
 
 /** Words after which a sentence names the value the question asks for: "负责人：张三", "owner is Alice". */
 const VALUE_AFTER = /(?:[：:是为由]|\bis\b|\bby\b)\s*([^\s，。,.;；、()（）]{2,16})/gi;

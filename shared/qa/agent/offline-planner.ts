@@ -1,4 +1,4 @@
-import { hasCjk, segment } from '#shared/index/segment.ts';
+import { hasCjk, segment } from '#shared/text/segment.ts';
 import { SUFFICIENT_DENSITY } from './evaluate.ts';
 import { isMultiHop } from './follow-ups.ts';
 import type { PlannedCall, PlannedStep, Planner } from './planner.ts';

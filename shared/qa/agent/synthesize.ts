@@ -1,6 +1,6 @@
-import { hasCjk } from '#shared/index/segment.ts';
 import { cosineSimilarities, embedQuery } from '#shared/search/semantic.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { modelAnswerFailed, relayModelAnswer, type StreamedAnswer } from '../answer-fallback.ts';
 import { renumberCitations } from '../citations.ts';
 import { textDeltas } from '../deltas.ts';

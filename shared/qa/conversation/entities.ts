@@ -1,4 +1,4 @@
-import { hasCjk, isStopword, tagWords } from '#shared/index/segment.ts';
+import { hasCjk, isStopword, tagWords } from '#shared/text/segment.ts';
 
 const HAN_WORD = /^\p{Script=Han}{2,8}$/u;
 /** jieba's tags for names: person, place, organisation, other proper noun. */

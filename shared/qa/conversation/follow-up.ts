@@ -1,5 +1,5 @@
-import { hasCjk, segment } from '#shared/index/segment.ts';
-import { splitSentences } from '#shared/llm/offline/sentences.ts';
+import { hasCjk, segment } from '#shared/text/segment.ts';
+import { splitSentences } from '#shared/text/sentences.ts';
 import { contentTerms } from '../agent/evaluate.ts';
 import { entityKind, keyTerms, namedEntities } from './entities.ts';
 import type { Rewrite, Turn } from './turns.ts';

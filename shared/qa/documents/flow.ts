@@ -1,9 +1,9 @@
 import { settleEach } from '#shared/async/limiter.ts';
 import { DropQAError, reasonOf } from '#shared/errors.ts';
-import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
 import { retrievePassages } from '#shared/search/passages.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { verifyQuotes } from '../citations.ts';
 import { textDeltas } from '../deltas.ts';

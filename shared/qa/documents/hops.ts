@@ -1,6 +1,6 @@
-import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { SearchFilters, SearchHit } from '#shared/search/types.ts';
+import { pickAnswerSentences } from '#shared/text/answer.ts';
 import type { QaDeps } from '../deps.ts';
 import { bridgeEntities, hopQuery, isMultiHop, MAX_HOPS } from '../hops.ts';
 

@@ -1,7 +1,7 @@
-import { hasCjk } from '#shared/index/segment.ts';
-import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
+import { pickAnswerSentences } from '#shared/text/answer.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import { type AssetDeps, type CachedBlob, loadDocumentAssets, readCachedBlob } from './assets.ts';
 import { buildDocumentContent } from './content.ts';

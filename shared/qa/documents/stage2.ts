@@ -1,7 +1,7 @@
-import { hasCjk } from '#shared/index/segment.ts';
-import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
+import { pickAnswerSentences } from '#shared/text/answer.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { disagreementNote } from '../disagreement.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { Stage1Result } from './stage1.ts';

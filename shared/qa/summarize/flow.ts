@@ -1,8 +1,8 @@
 import type { Db } from '#shared/db/client.ts';
-import { hasCjk } from '#shared/index/segment.ts';
-import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
+import { extractiveSummary } from '#shared/text/extractive-summary.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { textDeltas } from '../deltas.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { SummarizeEvent, SummarizeRequest } from './request.ts';

@@ -1,8 +1,8 @@
 import { reasonOf } from '#shared/errors.ts';
-import { hasCjk } from '#shared/index/segment.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';

@@ -1,8 +1,8 @@
-import { segment } from '#shared/index/segment.ts';
-import { asksForQuantity, pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, TokenUsage } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { asksForQuantity, pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
+import { segment } from '#shared/text/segment.ts';
 import { containsQuote } from '../citations.ts';
 import { promptPassages } from '../model-steps.ts';
 import { loadQaPrompt } from '../prompt.ts';

@@ -1,7 +1,7 @@
-import { hasCjk } from '#shared/index/segment.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { disagreementNote } from '../disagreement.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import { findingsBlock } from './findings.ts';

@@ -1,7 +1,7 @@
 import { type DocumentDiff, diffVersions, type LeafChange, type SectionChange } from '#shared/diff/index.ts';
-import { segment } from '#shared/index/segment.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { segment } from '#shared/text/segment.ts';
 import type { QaDeps } from '../deps.ts';
 
 const MAX_SECTIONS = 8;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import { segment } from '#shared/index/segment.ts';
 import { search } from '#shared/search/index.ts';
+import { segment } from '#shared/text/segment.ts';
 import type { QaDeps } from '../deps.ts';
 import type { AskRequest } from '../request.ts';
 

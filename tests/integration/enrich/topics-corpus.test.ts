@@ -9,8 +9,8 @@ import {
 } from '#shared/enrich/topics/index.ts';
 import { indexParsedDocument } from '#shared/index/index-document.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
-import { isStopWord } from '#shared/llm/offline/stop-words.ts';
 import type { Providers } from '#shared/llm/types.ts';
+import { isStopWord } from '#shared/text/stop-words.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { insertDocument } from '../index/insert-document.ts';
 import { type CorpusDocument, SUBJECTS } from './topic-corpus.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
-import { segment } from '#shared/index/segment.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
 import type { SearchDeps, SearchFilters } from '#shared/search/types.ts';
+import { segment } from '#shared/text/segment.ts';
 import {
   type CorpusDocument,
   doc,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveAnswer, questionCoverage } from '#shared/llm/offline/answer.ts';
+import { extractiveAnswer, questionCoverage } from '#shared/text/answer.ts';
 
 const contexts = [
   { content: '团队由张三负责。下设运维组和开发组。', citation: 1 },

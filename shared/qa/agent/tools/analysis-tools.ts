@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import { relatedDocuments } from '#shared/search/related.ts';
+import { pickAnswerSentences } from '#shared/text/answer.ts';
 import { loadQaPrompt, passagesBlock } from '../../prompt.ts';
 import { findNumericContradictions, type Statement } from '../consistency.ts';
 import type { Contradiction, ToolContext, ToolOutcome } from '../types.ts';

@@ -1,4 +1,4 @@
-import { hasCjk, segment } from '#shared/index/segment.ts';
+import { hasCjk, segment } from '#shared/text/segment.ts';
 import { type KeyPhrase, keyPhrases, topicKey, type WeightedText } from './key-phrases.ts';
 import { splitSentences } from './sentences.ts';
 

@@ -1,4 +1,4 @@
-import { segment } from '#shared/index/segment.ts';
+import { segment } from '#shared/text/segment.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface ExtractiveSummaryInput {

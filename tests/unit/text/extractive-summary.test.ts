@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
-import { splitSentences } from '#shared/llm/offline/sentences.ts';
+import { extractiveSummary } from '#shared/text/extractive-summary.ts';
+import { splitSentences } from '#shared/text/sentences.ts';
 
 const ZH = [
   '本项目的目标是建设统一的数据平台。',

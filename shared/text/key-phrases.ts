@@ -1,6 +1,6 @@
 import pluralize from 'pluralize';
 import { Tagger } from 'pos';
-import { hasCjk, tagWords } from '#shared/index/segment.ts';
+import { hasCjk, tagWords } from '#shared/text/segment.ts';
 import { isMeasureWord } from './measure-words.ts';
 import { isStopWord } from './stop-words.ts';
 

@@ -1,4 +1,4 @@
-import { splitSentences } from '#shared/llm/offline/sentences.ts';
+import { splitSentences } from '#shared/text/sentences.ts';
 
 /** One sentence located in its text: `text.slice(start, end)` is the sentence. */
 export interface SentenceSpan {

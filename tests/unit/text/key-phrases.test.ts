@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameTitle } from '#shared/enrich/topics/document-text.ts';
-import { keyPhrases, topicKey } from '#shared/llm/offline/key-phrases.ts';
-import { isMeasureWord } from '#shared/llm/offline/measure-words.ts';
-import { isStopWord } from '#shared/llm/offline/stop-words.ts';
-import { keywordTopics, overlaps, termOverlap, type WeightedText } from '#shared/llm/offline/topics.ts';
+import { keyPhrases, topicKey } from '#shared/text/key-phrases.ts';
+import { isMeasureWord } from '#shared/text/measure-words.ts';
+import { isStopWord } from '#shared/text/stop-words.ts';
+import { keywordTopics, overlaps, termOverlap, type WeightedText } from '#shared/text/topics.ts';
 
 const DOC: WeightedText[] = [
   { text: 'Kubernetes migration plan', weight: 3 },
