@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { DropQAError, ValidationError } from '../errors.ts';
+import { cleanPartHeaders } from './part-headers.ts';
 
 /** A file of a multipart request, read whole (it is within `maxFileBytes`). */
 export interface UploadedFile {
@@ -23,6 +24,9 @@ export class PayloadTooLargeError extends DropQAError {
  * busboy: a file is only held once it has arrived, and reading stops (the request is cut) as soon
  * as one file passes `maxFileBytes` or all of them `maxTotalBytes`, so an oversized upload never
  * sits in memory whole and nothing of it reaches the bucket.
+ *
+ * Control characters in a part's header (a NUL in one file's name) are dropped first
+ * (`cleanPartHeaders`), so such a file is judged on its own name and the others are unaffected.
  *
  * @throws ValidationError for a body that is not well-formed multipart; PayloadTooLargeError.
  */
@@ -51,7 +55,10 @@ export async function readMultipartFiles(
   } catch (error) {
     throw new ValidationError(`malformed multipart request: ${(error as Error).message}`);
   }
-  const body = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  const raw = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+  // A bad byte in one part's header (a NUL in a file name) must not refuse the other files.
+  const body = boundary ? raw.pipe(cleanPartHeaders(boundary[1] ?? boundary[2] ?? '')) : raw;
   return new Promise<UploadedFile[]>((resolve, reject) => {
     const files: UploadedFile[] = [];
     let total = 0;
@@ -60,6 +67,7 @@ export async function readMultipartFiles(
       if (failed) return;
       failed = true;
       body.unpipe(parser);
+      raw.destroy();
       body.destroy();
       reject(error);
     };
@@ -107,7 +115,11 @@ export async function readMultipartFiles(
     parser.on('close', () => {
       if (!failed) resolve(files);
     });
-    body.on('error', (error) => fail(new ValidationError(`the upload was interrupted: ${error.message}`)));
+    for (const stream of new Set([raw, body])) {
+      stream.on('error', (error) =>
+        fail(new ValidationError(`the upload was interrupted: ${error.message}`)),
+      );
+    }
     body.pipe(parser);
   });
 }

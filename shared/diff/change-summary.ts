@@ -37,6 +37,8 @@ export async function writeChangeSummary(
   chat: ChatModel | undefined,
   ref: { documentId: string; version: number },
 ): Promise<{ summary: string | null; modelCalls: number }> {
+  // Versions are numbered from 1: a first version has no previous one to ask for.
+  if (ref.version <= 1) return { summary: null, modelCalls: 0 };
   const [previous] = await queryRows<{ version: number; key: string }>(
     db,
     sql`SELECT v.version, d.key FROM document_versions v JOIN documents d ON d.id = v.document_id

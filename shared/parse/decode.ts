@@ -88,3 +88,48 @@ export function decodeText(bytes: Uint8Array, filename?: string): string {
   }
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start));
 }
+
+/** CJK ideographs and full-width punctuation: what GBK text is made of. */
+const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+
+/**
+ * True when nearly every two-byte character is in GB2312's common range (both bytes 0xA1-0xFE), as
+ * Chinese text is: Latin-1 accents before ASCII letters ("João") also make valid GBK pairs, but with a
+ * second byte below 0x80.
+ */
+function looksLikeGb2312(bytes: Uint8Array): boolean {
+  let pairs = 0;
+  let common = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i] ?? 0;
+    if (lead < 0x81) continue;
+    const trail = bytes[i + 1] ?? 0;
+    pairs++;
+    if (lead >= 0xa1 && trail >= 0xa1) common++;
+    i++;
+  }
+  return pairs > 0 && common >= pairs * 0.9;
+}
+
+/**
+ * Decodes a table exported by a spreadsheet program (CSV, TSV): as `decodeText` when it is UTF-8 or
+ * has a byte-order mark; else as GB18030 (GBK's superset, what Excel writes on Chinese Windows) when
+ * every byte sequence is valid in it and it holds Chinese text. Anything else is refused as
+ * `decodeText` refuses it: Latin-1 or Big5 are not guessed at.
+ *
+ * @example decodeTableText(gbkBytes, 'a.csv') // { text: '项目,金额...', encoding: 'gb18030' }
+ */
+export function decodeTableText(bytes: Uint8Array, filename?: string): { text: string; encoding: string } {
+  const encoding = textEncodingOf(bytes);
+  const start = startsWith(bytes, UTF8_BOM) ? UTF8_BOM.length : 0;
+  if (encoding !== 'utf-8' || firstInvalidUtf8Offset(bytes, start) < 0) {
+    return { text: decodeText(bytes, filename), encoding };
+  }
+  try {
+    const text = new TextDecoder('gb18030', { fatal: true }).decode(bytes);
+    if (CJK.test(text) && looksLikeGb2312(bytes)) return { text, encoding: 'gb18030' };
+  } catch {
+    // Not GB18030 either: refused below with the first byte that is not UTF-8.
+  }
+  return { text: decodeText(bytes, filename), encoding };
+}

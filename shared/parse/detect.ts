@@ -1,11 +1,12 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile, kindNamedBy } from './damaged.ts';
-import { decodeText, textEncodingOf } from './decode.ts';
+import { decodeTableText, decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { openOle } from './ole.ts';
+import { isRtf } from './rtf/parse-rtf.ts';
 import { isEncryptedOoxml, sniffBinary } from './sniff.ts';
 import type { FileType } from './types.ts';
 import { readZipDirectory, readZipEntry } from './zip.ts';
@@ -14,7 +15,7 @@ export { decodeText } from './decode.ts';
 
 const MARKDOWN_NAME = /\.(md|markdown|mdown|mkd)$/i;
 /** Names that promise text; binary content under them is reported as a mismatch. */
-const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml))$/;
+const TEXT_NAME = /^(|\.(md|markdown|mdown|mkd|txt|text|csv|tsv|log|json|xml|html?|ya?ml|eml|rtf))$/;
 const OOXML_BY_PART: readonly [string, FileType][] = [
   ['word/document.xml', 'docx'],
   ['ppt/presentation.xml', 'pptx'],
@@ -147,6 +148,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
+  if (isRtf(bytes)) return 'rtf';
   const textKind = textType(bytes, filename);
   // Both declare their own charsets (GBK mail, legacy pages): not UTF-8 text to check here.
   if (textKind === 'html' || textKind === 'eml') return textKind;
@@ -154,7 +156,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
     throw binaryError(filename, undefined);
   }
-  const text = decodeText(bytes, filename);
+  const text = textKind === 'csv' ? decodeTableText(bytes, filename).text : decodeText(bytes, filename);
   if (isBinaryText(text)) throw binaryError(filename, undefined);
   if (text.trim() === '')
     throw new UnsupportedDocumentError(`${filename}: the file is empty (only whitespace)`);

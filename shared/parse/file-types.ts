@@ -24,6 +24,7 @@ const LABELS: Record<FileType, string> = {
   msg: 'an Outlook message',
   odt: 'an OpenDocument text document',
   odp: 'an OpenDocument presentation',
+  rtf: 'an RTF document',
 };
 
 /**
@@ -56,6 +57,7 @@ export const READABLE_TYPES: readonly ReadableType[] = [
   { type: 'odp', extensions: ['.odp', '.otp'] },
   { type: 'ods', extensions: ['.ods'] },
   { type: 'csv', extensions: ['.csv', '.tsv'] },
+  { type: 'rtf', extensions: ['.rtf'] },
   { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },
   { type: 'eml', extensions: ['.eml'] },
   { type: 'msg', extensions: ['.msg'] },

@@ -8,6 +8,7 @@ import { odpParser, odtParser } from './opendocument/parse-odf.ts';
 import { pdfParser } from './pdf/index.ts';
 import { pptParser } from './ppt/parse-ppt.ts';
 import { pptxParser } from './pptx/index.ts';
+import { rtfParser } from './rtf/parse-rtf.ts';
 import { csvParser, odsParser, xlsParser } from './sheets/parse-workbook.ts';
 import { textParser } from './text.ts';
 import type { FileType, Parser } from './types.ts';
@@ -31,4 +32,5 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   msg: msgParser,
   odt: odtParser,
   odp: odpParser,
+  rtf: rtfParser,
 };

@@ -104,7 +104,8 @@ export type FileType =
   | 'eml'
   | 'msg'
   | 'odt'
-  | 'odp';
+  | 'odp'
+  | 'rtf';
 
 export interface Parser {
   readonly type: FileType;

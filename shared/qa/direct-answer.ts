@@ -2,10 +2,11 @@ import { hasCjk } from '#shared/index/segment.ts';
 import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
+import { textDeltas } from './deltas.ts';
 import type { QaDeps } from './deps.ts';
 import { disagreementNote } from './disagreement.ts';
 import type { QaEvent } from './events.ts';
-import { finishAnswer, lineChunks } from './finish.ts';
+import { finishAnswer } from './finish.ts';
 import { streamModelAnswer } from './model-steps.ts';
 import type { QualityVerdict } from './quality.ts';
 import type { AskRequest } from './request.ts';
@@ -45,7 +46,7 @@ export async function* directAnswer(
     const extract = extractiveAnswer(request.question, hits, chat !== undefined && !degraded);
     answer = extract.text;
     passages = extract.passages;
-    for (const text of lineChunks(answer)) yield { type: 'delta', data: { text } };
+    yield* textDeltas(answer);
   }
   const confidence: Confidence =
     !verdict.sufficient || passages.length === 0 || degraded ? 'low' : chat ? 'high' : 'medium';

@@ -62,8 +62,3 @@ export async function* finishAnswer(
   response.history_id = await saveAnswer(deps.db, request, response);
   yield { type: 'done', data: { response } };
 }
-
-/** The answer split at line ends, each piece keeping its newline: concatenated, the exact text. */
-export function lineChunks(text: string): string[] {
-  return text.split(/(?<=\n)/);
-}

@@ -18,8 +18,10 @@ export async function openTestDatabase(driver: DriverName): Promise<Database> {
     port: 0,
     host: '127.0.0.1',
     // One connection: pglite-socket serves every connection from one PGlite and interleaves their
-    // extended-protocol messages ("bind message supplies 1 parameters, but ... requires 2") when
-    // queries run concurrently, which a real Postgres never does.
+    // extended-protocol messages ("bind message supplies 1 parameters, but ... requires 2", or a uuid
+    // bound to another statement's array: "malformed array literal: <uuid>", seen with 4 connections
+    // in the lifecycle test of 10 concurrent uploads of one key) when queries run concurrently, which a
+    // real Postgres never does.
     maxConnections: 1,
   });
   await server.start();

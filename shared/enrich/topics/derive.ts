@@ -5,7 +5,7 @@ import { reasonOf } from '#shared/errors.ts';
 import { pickTopics, rankKeyPhrases } from '#shared/llm/offline/topics.ts';
 import type { Providers } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
-import { corpusStatistics, recordVersionTerms } from './corpus-frequency.ts';
+import { corpusStatistics, versionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
 import { linkDocumentTopics, type TopicLink } from './link.ts';
@@ -94,16 +94,19 @@ export async function saveTopicDraft(
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`);
 }
 
-async function savedDraft(
+/** The document's current version and the draft saved on this version's document node, in one query. */
+async function versionState(
   db: Db,
   ref: { documentId: string; version: number },
-): Promise<TopicDraft | undefined> {
-  const [row] = await queryRows<{ draft: TopicDraft | string | null }>(
+): Promise<{ currentVersion: number; saved?: TopicDraft }> {
+  const [row] = await queryRows<{ current_version: number | null; draft: TopicDraft | string | null }>(
     db,
-    sql`SELECT metadata->'topicDraft' AS draft FROM nodes
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`,
+    sql`SELECT d.current_version, n.metadata->'topicDraft' AS draft FROM documents d
+        LEFT JOIN nodes n ON n.document_id = d.id AND n.version = ${ref.version}::int AND n.node_type = 'document'
+        WHERE d.id = ${ref.documentId}::uuid`,
   );
-  return jsonColumn<TopicDraft | undefined>(row?.draft, undefined);
+  const saved = jsonColumn<TopicDraft | undefined>(row?.draft, undefined);
+  return { currentVersion: Number(row?.current_version ?? 0), ...(saved ? { saved } : {}) };
 }
 
 /**
@@ -120,18 +123,13 @@ export async function deriveDocumentTopics(
   ref: { documentId: string; version: number },
   settings: TopicSettings,
 ): Promise<DerivedTopics> {
-  const [doc] = await queryRows<{ current_version: number | null }>(
-    db,
-    sql`SELECT current_version FROM documents WHERE id = ${ref.documentId}::uuid`,
-  );
-  if ((doc?.current_version ?? 0) > ref.version) return { links: [], modelCalls: 0, superseded: true };
-  await recordVersionTerms(db, ref);
-  const saved = await savedDraft(db, ref);
+  const { currentVersion, saved } = await versionState(db, ref);
+  if (currentVersion > ref.version) return { links: [], modelCalls: 0, superseded: true };
   const draft = saved
     ? { ...saved, modelCalls: 0 }
     : await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
-  const links = await linkDraft(db, providers, ref, draft, settings);
+  const links = await linkDraft(db, providers, ref, draft, settings, { recordTerms: true });
   if (draft.corpusSize)
     await rescoreEarlierDocuments(db, providers, ref.documentId, draft.corpusSize, settings);
   return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
@@ -144,8 +142,9 @@ async function linkDraft(
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
   settings: TopicSettings,
+  options: { recordTerms?: boolean } = {},
 ): Promise<TopicLink[]> {
-  await keepTopicPhrases(db, ref, draft);
+  await keepTopicPhrases(db, ref, draft, options);
   return linkDocumentTopics(
     db,
     providers.embedder,
@@ -158,6 +157,20 @@ async function linkDraft(
 
 /** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
 const RESCORED_PER_DOCUMENT = 2;
+
+/**
+ * Per database: the corpus size no document was stale for at the last look (documents processed
+ * since are scored against about that size), so the look is not repeated per document once the
+ * corpus has outgrown the sample. Forgotten after `CLEAN_TTL_MS` (documents deleted and added
+ * since may have been scored against a smaller corpus).
+ */
+const cleanCorpus = new WeakMap<Db, { size: number; at: number }>();
+const CLEAN_TTL_MS = 60_000;
+
+function isClean(db: Db, corpusSize: number): boolean {
+  const clean = cleanCorpus.get(db);
+  return !!clean && clean.size >= corpusSize && Date.now() - clean.at < CLEAN_TTL_MS;
+}
 
 /**
  * Offline topics follow the corpus: a document whose key phrases were scored against a corpus less
@@ -173,6 +186,7 @@ async function rescoreEarlierDocuments(
   corpusSize: number,
   settings: TopicSettings,
 ): Promise<void> {
+  if (isClean(db, corpusSize)) return;
   const stale = await queryRows<{ document_id: string; version: number }>(
     db,
     sql`SELECT v.document_id, v.version FROM documents d
@@ -187,22 +201,27 @@ async function rescoreEarlierDocuments(
     const draft = await keywordDraft(db, ref.documentId, text, Math.max(settings.maxPerDocument, 1));
     await linkDraft(db, providers, ref, draft, settings);
   }
+  if (stale.length < RESCORED_PER_DOCUMENT) cleanCorpus.set(db, { size: corpusSize, at: Date.now() });
 }
 
 /**
  * Records the version's kept key phrases (none with a model's topics), for topics later documents
- * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring.
+ * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring; with
+ * `recordTerms`, in the same update, its distinct search tokens (`versionTerms`), which the
+ * documents after it are scored against.
  */
 async function keepTopicPhrases(
   db: Db,
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'phrases' | 'corpusSize'>,
+  options: { recordTerms?: boolean },
 ): Promise<void> {
   const phrases = draft.phrases ?? [];
   const stats = draft.corpusSize ? { topicCorpus: draft.corpusSize } : {};
+  const terms = options.recordTerms ? sql`, terms = ${versionTerms(ref)}` : sql``;
   await db.execute(sql`
     UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
-      stats = stats || ${JSON.stringify(stats)}::jsonb
+      stats = stats || ${JSON.stringify(stats)}::jsonb${terms}
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
 }
 

@@ -60,13 +60,17 @@ export async function linkDocumentTopics(
       tx,
       sql`DELETE FROM document_topics WHERE document_id = ${documentId}::uuid RETURNING topic_id`,
     );
-    for (const link of links.values()) {
+    const kept = [...links.values()];
+    if (kept.length > 0)
       await tx.execute(sql`
         INSERT INTO document_topics (document_id, topic_id, confidence)
-        VALUES (${documentId}::uuid, ${link.topicId}::uuid, ${link.confidence})`);
-    }
-    const dropped = previous.map((p) => p.topic_id).filter((id) => !links.has(id));
-    for (const id of dropped) await dropIfOrphan(tx, id);
+        SELECT ${documentId}::uuid, l.topic_id, l.confidence
+        FROM unnest(${pgArray(kept.map((l) => l.topicId))}::uuid[],
+          ${pgArray(kept.map((l) => String(l.confidence)))}::float8[]) AS l(topic_id, confidence)`);
+    await dropOrphans(
+      tx,
+      previous.map((p) => p.topic_id).filter((id) => !links.has(id)),
+    );
     for (const [topicId, key] of createdKeys)
       await linkEarlierDocuments(tx, documentId, topicId, key, maxPerDocument);
     return [...links.values()];
@@ -137,7 +141,7 @@ async function linkEarlierDocuments(
             RETURNING topic_id`,
       );
       if (!weakest) continue;
-      await dropIfOrphan(tx, weakest.topic_id);
+      await dropOrphans(tx, [weakest.topic_id]);
     }
     await tx.execute(sql`
       INSERT INTO document_topics (document_id, topic_id, confidence)
@@ -146,8 +150,10 @@ async function linkEarlierDocuments(
   }
 }
 
-async function dropIfOrphan(tx: Db, topicId: string): Promise<void> {
+/** Deletes those of the topics no document links any more. */
+async function dropOrphans(tx: Db, topicIds: string[]): Promise<void> {
+  if (topicIds.length === 0) return;
   await tx.execute(sql`
-    DELETE FROM topics t WHERE t.id = ${topicId}::uuid
+    DELETE FROM topics t WHERE t.id = ANY(${pgArray(topicIds)}::uuid[])
       AND NOT EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id IS NOT NULL AND dt.topic_id = t.id)`);
 }

@@ -9,10 +9,21 @@ export function hasDirection(vector: readonly number[] | undefined): vector is n
 }
 
 /**
+ * Per database: the embedder (`model/dimensions`) its topics were last brought to, and when. Topics
+ * created since carry that embedder's vectors, so the look is repeated for another embedder or
+ * after `FRESH_TTL_MS` (another process may have written topics since), not per document.
+ */
+const refreshed = new WeakMap<Db, { embedder: string; at: number }>();
+const FRESH_TTL_MS = 60_000;
+
+/**
  * Re-embeds, in batches, the names of the topics whose vector is missing or from another embedder,
  * so topics are only ever compared with vectors of the current model and dimensions.
  */
 export async function refreshTopicVectors(db: Db, embedder: Embedder, batchSize: number): Promise<number> {
+  const embedderKey = `${embedder.model}/${embedder.dimensions}`;
+  const last = refreshed.get(db);
+  if (last?.embedder === embedderKey && Date.now() - last.at < FRESH_TTL_MS) return 0;
   const stale = await queryRows<{ id: string; name: string }>(
     db,
     sql`SELECT id, name FROM topics
@@ -32,6 +43,7 @@ export async function refreshTopicVectors(db: Db, embedder: Embedder, batchSize:
         WHERE id = ${topic.id}::uuid`);
     }
   }
+  refreshed.set(db, { embedder: embedderKey, at: Date.now() });
   return stale.length;
 }
 

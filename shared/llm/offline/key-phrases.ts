@@ -1,12 +1,18 @@
 import pluralize from 'pluralize';
 import { Tagger } from 'pos';
 import { hasCjk, tagWords } from '#shared/index/segment.ts';
+import { isMeasureWord } from './measure-words.ts';
 import { isStopWord } from './stop-words.ts';
 
 /** A text of the document and how much its words count (titles say more about the topic). */
 export interface WeightedText {
   text: string;
   weight: number;
+  /**
+   * Words that name the document without being written in it (a file name standing in as its
+   * title): they add their weight to the phrases the other texts use, never make a phrase.
+   */
+  hint?: boolean;
 }
 
 /** A candidate topic of one document: a noun phrase (English) or a noun or noun compound (Chinese). */
@@ -35,12 +41,17 @@ const MODIFIER = /^(?:JJ|NNP?S?)$/;
 /** jieba tags of nouns (n, nr person, ns place, nt organisation, nz other proper, nw new word, vn verbal noun, an adjectival noun). */
 const ZH_NOUN = /^(?:n|nr|nrt|ns|nt|nz|nw|vn|an)$/;
 const LATIN_WORD = /^\p{L}[\p{L}'’-]*$/u;
-/** Date and unit words: parts of amounts and dates, never topics. */
-const DATES_AND_UNITS = new Set(
-  `percent percentage per cent times day hour minute january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday week month year quarter`.split(
+/**
+ * Date words and the amount words ICU has no unit for: parts of amounts and dates, never topics
+ * (currencies and units of measure: `isMeasureWord`).
+ */
+const DATE_WORDS = new Set(
+  `percentage per cent times january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday quarter`.split(
     /\s+/,
   ),
 );
+/** A date word or the name of a currency or unit of measure ("euros", "hours"): never part of a topic. */
+const isAmountWord = (word: string) => DATE_WORDS.has(word) || isMeasureWord(word);
 const TIME_WORD =
   /^(?:星期|周[一二三四五六日天]|[上下本今明去前]?[年月日周天]|季度|上午|下午|今天|明天|昨天)/;
 
@@ -70,27 +81,31 @@ export function keyPhrases(texts: WeightedText[]): KeyPhrase[] {
       words: number;
     }
   >();
-  const add = (words: ChunkWord[], weight: number, joiner: string) => {
-    const key = words.map((w) => w.key).join(joiner);
-    const name = words.map((w) => w.name).join(joiner);
-    const written = words.map((w) => w.written).join(joiner);
-    const entry = found.get(key) ?? {
+  const add = (phrase: ChunkPhrase, weight: number, hint: boolean) => {
+    if (hint) {
+      const known = found.get(phrase.key);
+      if (known) known.frequency += weight;
+      return;
+    }
+    const entry = found.get(phrase.key) ?? {
       frequency: 0,
       count: 0,
       names: new Map(),
       written: new Map(),
-      words: words.length,
+      words: phrase.words,
     };
     entry.frequency += weight;
     entry.count += 1;
-    entry.names.set(name, (entry.names.get(name) ?? 0) + weight);
-    entry.written.set(written, (entry.written.get(written) ?? 0) + weight);
-    found.set(key, entry);
+    entry.names.set(phrase.name, (entry.names.get(phrase.name) ?? 0) + weight);
+    entry.written.set(phrase.written, (entry.written.get(phrase.written) ?? 0) + weight);
+    found.set(phrase.key, entry);
   };
   let budget = MAX_WORDS;
-  // Titles and headings first, so a long document's budget never cuts them.
-  for (const { text, weight } of [...texts].sort((a, b) => b.weight - a.weight)) {
-    if (budget <= 0) break;
+  // Titles and headings first, so a long document's budget never cuts them; hints last, once the
+  // phrases they may weigh are known.
+  const order = [...texts].sort((a, b) => Number(!!a.hint) - Number(!!b.hint) || b.weight - a.weight);
+  for (const { text, weight, hint = false } of order) {
+    if (budget <= 0 && !hint) continue;
     const normalized = text.normalize('NFKC');
     for (const run of normalized.split(/([\p{Script=Han}]+)/u)) {
       if (!run.trim()) continue;
@@ -98,8 +113,8 @@ export function keyPhrases(texts: WeightedText[]): KeyPhrase[] {
       for (const chunk of chunks) {
         budget -= chunk.length;
         const zh = hasCjk(run);
-        for (const phrase of subPhrases(chunk, zh ? MAX_PHRASE_WORDS.zh : MAX_PHRASE_WORDS.en))
-          add(phrase, weight, zh ? '' : ' ');
+        for (const phrase of subPhrases(chunk, zh ? MAX_PHRASE_WORDS.zh : MAX_PHRASE_WORDS.en, zh ? '' : ' '))
+          add(phrase, weight, hint);
       }
     }
   }
@@ -132,7 +147,29 @@ interface ChunkWord {
 /** Runs of adjectives and nouns in English text, cut at every other word and punctuation. */
 function englishChunks(text: string): ChunkWord[][] {
   tagger ??= new Tagger();
-  return runs(tagger.tag(text.match(LEX) ?? []).map(([word, tag]) => englishWord(word, tag)));
+  return runs(tagger.tag(text.match(LEX) ?? []).map(([word, tag]) => remembered(word, tag, englishWord)));
+}
+
+/**
+ * Tagged words already normalised (`englishWord`, `chineseWord`): a corpus repeats its words, and
+ * each normalisation runs several patterns and the stop-word lists. Emptied when full.
+ */
+const wordCache = new Map<string, ChunkWord | null>();
+const WORD_CACHE_SIZE = 50_000;
+
+function remembered(
+  word: string,
+  tag: string,
+  normalise: (word: string, tag: string) => ChunkWord | undefined,
+): ChunkWord | undefined {
+  const cacheKey = `${tag} ${word}`;
+  let known = wordCache.get(cacheKey);
+  if (known === undefined) {
+    if (wordCache.size >= WORD_CACHE_SIZE) wordCache.clear();
+    known = normalise(word, tag) ?? null;
+    wordCache.set(cacheKey, known);
+  }
+  return known ?? undefined;
 }
 
 /**
@@ -159,11 +196,11 @@ function englishWord(word: string, tag: string): ChunkWord | undefined {
   if (!MODIFIER.test(tag) || !LATIN_WORD.test(word)) return undefined;
   const lower = word.toLowerCase().replace(/['’]s?$/, '');
   const acronym = /^\p{Lu}{2,5}$/u.test(word);
-  if ((lower.length < 3 && !acronym) || DATES_AND_UNITS.has(lower)) return undefined;
+  if ((lower.length < 3 && !acronym) || isAmountWord(lower)) return undefined;
   const noun = NOUN.test(tag);
   // A capitalised plural is often a name ("Kubernetes", "Borealis"): only lower-case words are made singular.
   const key = noun && /S$/.test(tag) && word === word.toLowerCase() ? singular(lower) : lower;
-  if (isStopWord(key) || isStopWord(lower) || DATES_AND_UNITS.has(key)) return undefined;
+  if (isStopWord(key) || isStopWord(lower) || isAmountWord(key)) return undefined;
   const name = acronym ? word : /^\p{Lu}/u.test(word) ? capitalised(key) : key;
   return { key, name, written: lower, noun };
 }
@@ -203,30 +240,50 @@ function capitalised(key: string): string {
 
 /** Runs of Chinese nouns, cut at every other word. */
 function chineseChunks(text: string): ChunkWord[][] {
-  return runs(
-    tagWords(text).map(({ word, tag }) => {
-      const usable =
-        ZH_NOUN.test(tag) &&
-        [...word].length >= 2 &&
-        !/\d/.test(word) &&
-        !isStopWord(word) &&
-        !TIME_WORD.test(word);
-      return usable ? { key: word, name: word, written: word, noun: true } : undefined;
-    }),
-  );
+  return runs(tagWords(text).map(({ word, tag }) => remembered(word, tag, chineseWord)));
+}
+
+/** A Chinese word of a noun compound; undefined when it cannot be part of one. */
+function chineseWord(word: string, tag: string): ChunkWord | undefined {
+  const usable =
+    ZH_NOUN.test(tag) &&
+    [...word].length >= 2 &&
+    !/\d/.test(word) &&
+    !isStopWord(word) &&
+    !TIME_WORD.test(word) &&
+    !isMeasureWord(word);
+  return usable ? { key: word, name: word, written: word, noun: true } : undefined;
+}
+
+/** A phrase of a chunk: its words' forms joined. */
+interface ChunkPhrase {
+  key: string;
+  name: string;
+  written: string;
+  words: number;
 }
 
 /**
  * The phrases of a chunk: every run of one to `most` of its words that ends in a noun ("data
  * platform team" gives "data platform team", "data platform", "platform team", "platform", "team",
- * "data").
+ * "data"), each built by putting one more word before the shorter one.
  */
-function subPhrases(chunk: ChunkWord[], most: number): ChunkWord[][] {
-  const out: ChunkWord[][] = [];
+function subPhrases(chunk: ChunkWord[], most: number, joiner: string): ChunkPhrase[] {
+  const out: ChunkPhrase[] = [];
   for (let end = 0; end < chunk.length; end++) {
-    if (!chunk[end]?.noun) continue;
-    for (let start = Math.max(0, end - most + 1); start <= end; start++) {
-      out.push(chunk.slice(start, end + 1));
+    const last = chunk[end] as ChunkWord;
+    if (!last.noun) continue;
+    let phrase: ChunkPhrase = { key: last.key, name: last.name, written: last.written, words: 1 };
+    out.push(phrase);
+    for (let start = end - 1; start >= Math.max(0, end - most + 1); start--) {
+      const word = chunk[start] as ChunkWord;
+      phrase = {
+        key: word.key + joiner + phrase.key,
+        name: word.name + joiner + phrase.name,
+        written: word.written + joiner + phrase.written,
+        words: phrase.words + 1,
+      };
+      out.push(phrase);
     }
   }
   return out;

@@ -128,15 +128,33 @@ export function pickTopics(ranked: ScoredPhrase[], max: number, texts: WeightedT
 /**
  * The phrases used on their own: a phrase whose every occurrence is inside one longer phrase
  * ("project" in "project borealis") is left out (its frequency less that of the longest phrase
- * containing it, as C-value counts nested terms).
+ * containing it, as C-value counts nested terms). Each phrase's inner phrases are looked up by key
+ * (`innerKeys`), not compared with every other phrase.
  */
 function standalone(phrases: KeyPhrase[]): KeyPhrase[] {
-  return phrases.filter((p) => {
-    let nested = 0;
-    for (const q of phrases)
-      if (q.words > p.words && q.frequency > nested && overlaps(q.key, p.key)) nested = q.frequency;
-    return p.frequency - nested > 0;
-  });
+  const byKey = new Map(phrases.map((p) => [p.key, p]));
+  const nested = new Map<string, number>();
+  for (const q of phrases) {
+    if (q.words < 2) continue;
+    for (const key of innerKeys(q.key)) {
+      const p = byKey.get(key);
+      if (p && p.words < q.words && q.frequency > (nested.get(key) ?? 0)) nested.set(key, q.frequency);
+    }
+  }
+  return phrases.filter((p) => p.frequency - (nested.get(p.key) ?? 0) > 0);
+}
+
+/**
+ * The keys a key contains, as `overlaps` finds them: runs of its whole words in English, runs of
+ * its characters in Chinese.
+ */
+function innerKeys(key: string): string[] {
+  const [parts, joiner] = hasCjk(key) ? [[...key], ''] : [key.split(' '), ' '];
+  const inner: string[] = [];
+  for (let start = 0; start < parts.length; start++)
+    for (let end = start + 1; end <= parts.length; end++)
+      if (end - start < parts.length) inner.push(parts.slice(start, end).join(joiner));
+  return inner;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile } from '../damaged.ts';
-import { decodeText } from '../decode.ts';
+import { decodeTableText } from '../decode.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
@@ -64,7 +64,7 @@ function readError(filename: string, error: unknown): UnsupportedDocumentError {
   return damagedFile(filename, 'the workbook could not be read', error);
 }
 
-function readBook(input: ParseInput, csv: boolean): WorkBook {
+function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?: string } {
   const options = {
     dense: true,
     cellNF: true,
@@ -73,11 +73,12 @@ function readBook(input: ParseInput, csv: boolean): WorkBook {
     cellStyles: false,
   } as const;
   try {
-    if (!csv) return XLSX.read(input.bytes, { ...options, type: 'array' });
-    // CSV cells stay as written ("0012" is not 12); the text is decoded as every text document is.
-    const text = decodeText(input.bytes, input.filename);
+    if (!csv) return { book: XLSX.read(input.bytes, { ...options, type: 'array' }) };
+    // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, or GBK (Chinese Excel).
+    const { text, encoding } = decodeTableText(input.bytes, input.filename);
     const tab = /\.tsv$/i.test(input.filename) || (!text.slice(0, 4096).includes(',') && text.includes('\t'));
-    return XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
+    const book = XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
+    return { book, encoding };
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
     throw readError(input.filename, error);
@@ -94,7 +95,7 @@ function readBook(input: ParseInput, csv: boolean): WorkBook {
  * @example (await parseWorkbook({ bytes, filename: 'budget.xls' })).children[0] // { type: 'section', title: 'Budget', ... }
  */
 export async function parseWorkbook(input: ParseInput, csv = false): Promise<ParsedDocument> {
-  const book = readBook(input, csv);
+  const { book, encoding } = readBook(input, csv);
   const title = titleFromFilename(input.filename);
   if (csv && book.SheetNames[0] && book.SheetNames[0] !== title) {
     const [first] = book.SheetNames;
@@ -112,7 +113,13 @@ export async function parseWorkbook(input: ParseInput, csv = false): Promise<Par
   const metadata: Record<string, unknown> = { sheets: children.length };
   if (core.Author) metadata.author = core.Author;
   if (core.Title) metadata.title = core.Title;
-  return { title: core.Title?.trim() || title, metadata, children, images: [], warnings: [] };
+  const warnings =
+    encoding === 'gb18030'
+      ? [
+          `${input.filename} is not UTF-8; it was read as GBK (GB18030), the encoding of Chinese Excel exports`,
+        ]
+      : [];
+  return { title: core.Title?.trim() || title, metadata, children, images: [], warnings };
 }
 
 /** Excel 97-2003 (.xls) and binary (.xlsb) workbooks. */

@@ -43,13 +43,15 @@ export async function activate(raw: unknown, deps: PipelineDeps): Promise<Activa
     }
   }
   await deps.db.transaction(async (tx) => {
+    // One statement for both rows (a data-modifying CTE always runs): statements add up per document.
     await tx.execute(sql`
-      UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
-        completed_at = now(), updated_at = now(),
-        stats = stats || jsonb_build_object('durationMs',
-          greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
-      WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
-    await tx.execute(sql`
+      WITH v AS (
+        UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
+          completed_at = now(), updated_at = now(),
+          stats = stats || jsonb_build_object('durationMs',
+            greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
+        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
+      )
       UPDATE documents SET current_version = ${ref.version}::int, updated_at = now()
       WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL
         AND (current_version IS NULL OR current_version < ${ref.version}::int)`);

@@ -1,5 +1,5 @@
 import { segment } from '#shared/index/segment.ts';
-import type { Contradiction } from './state.ts';
+import type { Contradiction } from './types.ts';
 
 /** A statement with the passage it comes from. */
 export interface Statement {

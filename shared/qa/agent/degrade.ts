@@ -4,8 +4,8 @@ import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import { retrieve } from '../retrieve.ts';
 import type { TraceRecorder } from '../trace.ts';
-import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
+import type { AgentState } from './types.ts';
 
 /**
  * What the agent does when the model fails while planning (degrade rather than fail:
@@ -20,12 +20,12 @@ export async function* answerWithoutPlanner(
   error: unknown,
   options: { topics?: string[]; signal?: AbortSignal } = {},
 ): AsyncGenerator<QaEvent> {
-  const message = hasCjk(state.question)
+  const message = hasCjk(state.context.question)
     ? `模型在规划下一步时出错（${reasonOf(error)}）：改为标准检索，直接引用原文回答，置信度低。`
     : `The model failed while planning (${reasonOf(error)}): answering from the standard retrieval with passages quoted verbatim, low confidence.`;
   yield { type: 'progress', data: { stage: 'degraded', message } };
   yield trace.observation(message);
-  if (state.evidence.size === 0) state.evidence.add(yield* retrieve(deps, state.request, trace));
+  if (state.evidence.size === 0) state.evidence.add(yield* retrieve(deps, state.context.request, trace));
   if (options.signal?.aborted) return;
   const withoutModel: QaDeps = { ...deps, providers: { ...deps.providers, chat: undefined } };
   yield* synthesize(withoutModel, state, trace, { forced: true, ...options });

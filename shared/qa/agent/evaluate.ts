@@ -1,30 +1,7 @@
 import { segment } from '#shared/index/segment.ts';
 import { pickAnswerSentences, questionCoverage } from '#shared/llm/offline/answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
-import type { AgentState } from './state.ts';
-import type { ToolOutcome } from './tools/tool.ts';
-
-export type ResultQuality = 'good' | 'empty' | 'low_relevance' | 'contradictions_found' | 'consistent';
-export type Suggestion =
-  | 'try_different_query'
-  | 'refine_query_or_explore'
-  | 'try_related_node'
-  | 'resolve_contradictions'
-  | 'ready_to_answer';
-
-/** The feedback on one tool call (docs/spec.md#feedback). */
-export interface Evaluation {
-  tool: string;
-  quality: ResultQuality;
-  improvement?: 'expanded' | 'deepened';
-  suggestion?: Suggestion;
-}
-
-/** The adaptive strategy's next move and the hint the planner gets (docs/spec.md#feedback). */
-export interface StrategyHint {
-  strategy: 'refine_query' | 'explore_deeper' | 'broaden_search' | 'verify_sources' | 'finalize' | 'continue';
-  hint?: string;
-}
+import type { AgentState, Evaluation, StrategyHint, ToolOutcome } from './types.ts';
 
 /** Below this cosine relevance a search's passages are weak, unless their text covers the question. */
 export const LOW_RELEVANCE = 0.5;

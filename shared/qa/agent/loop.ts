@@ -13,9 +13,9 @@ import { JsonActionPlanner, NativeToolPlanner } from './model-planner.ts';
 import { OfflinePlanner, signature } from './offline-planner.ts';
 import type { CallResult, PlannedCall, PlannedStep, Planner } from './planner.ts';
 import { routeIntent } from './route-model.ts';
-import type { AgentState } from './state.ts';
 import { synthesize } from './synthesize.ts';
 import { AGENT_TOOLS, FINAL_ANSWER, type FinalAnswerInput, finalAnswerInput } from './tools/index.ts';
+import type { AgentState } from './types.ts';
 
 /** Default iteration limit (docs/spec.md#agent-loop). */
 export const DEFAULT_MAX_ITERATIONS = 5;
@@ -58,13 +58,15 @@ export async function* agentLoop(
     filters,
   );
   const state: AgentState = {
-    question: request.question,
-    request,
-    filters,
-    route: routed.route,
+    context: {
+      question: request.question,
+      request,
+      filters,
+      route: routed.route,
+      maxIterations: Math.max(1, deps.qa?.maxIterations ?? DEFAULT_MAX_ITERATIONS),
+    },
     evidence: new Evidence(),
     iteration: 0,
-    maxIterations: Math.max(1, deps.qa?.maxIterations ?? DEFAULT_MAX_ITERATIONS),
     calls: [],
     evaluations: [],
     depthExplored: 0,
@@ -76,8 +78,8 @@ export async function* agentLoop(
   };
   if (start.hits?.length) {
     state.evidence.add(start.hits);
-    state.infoDensity = infoDensity(state.question, state.evidence.hits);
-    state.followUps = followUpTerms(state.question, state.evidence.hits);
+    state.infoDensity = infoDensity(state.context.question, state.evidence.hits);
+    state.followUps = followUpTerms(state.context.question, state.evidence.hits);
   }
   trace.iteration(0);
   if (routed.usage) yield routed.usage;
@@ -86,20 +88,20 @@ export async function* agentLoop(
   if (start.reason)
     yield trace.observation(`Standard retrieval is not enough (${start.reason}); starting the agent.`);
   yield trace.thought(
-    state.route.scope === 'document'
-      ? `Intent: one document, ${state.route.documentName} (${state.route.reason}).`
-      : `Intent: the whole collection (${state.route.reason}).${state.route.categories.length ? ` Sections of interest: ${state.route.categories.join(', ')}.` : ''}`,
+    state.context.route.scope === 'document'
+      ? `Intent: one document, ${state.context.route.documentName} (${state.context.route.reason}).`
+      : `Intent: the whole collection (${state.context.route.reason}).${state.context.route.categories.length ? ` Sections of interest: ${state.context.route.categories.join(', ')}.` : ''}`,
   );
 
   const planner = plannerFor(deps);
   const offline = !deps.providers.chat;
-  for (let i = 1; i <= state.maxIterations; i++) {
+  for (let i = 1; i <= state.context.maxIterations; i++) {
     if (start.signal?.aborted) return;
     state.iteration = i;
     trace.iteration(i);
     yield {
       type: 'progress',
-      data: { stage: 'agent', current: i, total: state.maxIterations, message: `Iteration ${i}` },
+      data: { stage: 'agent', current: i, total: state.context.maxIterations, message: `Iteration ${i}` },
     };
     let step: PlannedStep;
     try {
@@ -137,7 +139,7 @@ export async function* agentLoop(
     }
   }
   yield trace.observation(
-    `Reached the limit of ${state.maxIterations} iteration(s); answering from what was found, with low confidence.`,
+    `Reached the limit of ${state.context.maxIterations} iteration(s); answering from what was found, with low confidence.`,
   );
   yield* synthesize(deps, state, trace, { forced: true, topics: start.topics, signal: start.signal });
 }
@@ -148,7 +150,7 @@ export async function* agentLoop(
  */
 function plannerWouldFinish(state: AgentState): boolean {
   if (state.evidence.documentIds().length >= 2 && !state.consistencyChecked) return false;
-  if (!isMultiHop(state.question) || state.followUps.length === 0) return true;
+  if (!isMultiHop(state.context.question) || state.followUps.length === 0) return true;
   return state.calls.includes(signature('keyword_search', { keywords: state.followUps, mode: 'exact' }));
 }
 
@@ -179,16 +181,17 @@ async function* runCall(
     const fresh = state.evidence.hits.slice(before);
     // Passages seen before still count for the evaluation of a search that found only them.
     const judged = fresh.length > 0 || outcome.kind !== 'search' ? fresh : state.evidence.hits;
-    const evaluation = evaluateOutcome(call.name, outcome, state.question, judged);
+    const evaluation = evaluateOutcome(call.name, outcome, state.context.question, judged);
     state.evaluations.push(evaluation);
-    state.infoDensity = infoDensity(state.question, state.evidence.hits);
-    if (state.followUps.length === 0) state.followUps = followUpTerms(state.question, state.evidence.hits);
+    state.infoDensity = infoDensity(state.context.question, state.evidence.hits);
+    if (state.followUps.length === 0)
+      state.followUps = followUpTerms(state.context.question, state.evidence.hits);
     state.strategy = adaptiveStrategy(state, evaluation);
     yield trace.observation(
       `${outcome.summary} Feedback: ${evaluation.quality}${state.strategy.hint ? `; ${state.strategy.hint}` : ''}`,
       call.name,
     );
-    const feedback = `\n\nFeedback: result quality ${evaluation.quality}; strategy ${state.strategy.strategy}${state.strategy.hint ? ` (${state.strategy.hint})` : ''}; iteration ${state.iteration} of ${state.maxIterations}; information density ${state.infoDensity.toFixed(2)}.`;
+    const feedback = `\n\nFeedback: result quality ${evaluation.quality}; strategy ${state.strategy.strategy}${state.strategy.hint ? ` (${state.strategy.hint})` : ''}; iteration ${state.iteration} of ${state.context.maxIterations}; information density ${state.infoDensity.toFixed(2)}.`;
     return { call, content: outcome.observation + feedback, isError: false };
   } catch (error) {
     if (!(error instanceof DropQAError)) throw error;

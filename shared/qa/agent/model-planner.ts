@@ -4,16 +4,16 @@ import type { ChatMessage, ChatModel, ContentPart, ToolSpec } from '#shared/llm/
 import type { QaEvent } from '../events.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { CallResult, PlannedStep, Planner } from './planner.ts';
-import type { AgentState } from './state.ts';
 import { passageBlocks } from './tools/format.ts';
 import { AGENT_TOOLS, FINAL_ANSWER, toolSpecs } from './tools/index.ts';
+import type { AgentState } from './types.ts';
 
 /** Most tool calls run from one model turn. */
 const MAX_CALLS_PER_TURN = 4;
 
 /** The first user message: the question, the routing, the limit, and the passages retrieved so far. */
 export function agentTask(state: AgentState): string {
-  const { route } = state;
+  const { route } = state.context;
   const routing =
     route.scope === 'document'
       ? `one document, "${route.documentName}" (document_id ${route.documentId}): ${route.reason}`
@@ -29,9 +29,9 @@ export function agentTask(state: AgentState): string {
       )}`
     : 'Nothing has been searched yet.';
   return fillPrompt(loadQaPrompt('agent-task'), {
-    question: state.question,
+    question: state.context.question,
     route: `${routing}${categories}`,
-    maxIterations: String(state.maxIterations),
+    maxIterations: String(state.context.maxIterations),
     initial,
   });
 }

@@ -2,8 +2,8 @@ import { hasCjk, segment } from '#shared/index/segment.ts';
 import { SUFFICIENT_DENSITY } from './evaluate.ts';
 import { isMultiHop } from './follow-ups.ts';
 import type { PlannedCall, PlannedStep, Planner } from './planner.ts';
-import type { AgentState } from './state.ts';
 import { FINAL_ANSWER } from './tools/index.ts';
+import type { AgentState } from './types.ts';
 
 const SEARCHES = new Set(['keyword_search', 'fulltext_search', 'semantic_search', 'search_by_section']);
 
@@ -30,7 +30,7 @@ export class OfflinePlanner implements Planner {
 
   async next(state: AgentState): Promise<PlannedStep> {
     this.turn += 1;
-    const zh = hasCjk(state.question);
+    const zh = hasCjk(state.context.question);
     const plan = this.decide(state);
     return {
       thought: zh ? plan.thoughtZh : plan.thought,
@@ -41,11 +41,11 @@ export class OfflinePlanner implements Planner {
   record(): void {}
 
   private decide(state: AgentState): { thought: string; thoughtZh: string; call: Omit<PlannedCall, 'id'> } {
-    const q = state.question;
+    const q = state.context.question;
     const fresh = (name: string, input: unknown) => !state.calls.includes(signature(name, input));
     const searched = state.calls.some((c) => SEARCHES.has(c.slice(0, c.indexOf('('))));
     const last = state.evaluations.at(-1);
-    const { route } = state;
+    const { route } = state.context;
 
     if (!searched && route.scope === 'document' && route.documentId) {
       const input = route.categories.length

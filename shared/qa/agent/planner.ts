@@ -1,5 +1,5 @@
 import type { QaEvent } from '../events.ts';
-import type { AgentState } from './state.ts';
+import type { AgentState } from './types.ts';
 
 /** A tool call the planner chose. For `final_answer`, no input means: synthesize from the evidence. */
 export interface PlannedCall {

@@ -3,17 +3,18 @@ import { cosineSimilarities, embedQuery } from '#shared/search/semantic.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { modelAnswerFailed, relayModelAnswer, type StreamedAnswer } from '../answer-fallback.ts';
 import { renumberCitations } from '../citations.ts';
+import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import { extractiveAnswer } from '../direct-answer.ts';
 import type { QaEvent } from '../events.ts';
-import { finishAnswer, lineChunks } from '../finish.ts';
+import { finishAnswer } from '../finish.ts';
 import { streamModelAnswer } from '../model-steps.ts';
 import type { Confidence } from '../response.ts';
 import type { TraceRecorder } from '../trace.ts';
 import { SUFFICIENT_DENSITY } from './evaluate.ts';
 import { isMultiHop } from './follow-ups.ts';
-import type { AgentState } from './state.ts';
 import type { FinalAnswerInput } from './tools/index.ts';
+import type { AgentState } from './types.ts';
 
 /** Most passages a synthesized answer is written over. */
 const MAX_PASSAGES = 20;
@@ -39,7 +40,7 @@ export async function* synthesize(
   trace: TraceRecorder,
   options: SynthesisOptions,
 ): AsyncGenerator<QaEvent> {
-  const { request } = state;
+  const { request } = state.context;
   const chat = deps.providers.chat;
   const hits = state.evidence.hits;
   yield { type: 'progress', data: { stage: 'answer', message: 'Writing the answer' } };
@@ -52,34 +53,36 @@ export async function* synthesize(
     answer = text;
     passages = order.flatMap((n) => (hits[n - 1] ? [hits[n - 1] as SearchHit] : []));
     confidence = final.confidence;
-    for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+    yield* textDeltas(answer);
   } else {
     let streamed: StreamedAnswer | undefined;
     if (chat && hits.length > 0) {
       passages = hits.slice(0, MAX_PASSAGES);
       streamed = yield* relayModelAnswer(streamModelAnswer(chat, request.question, passages), options.signal);
       if (streamed.status === 'aborted') return;
-      if (streamed.status === 'failed') yield* modelAnswerFailed(state.question, streamed.error, trace);
+      if (streamed.status === 'failed')
+        yield* modelAnswerFailed(state.context.question, streamed.error, trace);
     }
     if (streamed?.status === 'done') {
       answer = streamed.text;
       passages = hits.slice(0, MAX_PASSAGES);
       confidence = 'medium';
     } else {
-      const hops = isMultiHop(state.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
-      const extract = extractiveAnswer(state.question, hits, chat !== undefined && !streamed, hops);
+      const hops =
+        isMultiHop(state.context.question) && state.followUps.length ? [state.followUps.join(' ')] : [];
+      const extract = extractiveAnswer(state.context.question, hits, chat !== undefined && !streamed, hops);
       passages = extract.passages;
       answer = extract.text + (extract.disagree ? '' : contradictionNote(state, passages));
       confidence =
         state.infoDensity >= SUFFICIENT_DENSITY && passages.length > 0 && !streamed ? 'medium' : 'low';
-      for (const piece of lineChunks(answer)) yield { type: 'delta', data: { text: piece } };
+      yield* textDeltas(answer);
     }
   }
   if (options.forced || passages.length === 0) confidence = 'low';
   yield* finishAnswer(deps, request, {
     answer,
     confidence,
-    passages: await withRelevance(deps, state.question, passages),
+    passages: await withRelevance(deps, state.context.question, passages),
     mode: 'agent',
     trace,
     topics: options.topics,
@@ -93,7 +96,7 @@ export async function* synthesize(
  */
 function contradictionNote(state: AgentState, passages: SearchHit[]): string {
   if (state.contradictions.length === 0) return '';
-  const zh = hasCjk(state.question);
+  const zh = hasCjk(state.context.question);
   const cite = (evidenceNumber: number | undefined) => {
     const hit = evidenceNumber === undefined ? undefined : state.evidence.hits[evidenceNumber - 1];
     if (!hit) return '';

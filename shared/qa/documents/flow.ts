@@ -6,6 +6,7 @@ import { retrievePassages } from '#shared/search/passages.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { verifyQuotes } from '../citations.ts';
+import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import { saveAnswer, topicsOf } from '../history.ts';
@@ -147,8 +148,7 @@ export async function* documentsFlow(
       answer = stage1Findings(request.question, read);
     }
   } else answer = offlineSynthesis(request.question, read, hops.entities);
-  if (!chat || read.length === 0 || degraded)
-    for (const line of answer.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
+  if (!chat || read.length === 0 || degraded) yield* textDeltas(answer);
 
   const resolved = resolveReferences(extractMarkers(answer), read);
   if (resolved.unknown.length > 0)

@@ -3,6 +3,7 @@ import { hasCjk } from '#shared/index/segment.ts';
 import { extractiveSummary } from '#shared/llm/offline/extractive-summary.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
+import { textDeltas } from '../deltas.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { SummarizeEvent, SummarizeRequest } from './request.ts';
 import { type DocumentOutline, loadDocumentOutline, loadTopic } from './sources.ts';
@@ -69,7 +70,7 @@ export async function* summarize(
     }
   } else {
     summary = offline;
-    for (const line of summary.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
+    yield* textDeltas(summary);
   }
   yield { type: 'references', data: { documents: used } };
   yield { type: 'done', data: { summary, kind, id, name, provider } };

@@ -56,16 +56,15 @@ export async function* chainHops(
       data: { items: subqueries.map((s) => ({ text: s.text, purpose: s.focus })) },
     };
     try {
-      const found = yield* runStage(
-        deps,
-        undefined,
+      const found = yield* runStage(deps, {
+        chat: undefined,
         question,
         subqueries,
         filters,
         topK,
-        new Deadline(timeoutMs),
+        deadline: new Deadline(timeoutMs),
         trace,
-      );
+      });
       all = [...all, ...found];
     } catch (error) {
       if (!(error instanceof StageTimeout)) throw error;

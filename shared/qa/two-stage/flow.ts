@@ -4,6 +4,7 @@ import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
+import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
 import { finishAnswer } from '../finish.ts';
@@ -22,7 +23,7 @@ import { runStage, usageEvent } from './stage.ts';
 import { judgeSufficiencyOffline, judgeSufficiencyWithModel } from './sufficiency.ts';
 import type { SubQuery, SubQueryAnalysis, SufficiencyVerdict, TwoStageOptions } from './types.ts';
 
-/** The deps of the mode may carry its settings (the configuration does not yet). */
+/** The deps of the mode carry its settings (`qa.twoStage` of the configuration, see `qaDepsOf`). */
 export type TwoStageDeps = QaDeps & { twoStage?: TwoStageOptions };
 
 const DEFAULTS = { maxSubQueries: 5, maxExtraQueries: 3, timeoutMs: 20_000, speculative: true };
@@ -50,6 +51,7 @@ export async function* twoStageFlow(
   const filters = requestFilters(request);
   const trace = new TraceRecorder();
   const question = request.question;
+  const stageRun = { chat, question, filters, topK: o.topK, trace };
   let analyses: SubQueryAnalysis[];
   let verdict: SufficiencyVerdict;
   let speculative: ReadAhead<ChatStreamEvent> | undefined;
@@ -66,7 +68,7 @@ export async function* twoStageFlow(
     };
     if (signal?.aborted) return;
     trace.iteration(2);
-    analyses = yield* runStage(deps, chat, question, subqueries, filters, o.topK, deadline, trace);
+    analyses = yield* runStage(deps, { ...stageRun, subqueries, deadline });
     if (signal?.aborted) return;
     trace.iteration(3);
     yield {
@@ -102,7 +104,7 @@ export async function* twoStageFlow(
     try {
       analyses = [
         ...analyses,
-        ...(yield* runStage(deps, chat, question, extra, filters, o.topK, new Deadline(o.timeoutMs), trace)),
+        ...(yield* runStage(deps, { ...stageRun, subqueries: extra, deadline: new Deadline(o.timeoutMs) })),
       ];
       stages = 2;
     } catch (error) {
@@ -122,7 +124,7 @@ export async function* twoStageFlow(
 
   yield { type: 'progress', data: { stage: 'answer', message: 'Writing the report' } };
   const passages = extractedPassages(analyses);
-  const written = yield* report(chat, question, analyses, passages, speculative, signal, trace);
+  const written = yield* report({ chat, question, analyses, passages, speculative, signal, trace });
   if (written === undefined) return;
   const confidence: Confidence =
     passages.length === 0 || written.degraded
@@ -199,29 +201,34 @@ async function* judgeSufficiency(
   return verdict;
 }
 
+/** What the report is written from. */
+interface ReportInput {
+  chat: ChatModel | undefined;
+  question: string;
+  analyses: SubQueryAnalysis[];
+  passages: SearchHit[];
+  /** The report the model began while the sufficiency judge ran, when it is kept. */
+  speculative?: ReadAhead<ChatStreamEvent>;
+  signal: AbortSignal | undefined;
+  trace: TraceRecorder;
+  /** Text written before the report (the degraded answer's notice). */
+  prefix?: string;
+}
+
 /**
  * Streams the report (the speculative one when kept) and returns its text; undefined when aborted.
  * When the model fails before writing anything, the offline report of the same extracts stands in
  * (`degraded`, said in a `progress` event and the trace).
  */
 async function* report(
-  chat: ChatModel | undefined,
-  question: string,
-  analyses: SubQueryAnalysis[],
-  passages: SearchHit[],
-  speculative: ReadAhead<ChatStreamEvent> | undefined,
-  signal: AbortSignal | undefined,
-  trace: TraceRecorder,
-  prefix = '',
+  input: ReportInput,
 ): AsyncGenerator<QaEvent, { answer: string; degraded: boolean } | undefined> {
+  const { chat, question, analyses, passages, speculative, signal, trace, prefix = '' } = input;
   const answer = prefix;
   if (prefix) yield { type: 'delta', data: { text: prefix } };
-  const lines = function* (text: string): Generator<QaEvent> {
-    for (const line of text.split(/(?<=\n)/)) yield { type: 'delta', data: { text: line } };
-  };
   if (!chat || passages.length === 0) {
     const text = chat ? nothingFound(question) : offlineReport(question, analyses, passages);
-    yield* lines(text);
+    yield* textDeltas(text);
     return { answer: answer + text, degraded: false };
   }
   const streamed = yield* relayModelAnswer(
@@ -235,7 +242,7 @@ async function* report(
   if (streamed.status === 'done') return { answer: answer + streamed.text, degraded: false };
   yield* modelAnswerFailed(question, streamed.error, trace);
   const text = offlineReport(question, analyses, passages);
-  yield* lines(text);
+  yield* textDeltas(text);
   return { answer: answer + text, degraded: true };
 }
 
@@ -277,16 +284,15 @@ async function* degraded(
       }
     : judgeOffline(subquery, hits, request.question);
   const passages = extractedPassages([analysis]);
-  const written = yield* report(
+  const written = yield* report({
     chat,
-    request.question,
-    [analysis],
+    question: request.question,
+    analyses: [analysis],
     passages,
-    undefined,
     signal,
     trace,
-    `${message}\n\n`,
-  );
+    prefix: `${message}\n\n`,
+  });
   if (written === undefined) return;
   yield* finishAnswer(deps, request, {
     answer: written.answer,

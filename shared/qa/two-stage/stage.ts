@@ -25,22 +25,26 @@ export function usageEvent(
   };
 }
 
+/** What one stage searches for and judges with. */
+export interface StageRun {
+  /** The judging model; offline (undefined) the score-based judge. */
+  chat: ChatModel | undefined;
+  question: string;
+  subqueries: SubQuery[];
+  filters: SearchFilters;
+  topK: number;
+  deadline: Deadline;
+  trace: TraceRecorder;
+}
+
 /**
  * One stage of the two-stage mode (docs/spec.md#two-stage): hybrid retrieval for every sub-query in
  * parallel, then the relevance judges in parallel (the model, or offline the score-based judge; a
  * judge whose model call fails falls back to the offline one for its sub-query). Both steps count
  * against the deadline.
  */
-export async function* runStage(
-  deps: QaDeps,
-  chat: ChatModel | undefined,
-  question: string,
-  subqueries: SubQuery[],
-  filters: SearchFilters,
-  topK: number,
-  deadline: Deadline,
-  trace: TraceRecorder,
-): AsyncGenerator<QaEvent, SubQueryAnalysis[]> {
+export async function* runStage(deps: QaDeps, run: StageRun): AsyncGenerator<QaEvent, SubQueryAnalysis[]> {
+  const { chat, question, subqueries, filters, topK, deadline, trace } = run;
   const stage = subqueries[0]?.stage ?? 1;
   yield {
     type: 'progress',

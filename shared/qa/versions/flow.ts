@@ -2,9 +2,10 @@ import { reasonOf } from '#shared/errors.ts';
 import { fillPrompt, readPromptFile, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { attribute, clip } from '../agent/tools/format.ts';
+import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import type { QaEvent } from '../events.ts';
-import { finishAnswer, lineChunks } from '../finish.ts';
+import { finishAnswer } from '../finish.ts';
 import type { AskRequest } from '../request.ts';
 import type { TraceRecorder } from '../trace.ts';
 import { type Comparison, compareVersions, extractiveComparisonAnswer } from './compare.ts';
@@ -45,7 +46,7 @@ export async function* compareVersionsFlow(
       );
     }
   }
-  for (const text of lineChunks(answer)) yield { type: 'delta', data: { text } };
+  yield* textDeltas(answer);
   yield* finishAnswer(deps, request, {
     answer,
     confidence: comparison.passages.length > 0 || comparison.diff.sections.length > 0 ? 'high' : 'medium',

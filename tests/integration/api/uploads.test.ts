@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,17 +75,57 @@ describe('uploads over HTTP', () => {
     expect(documents[3]).toMatchObject({ key: 'uploads/good.md', status: 'queued' });
   });
 
-  it('answers a NUL in a part header with a 400 and stores nothing of the request', async () => {
-    const before = bucketFiles(dir).length;
+  it('judges a file with a NUL or other control bytes in its part header on its own', async () => {
     const res = await upload([
-      ['fine.md', '# Fine\n\nSent with a bad one.\n'],
+      ['fine.md', '# Fine\n\nSent with bad ones.\n'],
       ['bad\u0000name.md', '# Nul\n\nA NUL in the name.\n'],
+      ['\u0000\u0001\u0002', '# Nothing\n\nOnly control bytes in the name.\n'],
     ]);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
-      /malformed multipart/,
-    );
-    expect(bucketFiles(dir).length).toBe(before);
+    expect(res.status).toBe(200);
+    const { documents } = (await res.json()) as {
+      documents: { key?: string; status: string; error?: { message: string } }[];
+    };
+    expect(documents).toHaveLength(3);
+    expect(documents[0]).toMatchObject({ key: 'uploads/fine.md', status: 'queued' });
+    // The NUL is dropped from the name: the file is stored under the cleaned name.
+    expect(documents[1]).toMatchObject({ key: 'uploads/badname.md', status: 'queued' });
+    // A name of control bytes only cleans to nothing: that file alone is refused, with the reason.
+    expect(documents[2]).toMatchObject({
+      status: 'rejected',
+      error: { message: expect.stringMatching(/Unusable file name/) },
+    });
+    const stored = bucketFiles(dir);
+    expect(stored).toContain('uploads/fine.md');
+    expect(stored).toContain('uploads/badname.md');
+  });
+
+  it('keeps part bodies byte for byte while cleaning part headers, across chunk boundaries', async () => {
+    // A body with NUL and control bytes, and delimiter-like text, sent in tiny chunks.
+    const content = Buffer.from('# Bytes\n\n\u0000\u0001 keep these \r\n--not-the-boundary\r\n\r\nend\n');
+    const boundary = 'b0undary';
+    const raw = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="ra\u0000w.md"\r\n\r\n`,
+      ),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < raw.length; i += 3) controller.enqueue(raw.subarray(i, i + 3));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${server.url}/api/documents/upload`, {
+      method: 'POST',
+      headers: { ...CLIENT, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    const { documents } = (await res.json()) as { documents: { key: string }[] };
+    expect(documents[0]?.key).toBe('uploads/raw.md');
+    expect(readFileSync(join(dir, 'bucket', 'uploads', 'raw.md')).equals(content)).toBe(true);
   });
 
   it('answers a malformed multipart body with a 400', async () => {

@@ -63,9 +63,9 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     await db.execute(sql`DELETE FROM topics`);
   });
 
-  /** A live document (version 1 current) with the given sections. */
-  async function document(title: string, sections: [string, string][]): Promise<string> {
-    const documentId = await insertDocument(db, `${title}-${Math.random()}.md`);
+  /** A live document (version 1 current) with the given sections (and file name: else a unique one). */
+  async function document(title: string, sections: [string, string][], filename?: string): Promise<string> {
+    const documentId = await insertDocument(db, filename ?? `${title}-${Math.random()}.md`);
     const children: TreeNode[] = sections.map(([t, text]) => ({
       type: 'section',
       title: t,
@@ -125,6 +125,40 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     expect(names.indexOf('turbine')).toBeLessThan(
       names.includes('quarterly') ? names.indexOf('quarterly') : Number.POSITIVE_INFINITY,
     );
+  });
+
+  it('never makes a currency, a unit or a file-name title a topic, even one both documents use', async () => {
+    const memo = await document(
+      'report-final-v2',
+      [
+        [
+          'Borealis costs',
+          'Project Borealis cost 2.4 million euros. The euros came from the energy fund; 300,000 euros were left. Borealis used 120 kilograms of cable.',
+        ],
+        [
+          'Energy fund',
+          'The energy fund pays 50,000 euros a year. Borealis returns the unused euros to the energy fund.',
+        ],
+      ],
+      'report-final-v2.md',
+    );
+    const review = await document('Borealis review', [
+      [
+        'Borealis results',
+        'Project Borealis cut energy use by 18 percent. Its budget in euros stayed flat; the euros saved went to the energy fund.',
+      ],
+      [
+        'Lessons',
+        'Borealis shows that a small energy fund in euros can pay for itself. 项目预算为三百万欧元，欧元结余退回。',
+      ],
+    ]);
+    for (const documentId of [memo, review])
+      await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    const names = [...(await linked(memo)), ...(await linked(review))].map((r) => r.name.toLowerCase());
+    // The subjects both share, each linking them.
+    expect(names.filter((n) => n === 'borealis')).toHaveLength(2);
+    expect(names.filter((n) => n === 'energy fund')).toHaveLength(2);
+    for (const name of names) expect(name).not.toMatch(/euro|eur\b|欧元|kilogram|percent|report|final/);
   });
 
   it('puts a second document into the existing topic of the same name', async () => {

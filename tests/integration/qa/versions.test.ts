@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#shared/config/index.ts';
 import { Evidence } from '#shared/qa/agent/evidence.ts';
-import type { AgentState } from '#shared/qa/agent/state.ts';
 import { AGENT_TOOLS, toolSpecs } from '#shared/qa/agent/tools/index.ts';
+import type { AgentState } from '#shared/qa/agent/types.ts';
 import { ask } from '#shared/qa/ask.ts';
 import { askRequestSchema, type QaMode } from '#shared/qa/request.ts';
 import { versionQuestion } from '#shared/qa/versions/index.ts';
@@ -117,13 +117,15 @@ describe('questions across versions', () => {
     const [first] = await rt.ingest.ingest([{ key: 'uploads/refund-policy.md', bytes: utf8(REFUNDS_V2) }]);
     const request = askRequestSchema.parse({ question: 'How long is the refund window now?', mode: 'agent' });
     const state: AgentState = {
-      question: request.question,
-      request,
-      filters: {},
-      route: { scope: 'corpus', categories: [], reason: 'test' },
+      context: {
+        question: request.question,
+        request,
+        filters: {},
+        route: { scope: 'corpus', categories: [], reason: 'test' },
+        maxIterations: 5,
+      },
       evidence: new Evidence(),
       iteration: 1,
-      maxIterations: 5,
       calls: [],
       evaluations: [],
       depthExplored: 0,

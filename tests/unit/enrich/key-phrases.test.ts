@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fileNameTitle } from '#shared/enrich/topics/document-text.ts';
 import { keyPhrases, topicKey } from '#shared/llm/offline/key-phrases.ts';
+import { isMeasureWord } from '#shared/llm/offline/measure-words.ts';
 import { isStopWord } from '#shared/llm/offline/stop-words.ts';
 import { keywordTopics, overlaps, termOverlap, type WeightedText } from '#shared/llm/offline/topics.ts';
 
@@ -30,6 +32,43 @@ describe('keyPhrases', () => {
     ]).map((p) => p.key);
     expect(keys).toEqual(expect.arrayContaining(['数据平台', '安全培训', '表格']));
     for (const bad of ['下面', '一张', '2023', '年']) expect(keys).not.toContain(bad);
+  });
+
+  it('never takes a currency or a unit of measure, in either language (ICU names, not a list)', () => {
+    const keys = keyPhrases([
+      {
+        text: 'The grant was 2.4 million euros (EUR), paid in US dollars and Swiss francs; 120 kilograms of cable, 40 terabytes of logs. 预算为三百万欧元，另付五万美元。',
+        weight: 1,
+      },
+    ]).map((p) => p.key);
+    expect(keys).toEqual(expect.arrayContaining(['grant', 'cable', 'log']));
+    for (const unit of [
+      'euro',
+      'eur',
+      'dollar',
+      'us dollar',
+      'franc',
+      'kilogram',
+      'terabyte',
+      '欧元',
+      '美元',
+    ])
+      expect(keys).not.toContain(unit);
+    expect(isMeasureWord('Euros')).toBe(true);
+    expect(isMeasureWord('人民币')).toBe(true);
+    expect(isMeasureWord('budget')).toBe(false);
+  });
+
+  it('lets a hint (a file name) weigh the phrases the text uses, never make one', () => {
+    const texts: WeightedText[] = [
+      { text: 'refund policy final v2', weight: 3, hint: true },
+      { text: 'The refund policy covers unused items.', weight: 1 },
+    ];
+    const phrases = keyPhrases(texts);
+    expect(phrases.find((p) => p.key === 'refund policy')?.frequency).toBe(4);
+    expect(phrases.find((p) => p.key === 'refund policy')?.count).toBe(1);
+    expect(phrases.map((p) => p.key)).not.toContain('v2');
+    expect(keyPhrases([{ text: 'report final', weight: 3, hint: true }])).toEqual([]);
   });
 
   it('normalises case, plurals and full width into one key, keeping the capitals of names', () => {
@@ -106,5 +145,16 @@ describe('topic name overlap', () => {
     expect(termOverlap('Refund Policies', 'refund policy')).toBe(1);
     expect(termOverlap('policy', 'refund policy')).toBeLessThan(0.85);
     expect(termOverlap('data platform', 'data team')).toBeCloseTo(1 / 3);
+  });
+});
+
+describe('fileNameTitle', () => {
+  it('reads a file name written as an identifier as words, and leaves real titles alone', () => {
+    expect(fileNameTitle('report-final-v2', 'uploads/report-final-v2.md')).toBe('report final v2');
+    expect(fileNameTitle('refund_policyFinal', 'refund_policyFinal.docx')).toBe('refund policy Final');
+    expect(fileNameTitle('Refund policy', 'Refund policy.md')).toBeUndefined();
+    expect(fileNameTitle('数据平台上线计划', '数据平台上线计划.md')).toBeUndefined();
+    expect(fileNameTitle('budget', 'budget.md')).toBeUndefined();
+    expect(fileNameTitle('Refund Policy 2024', 'notes.md')).toBeUndefined();
   });
 });

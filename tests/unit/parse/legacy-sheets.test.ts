@@ -6,7 +6,7 @@ import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { XLSX } from '#shared/parse/sheets/sheetjs.ts';
 import type { ParsedDocument, SectionNode } from '#shared/parse/types.ts';
-import { utf8 } from './fixtures.ts';
+import { encodeGbk, utf8 } from './fixtures.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/legacy');
 
@@ -84,5 +84,18 @@ describe('workbooks SheetJS reads, as the same tree as .xlsx', () => {
     const error = await parse(latin1, 'names.csv').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedDocumentError);
     expect((error as Error).message).toMatch(/names\.csv is not valid UTF-8 text/);
+  });
+
+  it('reads a CSV that Chinese Excel wrote in GBK, with a warning naming the encoding', async () => {
+    const gbk = encodeGbk('项目,金额,负责人\r\n服务器,120000,张伟\r\n');
+    expect(detectFileType(gbk, '预算.csv')).toBe('csv');
+    const doc = await parse(gbk, '预算.csv');
+    expect(sheets(doc)[0]).toMatchObject({
+      columns: ['项目', '金额', '负责人'],
+      text: ['项目: 服务器\n金额: 120000\n负责人: 张伟'],
+    });
+    expect(doc.warnings).toContain(
+      '预算.csv is not UTF-8; it was read as GBK (GB18030), the encoding of Chinese Excel exports',
+    );
   });
 });

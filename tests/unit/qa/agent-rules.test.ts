@@ -3,8 +3,7 @@ import { findNumericContradictions } from '#shared/qa/agent/consistency.ts';
 import { adaptiveStrategy, evaluateOutcome, infoDensity } from '#shared/qa/agent/evaluate.ts';
 import { followUpTerms, isMultiHop } from '#shared/qa/agent/follow-ups.ts';
 import { exactTerms } from '#shared/qa/agent/offline-planner.ts';
-import type { AgentState } from '#shared/qa/agent/state.ts';
-import type { ToolOutcome } from '#shared/qa/agent/tools/tool.ts';
+import type { AgentState, ToolOutcome } from '#shared/qa/agent/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 
 function hit(content: string, documentId = 'd1'): SearchHit {

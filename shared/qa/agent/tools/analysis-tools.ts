@@ -4,9 +4,9 @@ import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import { relatedDocuments } from '#shared/search/related.ts';
 import { loadQaPrompt, passagesBlock } from '../../prompt.ts';
 import { findNumericContradictions, type Statement } from '../consistency.ts';
-import type { Contradiction, ToolContext } from '../state.ts';
+import type { Contradiction, ToolContext, ToolOutcome } from '../types.ts';
 import { attribute } from './format.ts';
-import { defineTool, type ToolOutcome } from './tool.ts';
+import { defineTool } from './tool.ts';
 
 const MAX_PASSAGES = 12;
 
@@ -17,7 +17,7 @@ export const relatedDocumentsTool = defineTool({
   input: z.object({ document_id: z.uuid() }),
   async run(ctx, input): Promise<ToolOutcome> {
     const related = await relatedDocuments(ctx.deps.db, input.document_id, {
-      within: ctx.state.filters.documentIds,
+      within: ctx.state.context.filters.documentIds,
     });
     const lines = related.map(
       (d) =>
@@ -76,7 +76,7 @@ export const verifyConsistencyTool = defineTool({
   }),
   async run(ctx, input): Promise<ToolOutcome> {
     ctx.state.consistencyChecked = true;
-    const statements = evidenceStatements(ctx, ctx.state.question);
+    const statements = evidenceStatements(ctx, ctx.state.context.question);
     const chat = ctx.deps.providers.chat;
     let contradictions: Contradiction[];
     if (chat) {

@@ -9,7 +9,7 @@ import {
   getDocumentStructure,
   type StructureSection,
 } from '#shared/search/structure.ts';
-import type { ToolContext } from '../state.ts';
+import type { ToolContext } from '../types.ts';
 import { attribute, clip } from './format.ts';
 import { gatherHits } from './gather.ts';
 import { defineTool } from './tool.ts';
@@ -21,7 +21,7 @@ const MAX_OUTLINE_LINES = 80;
 /** The node, when its document is inside the request's scope. */
 async function scopedNode(ctx: ToolContext, id: string): Promise<NodeView> {
   const node = await getNode(ctx.deps.db, id);
-  const { documentIds } = ctx.state.filters;
+  const { documentIds } = ctx.state.context.filters;
   if (documentIds && !documentIds.includes(node.documentId)) {
     throw new NotFoundError(`node ${id} is outside the documents this question is limited to`);
   }
@@ -110,7 +110,7 @@ export const documentStructureTool = defineTool({
     'The section tree of a document (titles, summaries, categories, node ids). Use for structural questions ("what does chapter 3 cover") and to find where to look.',
   input: z.object({ document_id: z.uuid() }),
   async run(ctx, input) {
-    const { documentIds, version } = ctx.state.filters;
+    const { documentIds, version } = ctx.state.context.filters;
     if (documentIds && !documentIds.includes(input.document_id)) {
       throw new NotFoundError(
         `document ${input.document_id} is outside the documents this question is limited to`,

@@ -1,8 +1,7 @@
 import type { SearchFilters, SearchHit } from '#shared/search/types.ts';
 import { newBackgrounds } from '../background.ts';
-import type { ToolContext } from '../state.ts';
+import type { ToolContext, ToolKind, ToolOutcome } from '../types.ts';
 import { passageBlocks } from './format.ts';
-import type { ToolKind, ToolOutcome } from './tool.ts';
 
 /**
  * Adds passages to the evidence and describes them for the model (with the background of documents

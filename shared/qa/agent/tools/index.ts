@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolSpec } from '#shared/llm/types.ts';
+import type { AgentTool } from '../types.ts';
 import { relatedDocumentsTool, summarizeFindingsTool, verifyConsistencyTool } from './analysis-tools.ts';
 import {
   contextWindowTool,
@@ -13,10 +14,9 @@ import {
   sectionSearchTool,
   semanticSearchTool,
 } from './search-tools.ts';
-import type { AgentTool } from './tool.ts';
 import { compareVersionsTool } from './version-tools.ts';
 
-export type { AgentTool, ToolKind, ToolOutcome } from './tool.ts';
+export type { AgentTool, ToolKind, ToolOutcome } from '../types.ts';
 
 /** The terminal tool: the loop ends with its answer (docs/spec.md#tools). */
 export const FINAL_ANSWER = 'final_answer';

@@ -27,7 +27,7 @@ export const keywordSearchTool = defineTool({
     document_id: documentId,
   }),
   async run(ctx, input) {
-    const filters = narrowed(ctx.state.filters, input.document_id);
+    const filters = narrowed(ctx.state.context.filters, input.document_id);
     const hits = empty(filters)
       ? []
       : await keywordSearch(
@@ -46,7 +46,7 @@ export const fulltextSearchTool = defineTool({
     'BM25 full-text search: balances precision and recall for queries of several related words (topics, "risks and mitigations").',
   input: z.object({ query: z.string().min(1).max(500), top_k: topK(8), document_id: documentId }),
   async run(ctx, input) {
-    const filters = narrowed(ctx.state.filters, input.document_id);
+    const filters = narrowed(ctx.state.context.filters, input.document_id);
     const hits = empty(filters) ? [] : await fulltextSearch(ctx.deps, input.query, filters, input.top_k);
     return gatherHits(ctx, hits, 'search', 'passage(s) by full-text rank');
   },
@@ -58,7 +58,7 @@ export const semanticSearchTool = defineTool({
     'Vector similarity search: for colloquial or abstract questions whose words may differ from the documents (synonyms, other languages).',
   input: z.object({ query: z.string().min(1).max(500), top_k: topK(5), document_id: documentId }),
   async run(ctx, input) {
-    const filters = narrowed(ctx.state.filters, input.document_id);
+    const filters = narrowed(ctx.state.context.filters, input.document_id);
     const hits = empty(filters) ? [] : await semanticSearch(ctx.deps, input.query, filters, input.top_k);
     return gatherHits(ctx, hits, 'search', 'semantically similar passage(s)');
   },
@@ -75,7 +75,7 @@ export const sectionSearchTool = defineTool({
     top_k: topK(5),
   }),
   async run(ctx, input) {
-    const filters = narrowed(ctx.state.filters, input.document_id, input.categories);
+    const filters = narrowed(ctx.state.context.filters, input.document_id, input.categories);
     const hits = empty(filters) ? [] : await retrievePassages(ctx.deps, input.query, filters, input.top_k);
     return gatherHits(ctx, hits, 'search', `passage(s) in ${input.categories.join('/')} sections`);
   },

@@ -15,14 +15,19 @@ export const compareVersionsTool = defineTool({
     to: z.number().int().positive().optional().describe('The new version'),
   }),
   async run(ctx, input) {
-    const { documentIds } = ctx.state.filters;
+    const { documentIds } = ctx.state.context.filters;
     if (documentIds && !documentIds.includes(input.document_id)) {
       throw new NotFoundError(
         `document ${input.document_id} is outside the documents this question is limited to`,
       );
     }
     const versions = [input.from, input.to].filter((v): v is number => v !== undefined);
-    const comparison = await compareVersions(ctx.deps, input.document_id, versions, ctx.state.question);
+    const comparison = await compareVersions(
+      ctx.deps,
+      input.document_id,
+      versions,
+      ctx.state.context.question,
+    );
     const outcome = await gatherHits(ctx, comparison.passages, 'browse', 'changed passage(s)');
     const name = comparison.passages[0]?.documentName ?? comparison.diff.key;
     return {

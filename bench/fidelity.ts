@@ -1,0 +1,210 @@
+/**
+ * Parse fidelity against pandoc's reading of the same files: for every .docx, .odt and .html of the
+ * shared corpus (`../shared/corpus`, or DROPQA_CORPUS_DIR) and the test fixtures, pandoc's JSON AST
+ * gives the reference headings (in order) and words; DropQA's tree gives its section titles and text.
+ * Heading recall: the longest common subsequence of the two heading lists over pandoc's count (files
+ * with at least one pandoc heading); word recall: the multiset overlap of words over pandoc's count
+ * (all files, pooled). pandoc (Debian `apt-get install pandoc`) is a bench tool only, never a runtime
+ * need; files pandoc cannot read are left out and counted. pandoc reads no .pptx, so decks are not
+ * measured here. `node bin/run-ts.js bench/fidelity.ts` prints the table.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectFileType } from '#shared/parse/detect.ts';
+import { parseDocument } from '#shared/parse/parse-document.ts';
+import type { TreeNode } from '#shared/parse/types.ts';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const CORPUS = resolve(process.env.DROPQA_CORPUS_DIR ?? resolve(REPO, '../shared/corpus'));
+const FORMATS: Record<string, string> = { '.docx': 'docx', '.odt': 'odt', '.html': 'html', '.htm': 'html' };
+
+interface PandocNode {
+  t: string;
+  c?: unknown;
+}
+
+/** Words: lower-cased Latin runs and digits, each CJK character on its own. */
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).flatMap((w) =>
+    /\p{Script=Han}/u.test(w) ? (w.match(/\p{Script=Han}|[^\p{Script=Han}]+/gu) ?? []) : [w],
+  );
+}
+
+const heading = (text: string) => words(text).join(' ');
+
+function inlineText(nodes: unknown): string {
+  if (!Array.isArray(nodes)) return '';
+  return nodes
+    .map((node: PandocNode) => {
+      if (node.t === 'Str') return String(node.c);
+      if (node.t === 'Space' || node.t === 'SoftBreak' || node.t === 'LineBreak') return ' ';
+      if (Array.isArray(node.c))
+        return node.c.map((part) => inlineText(Array.isArray(part) ? part : [part])).join(' ');
+      return '';
+    })
+    .join('');
+}
+
+/** pandoc's headings (in order) and all its words. */
+function pandocReference(path: string, format: string): { headings: string[]; words: string[] } {
+  const json = execFileSync('pandoc', ['-f', format, '-t', 'json', path], {
+    maxBuffer: 1 << 28,
+    timeout: 60_000,
+  });
+  const ast = JSON.parse(json.toString()) as { blocks: PandocNode[] };
+  const headings: string[] = [];
+  const all: string[] = [];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (!value || typeof value !== 'object') return;
+    const node = value as PandocNode;
+    if (node.t === 'Header' && Array.isArray(node.c)) headings.push(heading(inlineText(node.c[2])));
+    if (node.t === 'Str') all.push(...words(String(node.c)));
+    if (node.t === 'Image') return; // alt text is not document text
+    visit(node.c);
+  };
+  visit(ast.blocks);
+  return { headings: headings.filter(Boolean), words: all };
+}
+
+function ourReading(children: TreeNode[]): { headings: string[]; words: string[] } {
+  const headings: string[] = [];
+  const all: string[] = [];
+  const visit = (nodes: TreeNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'section') {
+        headings.push(heading(node.title));
+        all.push(...words(node.title));
+        visit(node.children);
+      } else if (node.type === 'paragraph' || node.type === 'table') all.push(...words(node.text));
+    }
+  };
+  visit(children);
+  return { headings: headings.filter(Boolean), words: all };
+}
+
+function lcs(a: string[], b: string[]): number {
+  const row = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    let diagonal = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = x === b[j - 1] ? diagonal + 1 : Math.max(above, row[j - 1] ?? 0);
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+function overlap(reference: string[], ours: string[]): number {
+  const counts = new Map<string, number>();
+  for (const w of ours) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let hit = 0;
+  for (const w of reference) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      counts.set(w, n - 1);
+    }
+  }
+  return hit;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+interface Tally {
+  files: number;
+  skipped: number;
+  headingFiles: number;
+  headingRecall: number;
+  referenceWords: number;
+  keptWords: number;
+  worst: { file: string; heading: number; word: number }[];
+}
+
+/** Heading and word recall per format over the corpus and the fixtures. */
+export async function benchFidelity(): Promise<Map<string, Tally>> {
+  const tallies = new Map<string, Tally>();
+  const files = [...filesUnder(CORPUS), ...filesUnder(join(REPO, 'tests/fixtures'))];
+  for (const path of files) {
+    const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
+    const format = FORMATS[ext];
+    if (!format) continue;
+    const key = format === 'docx' ? 'docx' : format;
+    const tally = tallies.get(key) ?? {
+      files: 0,
+      skipped: 0,
+      headingFiles: 0,
+      headingRecall: 0,
+      referenceWords: 0,
+      keptWords: 0,
+      worst: [],
+    };
+    tallies.set(key, tally);
+    let reference: ReturnType<typeof pandocReference>;
+    let ours: ReturnType<typeof ourReading>;
+    try {
+      reference = pandocReference(path, format);
+      const bytes = new Uint8Array(readFileSync(path));
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      ours = ourReading(
+        (await parseDocument({ bytes, filename: name }, detectFileType(bytes, name))).children,
+      );
+    } catch {
+      tally.skipped++;
+      continue;
+    }
+    tally.files++;
+    const headingRecall = reference.headings.length
+      ? lcs(reference.headings, ours.headings) / reference.headings.length
+      : 1;
+    if (reference.headings.length) {
+      tally.headingFiles++;
+      tally.headingRecall += headingRecall;
+    }
+    const kept = overlap(reference.words, ours.words);
+    tally.referenceWords += reference.words.length;
+    tally.keptWords += kept;
+    tally.worst.push({
+      file: path.replace(`${CORPUS}/`, ''),
+      heading: headingRecall,
+      word: reference.words.length ? kept / reference.words.length : 1,
+    });
+  }
+  return tallies;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const tallies = await benchFidelity();
+  const lines = [
+    '| format | files (failed either side) | heading recall (files with headings) | word recall | target |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [format, t] of tallies) {
+    const heading = t.headingFiles ? (t.headingRecall / t.headingFiles).toFixed(3) : 'n/a';
+    const word = t.referenceWords ? (t.keptWords / t.referenceWords).toFixed(3) : 'n/a';
+    lines.push(
+      `| ${format} | ${t.files} (${t.skipped}) | ${heading} (${t.headingFiles}) | ${word} | >= 0.9 / >= 0.95 |`,
+    );
+  }
+  console.log(lines.join('\n'));
+  if (process.argv.includes('--worst')) {
+    for (const [format, t] of tallies) {
+      for (const w of [...t.worst].sort((a, b) => a.heading + a.word - (b.heading + b.word)).slice(0, 8)) {
+        console.log(`${format}\t${w.heading.toFixed(2)}\t${w.word.toFixed(2)}\t${w.file}`);
+      }
+    }
+  }
+  process.exit(0);
+}
