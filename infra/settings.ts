@@ -95,6 +95,13 @@ const settingsSchema = z.object({
    * Bedrock calls at once); 0 reserves none. An account at the default quota of 10 cannot reserve any.
    */
   askConcurrency: z.coerce.number().int().min(0).default(10),
+  /**
+   * Questions and summaries one user may ask a minute once their burst is spent (a token bucket per
+   * Cognito subject in the database: limits.askRate); 0 turns the per-user limit off.
+   */
+  askPerMinute: z.coerce.number().min(0).default(2),
+  /** Questions one user may ask at once before `askPerMinute` applies. */
+  askBurst: z.coerce.number().int().min(1).default(20),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });

@@ -51,6 +51,16 @@ export class ProviderError extends DropQAError {
   }
 }
 
+/** A user asked more often than `limits.askRate` allows; may try again after `retryAfterSeconds`. */
+export class RateLimitedError extends DropQAError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super('rate_limited', message);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** A readable one-line reason for any thrown value, for status fields and logs. */
 export function reasonOf(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -93,6 +93,8 @@ export class ApiStack extends Stack {
         ...providerEnvironment(settings),
         ...storageEnvironment(bucket.bucketName),
         DROPQA_LIFECYCLE__PRESIGN_EXPIRY_SECONDS: String(settings.presignExpirySeconds),
+        DROPQA_LIMITS__ASK_RATE__PER_MINUTE: String(settings.askPerMinute),
+        DROPQA_LIMITS__ASK_RATE__BURST: String(settings.askBurst),
         STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
         USER_POOL_ID: this.userPool.userPoolId,
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,

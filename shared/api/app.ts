@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { FolderWatcher } from '../watch/index.ts';
+import { askRateLimit } from './ask-throttle.ts';
 import { handleError } from './errors.ts';
 import { type RequestGuardOptions, requestGuard } from './request-guard.ts';
 import { conversationRoutes } from './routes/conversations.ts';
@@ -33,6 +34,10 @@ export function createApp(
   );
   // The upload's size limits are enforced while its body streams in (routes/documents.ts, multipart.ts):
   // hono's bodyLimit would hold a chunked body whole before deciding.
+  // Each user's questions and summaries (model calls) are throttled; off locally by default.
+  const throttle = askRateLimit(rt.db, rt.config.limits.askRate);
+  app.use('/api/qa/ask', throttle);
+  app.use('/api/qa/summarize', throttle);
   app.route('/api', metaRoutes(rt));
   app.route('/api/documents', documentRoutes(rt));
   app.route('/api/topics', topicRoutes(rt));

@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { errorFields, log } from '#shared/log/logger.ts';
-import { DropQAError } from '../errors.ts';
+import { DropQAError, RateLimitedError } from '../errors.ts';
 
-const STATUS: Record<string, 400 | 404 | 413 | 422 | 500 | 502 | 503> = {
+const STATUS: Record<string, 400 | 404 | 413 | 422 | 429 | 500 | 502 | 503> = {
   validation_failed: 400,
   not_found: 404,
   payload_too_large: 413,
   unsupported_document: 422,
+  rate_limited: 429,
   config_invalid: 500,
   provider_failed: 502,
 };
@@ -22,6 +23,7 @@ export function handleError(error: Error, c: Context): Response {
   if (error instanceof DropQAError) {
     // The rest of a refused upload is not read: the connection cannot carry another request.
     if (error.code === 'payload_too_large') c.header('Connection', 'close');
+    if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
     return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 500);
   }
   if (error instanceof HTTPException) {

@@ -57,6 +57,14 @@ const responses = (description: string, status = 200) => ({
 const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }];
 
 /** The OpenAPI 3.1 description served at `/api/openapi.json`, generated from the routes' schemas. */
+/** Past the user's `limits.askRate` (shared/api/ask-throttle.ts). */
+const RATE_LIMITED = {
+  description:
+    'error code rate_limited: past the per-user limits.askRate; Retry-After says how many seconds to wait',
+  headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until the next question' } },
+  content: ERROR.content,
+};
+
 export function openApiDocument(): Record<string, unknown> {
   return {
     openapi: '3.1.0',
@@ -207,6 +215,7 @@ export function openApiDocument(): Record<string, unknown> {
             ...responses(
               "text/event-stream of meta, rewrite, progress, trace, delta, references, usage, done, error (404: an unknown or another user's conversation_id)",
             ),
+            429: RATE_LIMITED,
           },
         },
       },
@@ -214,7 +223,10 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           summary: 'Summarize a document or a topic; streams Server-Sent Events like /api/qa/ask',
           requestBody: { content: json(summarizeRequestSchema) },
-          responses: responses('text/event-stream of meta, delta, usage, done, error'),
+          responses: {
+            ...responses('text/event-stream of meta, delta, usage, done, error'),
+            429: RATE_LIMITED,
+          },
         },
       },
       '/api/qa/history': {

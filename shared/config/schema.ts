@@ -230,6 +230,18 @@ const configShape = z.strictObject({
       maxRows: int(2_000_000).pipe(z.number().positive()),
       /** One file's parse (the Parse step) is abandoned with a clear reason after this long. */
       parseTimeoutMs: int(120_000).pipe(z.number().positive()),
+      /**
+       * Questions and summaries one user may ask (POST /api/qa/ask and /api/qa/summarize): a token
+       * bucket per user of `burst` tokens refilled at `perMinute` a minute, kept in the database
+       * (shared/api/ask-throttle.ts); past it, 429 with Retry-After. `perMinute` 0 (the local
+       * default) turns it off; the AWS deployment sets it (CDK settings askPerMinute, askBurst).
+       */
+      askRate: z
+        .strictObject({
+          perMinute: num(0).pipe(z.number().min(0)),
+          burst: int(10).pipe(z.number().min(1)),
+        })
+        .prefault({}),
     })
     .prefault({}),
   structure: z

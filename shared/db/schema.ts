@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -231,3 +232,14 @@ export const qaHistory = pgTable(
   },
   (t) => [index('qa_history_conversation_created').on(t.conversationId, t.createdAt)],
 );
+
+/**
+ * One token bucket per user for asking (shared/api/ask-throttle.ts): `tokens` left as of
+ * `updatedMs` (epoch milliseconds), refilled continuously; `allowed` is whether the last take got one.
+ */
+export const askThrottle = pgTable('ask_throttle', {
+  subject: text('subject').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  updatedMs: bigint('updated_ms', { mode: 'number' }).notNull(),
+  allowed: boolean('allowed').notNull(),
+});

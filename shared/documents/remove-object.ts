@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/index.ts';
-import { normalizeSequencer } from '../pipeline/sequencer.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { deleteDocument } from './delete.ts';
+import { normalizeSequencer } from './sequencer.ts';
 
 export interface RemovedObject {
   key: string;

@@ -1,5 +1,6 @@
 import { errorFields, log } from '#shared/log/logger.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
+import { localSequencer } from '../documents/sequencer.ts';
 import { reasonOf } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
 import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
@@ -13,7 +14,6 @@ import {
   type PipelineRunner,
   type PipelineRunnerOptions,
 } from './runner.ts';
-import { localSequencer } from './sequencer.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 import { contentHash, findUnchanged } from './unchanged.ts';
 

@@ -355,8 +355,18 @@ describe('what the first real deploy needs', () => {
     expect(granted.some((r) => r.includes('amazon.titan-embed-text-v2:0'))).toBe(true);
   });
 
-  it('caps the ask function with reserved concurrency and never compresses (buffers) /api/* answers', () => {
+  it('caps the ask function with reserved concurrency and per-user throttling, and never compresses (buffers) /api/* answers', () => {
     s.api.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 10 });
+    // And each user by a token bucket: 20 questions at once, then 2 a minute.
+    s.api.hasResourceProperties('AWS::Lambda::Function', {
+      ReservedConcurrentExecutions: 10,
+      Environment: {
+        Variables: Match.objectLike({
+          DROPQA_LIMITS__ASK_RATE__PER_MINUTE: '2',
+          DROPQA_LIMITS__ASK_RATE__BURST: '20',
+        }),
+      },
+    });
     s.web.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', Compress: false })],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { localSequencer, normalizeSequencer } from '#shared/documents/sequencer.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
-import { localSequencer, normalizeSequencer } from '#shared/pipeline/sequencer.ts';
 
 const event = (type: string, object: Record<string, unknown>) => ({
   version: '0',
