@@ -180,7 +180,7 @@ export class PipelineStack extends Stack {
     });
     this.stateMachine.grantStartExecution(this.ingest);
     database.grantDataApi(this.ingest);
-    grantObjects(this.ingest, bucket, { read: true, delete: [DERIVED_PREFIX] });
+    grantObjects(this.ingest, bucket, { read: true, delete: [DERIVED_PREFIX, ATTACHMENT_PREFIX] });
 
     const target = new LambdaFunction(this.ingest, {
       deadLetterQueue: this.deadLetters,

@@ -91,8 +91,8 @@ describe("deleting documents with the deployed roles' S3 grants", () => {
     expect(await derived(id)).toEqual([]);
   });
 
-  it('removes a document whose object S3 deleted with the ingest function, which may delete only derived files', async () => {
-    expect(ingestPrefixes).toEqual(['documents/']);
+  it('removes a document whose object S3 deleted with the ingest function, which may delete only derived files and attachments', async () => {
+    expect(ingestPrefixes).toEqual(['documents/', 'attachments/']);
     const id = await ingest('team/plan.md');
     await deps.store.delete('team/plan.md');
     const result = await removeObject(deps.db, guarded(deps.store, ingestPrefixes), { key: 'team/plan.md' });
