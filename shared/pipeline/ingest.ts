@@ -166,7 +166,7 @@ export function createIngestService(
         attachmentRuns.add(run);
         void run.finally(() => attachmentRuns.delete(run));
       } catch (error) {
-        console.error(`[ingest] ${key}: ${reasonOf(error)}`);
+        log.error('ingest: could not queue an attachment', { key, ...errorFields(error) });
       }
     }
   }
