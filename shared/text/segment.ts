@@ -61,6 +61,13 @@ function pushToken(tokens: string[], token: string): void {
   tokens.push(t);
 }
 
+/** The CJK runs of a text, NFKC-normalised and lower-cased as `segment` reads them. */
+export function cjkRuns(text: string): string[] {
+  const runs: string[] = [];
+  for (const match of text.normalize('NFKC').toLowerCase().matchAll(RUNS)) if (match[1]) runs.push(match[1]);
+  return runs;
+}
+
 /** True for the function words `segment` drops ("the", "of", "的", "了"). */
 export function isStopword(token: string): boolean {
   return STOPWORDS.has(token);

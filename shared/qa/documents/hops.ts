@@ -1,4 +1,4 @@
-import { hybridSearch } from '#shared/search/hybrid.ts';
+import { retrievePassages } from '#shared/search/passages.ts';
 import type { SearchFilters, SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
 import type { QaDeps } from '../deps.ts';
@@ -17,7 +17,8 @@ export interface DocumentHops {
  * The documents mode's hops without a model (docs/spec.md#multi-hop): for a multi-hop question, the names
  * the best sentences of the question's passages state (`bridgeEntities`: the lead of Atlas ->
  * "Dana Whitfield") are searched with the question's unanswered terms, and the names those passages
- * state in turn ("Borealis"), up to `MAX_HOPS` rounds; the documents found are read with the rest.
+ * state in turn ("Borealis"), up to `MAX_HOPS` rounds, each retrieved like every flow
+ * (`retrievePassages`: hybrid, reranked when configured); the documents found are read with the rest.
  */
 export async function findHops(
   deps: QaDeps,
@@ -35,7 +36,7 @@ export async function findHops(
     const next: string[] = [];
     for (const entity of entities) {
       const query = hopQuery(entity, question, quoted);
-      const hopHits = await hybridSearch(deps, query, filters, HOP_DEPTH);
+      const hopHits = await retrievePassages(deps, query, filters, HOP_DEPTH);
       found.hits.push(...hopHits);
       next.push(...bestSentences(entity, hopHits));
     }

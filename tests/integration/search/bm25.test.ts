@@ -84,23 +84,32 @@ function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters):
       out.push({
         documentId: indexed.id,
         content: leaf.content,
-        tokens: [...segment(leaf.path.join(' > ')), ...segment(leaf.content)],
+        tokens: [...terms(leaf.path.join(' > ')), ...terms(leaf.content)],
       });
     }
   }
   return out;
 }
 
+/** jieba's words, then the Han character pairs of each run that are not among them. */
+function terms(text: string): string[] {
+  const words = segment(text);
+  const pairs = (text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) =>
+    [...run].slice(1).map((ch, i) => `${[...run][i]}${ch}`),
+  );
+  return [...words, ...pairs.filter((pair) => !words.includes(pair))];
+}
+
 /** Okapi BM25 written out plainly: its own counting, no shared code but the segmenter. */
 function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Map<string, number> {
-  const terms = [...new Set(segment(query))];
+  const queryTerms = [...new Set(terms(query))];
   const n = scope.length;
   const avgdl = scope.reduce((sum, leaf) => sum + leaf.tokens.length, 0) / n;
   const scores = new Map<string, number>();
   for (const leaf of scope) {
     let score = 0;
     let matched = false;
-    for (const term of terms) {
+    for (const term of queryTerms) {
       const tf = leaf.tokens.filter((t) => t === term).length;
       if (tf === 0) continue;
       matched = true;

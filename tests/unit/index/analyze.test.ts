@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTerms, stemTerm } from '#shared/index/analyze.ts';
+import { cjkBigrams, searchTerms, stemTerm } from '#shared/index/analyze.ts';
 import { buildTsvector } from '#shared/index/tsvector.ts';
 
 describe('searchTerms', () => {
@@ -9,9 +9,24 @@ describe('searchTerms', () => {
     expect(searchTerms('COVID-19 non-small-cell')).toEqual(['covid', '19', 'non', 'small', 'cell']);
   });
 
-  it('leaves CJK words, numbers and short words as segment gives them', () => {
-    expect(searchTerms('项目的核心目标 2024 ab')).toEqual(['项目', '核心', '目标', '2024', 'ab']);
+  it('leaves CJK words, numbers and short words as segment gives them, then the CJK bigrams jieba did not yield', () => {
+    expect(searchTerms('项目的核心目标 2024 ab')).toEqual([
+      '项目',
+      '核心',
+      '目标',
+      '2024',
+      'ab',
+      '目的',
+      '的核',
+      '心目',
+    ]);
     expect(stemTerm('数据平台')).toBe('数据平台');
+  });
+
+  it('gives a name jieba splits differently in question and passage a shared bigram', () => {
+    expect(cjkBigrams('数据平台', new Set(['数据', '平台']))).toEqual(['据平']);
+    expect(cjkBigrams('跑跑卡丁车 and 泡泡堂')).toEqual(['跑跑', '跑卡', '卡丁', '丁车', '泡泡', '泡堂']);
+    expect(cjkBigrams('English only, 字')).toEqual([]);
   });
 
   it('is what the tsvector holds, so a query finds every inflection', () => {
