@@ -150,8 +150,8 @@ const configShape = z.strictObject({
       topK: int(10).pipe(z.number().min(1).max(200)),
       bm25: z
         .strictObject({
-          k1: num(1.2).pipe(z.number().min(0)),
-          b: num(0.75).pipe(z.number().min(0).max(1)),
+          k1: num(0.9).pipe(z.number().min(0)),
+          b: num(0.5).pipe(z.number().min(0).max(1)),
           /**
            * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
            * paragraphs, loaded on the first search); false scores every search in SQL.
@@ -169,7 +169,7 @@ const configShape = z.strictObject({
           semanticWeight: z.coerce.number().min(0).max(1).optional(),
           semanticWeightByEmbedder: z
             .strictObject({
-              offline: num(0.1).pipe(z.number().min(0).max(1)),
+              offline: num(0.05).pipe(z.number().min(0).max(1)),
               openai: num(0.5).pipe(z.number().min(0).max(1)),
               bedrock: num(0.5).pipe(z.number().min(0).max(1)),
             })

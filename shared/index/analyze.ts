@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { cjkRuns, segment } from '#shared/text/segment.ts';
+import { cjkRuns, isStopword, segment } from '#shared/text/segment.ts';
 
 /** Latin words the Porter stemmer applies to: letters only, long enough to carry a suffix. */
 const STEMMABLE = /^[a-z]{3,}$/;
@@ -12,7 +12,7 @@ const STEMMABLE = /^[a-z]{3,}$/;
  * are analysed by this one function, so a query word finds its other inflections.
  *
  * @example searchTerms('Mutations in the genes') // ['mutat', 'gene']
- * @example searchTerms('数据平台的预算') // ['数据', '平台', '预算', '据平', '台的', '的预']
+ * @example searchTerms('数据平台的预算') // ['数据', '平台', '预算', '据平']
  */
 export function searchTerms(text: string): string[] {
   const words = segment(text).map(stemTerm);
@@ -24,15 +24,16 @@ export function searchTerms(text: string): string[] {
  * `words`: they find a name or term jieba's dictionary splits differently in the question and in
  * the passage, as the standard CJK bigram analysis does, while jieba's words keep their precision.
  * On cmrc2018-trial full-text nDCG@10 0.982 (jieba alone) -> 0.990, hybrid 0.983 -> 0.991 (README,
- * Retrieval quality).
+ * Retrieval quality). A pair holding a function word (的, 是, ...) is left out: 0.990 -> 0.991.
  */
 export function cjkBigrams(text: string, words: ReadonlySet<string> = new Set()): string[] {
   const pairs: string[] = [];
   for (const run of cjkRuns(text)) {
     const chars = [...run];
     for (let i = 0; i + 1 < chars.length; i++) {
-      const pair = `${chars[i]}${chars[i + 1]}`;
-      if (!words.has(pair)) pairs.push(pair);
+      const [a, b] = [chars[i] as string, chars[i + 1] as string];
+      if (isStopword(a) || isStopword(b)) continue;
+      if (!words.has(a + b)) pairs.push(a + b);
     }
   }
   return pairs;

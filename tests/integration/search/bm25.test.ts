@@ -4,7 +4,7 @@ import type { Database } from '#shared/db/index.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
 import type { SearchDeps, SearchFilters } from '#shared/search/types.ts';
-import { segment } from '#shared/text/segment.ts';
+import { isStopword, segment } from '#shared/text/segment.ts';
 import {
   type CorpusDocument,
   doc,
@@ -91,16 +91,22 @@ function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters):
   return out;
 }
 
-/** jieba's words, then the Han character pairs of each run that are not among them. */
+/** jieba's words, then the Han character pairs of each run that are not among them and hold no function word. */
 function terms(text: string): string[] {
   const words = segment(text);
   const pairs = (text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) =>
-    [...run].slice(1).map((ch, i) => `${[...run][i]}${ch}`),
+    [...run].slice(1).map((ch, i) => [[...run][i] as string, ch]),
   );
-  return [...words, ...pairs.filter((pair) => !words.includes(pair))];
+  return [
+    ...words,
+    ...pairs
+      .filter(([a, b]) => !isStopword(a as string) && !isStopword(b as string))
+      .map((pair) => pair.join(''))
+      .filter((pair) => !words.includes(pair)),
+  ];
 }
 
-/** Okapi BM25 written out plainly: its own counting, no shared code but the segmenter. */
+/** Okapi BM25 written out plainly: its own counting, no shared code but the segmenter and its stop words. */
 function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Map<string, number> {
   const queryTerms = [...new Set(terms(query))];
   const n = scope.length;

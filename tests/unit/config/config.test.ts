@@ -15,7 +15,7 @@ describe('loadConfig', () => {
     expect(config.storage.kind).toBe('local');
     expect(config.database.url).toBeUndefined();
     expect(config.providers.chat.kind).toBe('offline');
-    expect(config.search.bm25).toMatchObject({ k1: 1.2, b: 0.75 });
+    expect(config.search.bm25).toMatchObject({ k1: 0.9, b: 0.5 });
   });
 
   it('reads the named and the generic environment variables', () => {
