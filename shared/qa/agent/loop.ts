@@ -7,8 +7,8 @@ import { requestFilters } from '../retrieve.ts';
 import type { TraceRecorder } from '../trace.ts';
 import { answerWithoutPlanner } from './degrade.ts';
 import { adaptiveStrategy, evaluateOutcome, infoDensity } from './evaluate.ts';
-import { Evidence } from './evidence.ts';
 import { followUpTerms, isMultiHop } from './follow-ups.ts';
+import { initialAgentState } from './initial-state.ts';
 import { JsonActionPlanner, NativeToolPlanner } from './model-planner.ts';
 import { OfflinePlanner, signature } from './offline-planner.ts';
 import type { CallResult, PlannedCall, PlannedStep, Planner } from './planner.ts';
@@ -57,25 +57,13 @@ export async function* agentLoop(
     request.question,
     filters,
   );
-  const state: AgentState = {
-    context: {
-      question: request.question,
-      request,
-      filters,
-      route: routed.route,
-      maxIterations: Math.max(1, deps.qa?.maxIterations ?? DEFAULT_MAX_ITERATIONS),
-    },
-    evidence: new Evidence(),
-    iteration: 0,
-    calls: [],
-    evaluations: [],
-    depthExplored: 0,
-    infoDensity: 0,
-    followUps: [],
-    contradictions: [],
-    consistencyChecked: false,
-    backgrounds: new Set(),
-  };
+  const state = initialAgentState({
+    question: request.question,
+    request,
+    filters,
+    route: routed.route,
+    maxIterations: Math.max(1, deps.qa?.maxIterations ?? DEFAULT_MAX_ITERATIONS),
+  });
   if (start.hits?.length) {
     state.evidence.add(start.hits);
     state.infoDensity = infoDensity(state.context.question, state.evidence.hits);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#shared/config/index.ts';
-import { Evidence } from '#shared/qa/agent/evidence.ts';
+import { initialAgentState } from '#shared/qa/agent/initial-state.ts';
 import { AGENT_TOOLS, toolSpecs } from '#shared/qa/agent/tools/index.ts';
 import type { AgentState } from '#shared/qa/agent/types.ts';
 import { ask } from '#shared/qa/ask.ts';
@@ -117,23 +117,14 @@ describe('questions across versions', () => {
     const [first] = await rt.ingest.ingest([{ key: 'uploads/refund-policy.md', bytes: utf8(REFUNDS_V2) }]);
     const request = askRequestSchema.parse({ question: 'How long is the refund window now?', mode: 'agent' });
     const state: AgentState = {
-      context: {
+      ...initialAgentState({
         question: request.question,
         request,
         filters: {},
         route: { scope: 'corpus', categories: [], reason: 'test' },
         maxIterations: 5,
-      },
-      evidence: new Evidence(),
+      }),
       iteration: 1,
-      calls: [],
-      evaluations: [],
-      depthExplored: 0,
-      infoDensity: 0,
-      followUps: [],
-      contradictions: [],
-      consistencyChecked: false,
-      backgrounds: new Set(),
     };
     const outcome = await tool?.run({ deps: rt.qa, state }, {
       document_id: first?.documentId,
