@@ -1,9 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
-/** Offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or -1. */
+/**
+ * Offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or -1. Valid
+ * text is told by Node's native check; only invalid text is walked to find the offset.
+ */
 export function firstInvalidUtf8Offset(bytes: Uint8Array, from = 0): number {
+  if (isUtf8(bytes.subarray(from))) return -1;
   let i = from;
   while (i < bytes.length) {
     const b0 = bytes[i] ?? 0;

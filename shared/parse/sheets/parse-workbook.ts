@@ -11,15 +11,32 @@ import type { SheetCell, SheetRow } from '../xlsx/sheet-layout.ts';
 import { isTextLabel, oneLine, sheetSection } from '../xlsx/sheet-section.ts';
 import { XLSX } from './sheetjs.ts';
 
+/** A cell whose "is it a label" is worked out only when a layout asks (most rows never do). */
+class Cell implements SheetCell {
+  #label: boolean | undefined;
+  constructor(
+    readonly column: number,
+    readonly text: string,
+    private readonly textual: boolean,
+  ) {}
+  get label(): boolean {
+    this.#label ??= isTextLabel(this.textual, this.text);
+    return this.#label;
+  }
+}
+
 /** A SheetJS cell as the text Excel shows: cached values, dates by their number format, errors as written. */
 function sheetCell(cell: CellObject | undefined, column: number, date1904: boolean): SheetCell | undefined {
   if (!cell || cell.t === 'z') return undefined;
   const value = cell.t === 'e' ? (cell.w ?? '') : cell.v;
+  // Text (every CSV cell) is its own text; numbers and dates go through their number format.
   const text = oneLine(
-    cellText(value as never, { numFmt: typeof cell.z === 'string' ? cell.z : undefined, date1904 }),
+    typeof value === 'string'
+      ? value.trim()
+      : cellText(value as never, { numFmt: typeof cell.z === 'string' ? cell.z : undefined, date1904 }),
   );
   if (!text) return undefined;
-  return { column: column + 1, text, label: isTextLabel(cell.t === 's', text) };
+  return new Cell(column + 1, text, cell.t === 's');
 }
 
 function* sheetRows(sheet: WorkSheet, date1904: boolean): Iterable<SheetRow> {
