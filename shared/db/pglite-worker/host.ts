@@ -62,10 +62,16 @@ async function run(db: PGlite, request: HostRequest): Promise<void> {
     return;
   }
   reply({ kind: 'started', id: request.id, timeoutMs: localTimeoutMs ?? sessionTimeoutMs });
+  let answer: HostReply;
   try {
-    const result = await execute(db, request);
-    reply({ kind: 'result', id: request.id, result });
+    answer = { kind: 'result', id: request.id, result: await execute(db, request) };
   } catch (error) {
+    answer = { kind: 'error', id: request.id, error: toHostError(error) };
+  }
+  try {
+    reply(answer);
+  } catch (error) {
+    // A value that cannot be cloned to the main thread fails its own query, not the thread.
     reply({ kind: 'error', id: request.id, error: toHostError(error) });
   }
 }
