@@ -1,6 +1,6 @@
 import { removeObject } from '#shared/documents/remove-object.ts';
+import { queueDocument, queueReindex } from '#shared/documents/write.ts';
 import { ValidationError } from '#shared/errors.ts';
-import { queueDocument, queueReindex } from '#shared/pipeline/documents.ts';
 import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
