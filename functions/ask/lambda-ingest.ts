@@ -1,6 +1,6 @@
 import { removeObject } from '#shared/documents/remove-object.ts';
+import { queueReindex } from '#shared/documents/write.ts';
 import { ValidationError } from '#shared/errors.ts';
-import { queueReindex } from '#shared/pipeline/documents.ts';
 import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
 import { submitFiles } from '#shared/pipeline/submit.ts';

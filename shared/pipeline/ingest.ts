@@ -1,10 +1,10 @@
 import { errorFields, log } from '#shared/log/logger.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { localSequencer } from '../documents/sequencer.ts';
+import { queueDocument, queueReindex } from '../documents/write.ts';
 import { reasonOf } from '../errors.ts';
 import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
 import type { PipelineInput } from './contract.ts';
-import { queueDocument, queueReindex } from './documents.ts';
 import { objectEventAction } from './object-events.ts';
 import { type RecoveryReport, recoverInterrupted } from './recovery.ts';
 import {

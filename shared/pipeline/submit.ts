@@ -1,9 +1,9 @@
 import type { Db } from '../db/index.ts';
 import { localSequencer } from '../documents/sequencer.ts';
+import { queueDocument } from '../documents/write.ts';
 import { assertSafeKey } from '../storage/keys.ts';
 import type { StagedFile } from '../storage/staging.ts';
 import type { BlobStore } from '../storage/types.ts';
-import { queueDocument } from './documents.ts';
 import { contentHash, findUnchanged, type KnownContent } from './unchanged.ts';
 
 /**

@@ -1,14 +1,14 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { normalizeSequencer } from '../../documents/sequencer.ts';
+import { getVersion, startStep } from '../../documents/versions.ts';
+import { findOrCreateDocument, settleDocumentStatus } from '../../documents/write.ts';
 import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
 import { detectFileType } from '../../parse/detect.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
 import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
-import { findOrCreateDocument, settleDocumentStatus } from '../documents.ts';
 import type { PipelineDeps } from '../types.ts';
 import { contentHash, sameContent } from '../unchanged.ts';
-import { getVersion, startStep } from '../versions.ts';
 
 const { documents, documentVersions } = schema;
 
