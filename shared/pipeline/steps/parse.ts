@@ -3,11 +3,11 @@ import { schema } from '../../db/index.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
 import { getVersion, mergeVersionStats, startStep } from '../../documents/versions.ts';
+import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
   normalizeOptionsOf,
-  normalizeTree,
   parseDocument,
   parseLimitsOf,
   renderMarkdown,
