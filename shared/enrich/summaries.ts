@@ -52,8 +52,8 @@ export interface SummarizeOptions {
   concurrency?: number;
   /**
    * Runs once every section is summarized, while the document summary is generated and the section
-   * summaries and contexts are written (e.g. draft topics at once, embed the sections and leaves once
-   * `written` settles); awaited before returning.
+   * summaries and contexts are written (e.g. embed the sections and leaves once `written` settles);
+   * awaited before returning.
    */
   afterSections?: (done: SectionsDone) => Promise<void>;
 }
