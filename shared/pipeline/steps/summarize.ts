@@ -12,7 +12,8 @@ import { mergeVersionStats, startStep } from '../versions.ts';
  * Summarize: bottom-up section and document summaries, each model call also writing the contextual
  * sentences of its paragraphs (offline the index text keeps its meta-content form). Once the
  * sections are done, and while the model writes the document summary, the sections and leaves are
- * embedded; the document and its own paragraphs follow its summary. Paragraphs a summary
+ * embedded; the document and its own paragraphs follow its summary (offline, with every summary at
+ * hand at once, all nodes are embedded in one pass). Paragraphs a summary
  * call left without a context get one from the document summary in a separate call. The embedder's
  * HNSW index is created first if missing, unless a bulk load defers it. A version n > 1 also gets
  * its change summary against the previous ready version (docs/versions.md). Counts are merged into
@@ -34,13 +35,18 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   // Awaited below; marked handled so a failure before then is not reported as unhandled.
   indexReady.catch(() => undefined);
   let early = 0;
+  // With a model, the sections and leaves are embedded while it writes the document summary; offline
+  // every summary is at hand at once, and every node is embedded in one pass after them.
   const summaries = await summarizeVersion(db, providers, ref, {
     concurrency,
-    afterSections: async (done) => {
-      await Promise.all([indexReady, done.written]);
-      const nodeTypes = ['section', ...LEAF_NODE_TYPES] as const;
-      early = (await embedVersion(db, embedder, ref, batchSize, nodeTypes, { exclude: done.late })).embedded;
-    },
+    ...(chat && {
+      afterSections: async (done) => {
+        await Promise.all([indexReady, done.written]);
+        const nodeTypes = ['section', ...LEAF_NODE_TYPES] as const;
+        early = (await embedVersion(db, embedder, ref, batchSize, nodeTypes, { exclude: done.late }))
+          .embedded;
+      },
+    }),
   });
   await indexReady;
   const settle = async () => {
@@ -51,7 +57,10 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
             concurrency,
           })
         : undefined;
-    return { contexts, late: await embedLate(deps, ref, summaries.late) };
+    const late = chat
+      ? await embedLate(deps, ref, summaries.late)
+      : await embedVersion(db, embedder, ref, batchSize, ['document', 'section', ...LEAF_NODE_TYPES]);
+    return { contexts, late };
   };
   const [{ contexts, late }, changes] = await Promise.all([settle(), changeSummary(deps, ref)]);
   await mergeVersionStats(db, ref, {
