@@ -1,7 +1,7 @@
+import { startStep } from '../../documents/versions.ts';
 import { deriveDocumentTopics } from '../../enrich/topics/derive.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
-import { startStep } from '../versions.ts';
 
 /**
  * Topics: the version's topics drafted (a chat model naming them from the stored title, summary and
