@@ -3,7 +3,8 @@
  * server start time on an existing data folder, and parsing (bench/parse.ts: per-format throughput
  * against each library's raw text extraction, peak memory on a 50 MB workbook, the corpus).
  * Prints a table and writes bench/results/<time>.json.
- * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus.
+ * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus; BENCH_ONLY=ingest
+ * stops after ingest and search (e.g. to compare DROPQA_DATABASE__EMBEDDED__WORKER=false).
  */
 
 import { spawn } from 'node:child_process';
@@ -99,31 +100,35 @@ try {
       target: targets[kind] ?? '',
     });
   }
-  rows.push(...(await benchLifecycle(rt, files, results)));
-  rows.push(...(await benchVersions(rt, results)));
-  rows.push(...(await benchWatch(rt, results)));
-  rows.push(...(await benchQaModes(rt.qa, results)));
-  rows.push(...(await benchQa(rt, results)));
-  rows.push(...benchFollowUp(results));
+  const full = process.env.BENCH_ONLY !== 'ingest';
+  if (full) {
+    rows.push(...(await benchLifecycle(rt, files, results)));
+    rows.push(...(await benchVersions(rt, results)));
+    rows.push(...(await benchWatch(rt, results)));
+    rows.push(...(await benchQaModes(rt.qa, results)));
+    rows.push(...(await benchQa(rt, results)));
+    rows.push(...benchFollowUp(results));
+  }
   await rt.close();
+  if (full) {
+    results.startSeconds = await timeServerStart(dataDir);
+    rows.push({
+      metric: '`dropqa serve` until /api/health answers, existing data folder',
+      value: `${(results.startSeconds as number).toFixed(2)} s`,
+      target: '< 5 s',
+    });
 
-  results.startSeconds = await timeServerStart(dataDir);
-  rows.push({
-    metric: '`dropqa serve` until /api/health answers, existing data folder',
-    value: `${(results.startSeconds as number).toFixed(2)} s`,
-    target: '< 5 s',
-  });
-
-  const parse = await benchParse();
-  results.parse = parse.results;
-  rows.push(...parse.rows);
-  const aws = await benchAws();
-  results.aws = aws.results;
-  rows.push(...aws.rows);
-  const enrich = await benchEnrich();
-  results.enrich = enrich.results;
-  rows.push(...enrich.rows);
-  rows.push(...(await benchTopics()).rows);
+    const parse = await benchParse();
+    results.parse = parse.results;
+    rows.push(...parse.rows);
+    const aws = await benchAws();
+    results.aws = aws.results;
+    rows.push(...aws.rows);
+    const enrich = await benchEnrich();
+    results.enrich = enrich.results;
+    rows.push(...enrich.rows);
+    rows.push(...(await benchTopics()).rows);
+  }
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });

@@ -14,8 +14,8 @@ export const LAYERS: string[][] = [
   ['text'],
   ['config'],
   ['db', 'storage'],
-  ['llm'],
   ['parse'],
+  ['llm'],
   ['index'],
   ['search'],
   ['diff', 'documents', 'enrich'],
@@ -76,7 +76,7 @@ export function folderImports(repoRoot: string): FolderImport[] {
 function layerOf(folder: string): number {
   const index = LAYERS.findIndex((layer) => layer.includes(folder));
   if (index < 0)
-    throw new Error(`shared/${folder} is in no layer of scripts/layers.mjs (and README "Layout")`);
+    throw new Error(`shared/${folder} is in no layer of scripts/layers.ts (and README "Layout")`);
   return index;
 }
 

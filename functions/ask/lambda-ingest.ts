@@ -1,10 +1,10 @@
 import { removeObject } from '#shared/documents/remove-object.ts';
+import { queueReindex } from '#shared/documents/write.ts';
 import { ValidationError } from '#shared/errors.ts';
-import { queueDocument, queueReindex } from '#shared/pipeline/documents.ts';
 import type { IngestOutcome, IngestService } from '#shared/pipeline/ingest.ts';
 import { objectEventAction } from '#shared/pipeline/object-events.ts';
+import { submitFiles } from '#shared/pipeline/submit.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
-import { assertSafeKey } from '#shared/storage/keys.ts';
 import { withDecodedKey } from '../lib/s3-event-key.ts';
 import type { StartPipeline } from '../lib/start-execution.ts';
 
@@ -22,17 +22,8 @@ export function lambdaIngestService(deps: PipelineDeps, start: StartPipeline): I
     status: 'unchanged',
   });
   return {
-    async submit(files) {
-      const submitted = [];
-      for (const file of files) {
-        assertSafeKey(file.key);
-        await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
-        const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
-        const doc = await queueDocument(deps.db, { key: file.key, filename });
-        submitted.push({ key: file.key, documentId: doc.id, status: 'queued' as const });
-      }
-      return submitted;
-    },
+    // Every file is queued: its S3 event starts the execution, whose Register tells "unchanged".
+    submit: async (files) => (await submitFiles(deps, files)).submitted,
     async ingest() {
       throw new ValidationError(
         'In AWS, files are ingested by their S3 events: use submit and poll the documents',

@@ -1,5 +1,6 @@
 import { qaDepsOf } from '#shared/runtime/qa-deps.ts';
 import type { Runtime } from '#shared/runtime/runtime.ts';
+import { clearStaging, stagingDir } from '#shared/storage/staging.ts';
 import { lambdaDeps } from '../lib/deps.ts';
 import { readLambdaEnv } from '../lib/env.ts';
 import type { StartPipeline } from '../lib/start-execution.ts';
@@ -11,6 +12,8 @@ import { lambdaIngestService } from './lambda-ingest.ts';
  */
 export async function lambdaRuntime(): Promise<Runtime> {
   const deps = await lambdaDeps();
+  // /tmp outlives an invocation cut off mid-upload; a container serves one request at a time.
+  await clearStaging(stagingDir(deps.config.dataDir));
   const { STATE_MACHINE_ARN } = readLambdaEnv();
   // Only a reindex starts an execution from here (uploads start theirs through S3 events): the
   // Step Functions client loads on the first one, not at initialization.

@@ -2,13 +2,14 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { DropQAError, ValidationError } from '../errors.ts';
+import { removeStaged, type StagedFile, stageStream } from '../storage/staging.ts';
 import { cleanPartHeaders } from './part-headers.ts';
 
-/** A file of a multipart request, read whole (it is within `maxFileBytes`). */
+/** A file of a multipart request, staged on disk (see `stageStream`); the caller removes it. */
 export interface UploadedFile {
   /** The name the client gave, as sent. */
   name: string;
-  bytes: Uint8Array;
+  staged: StagedFile;
   contentType?: string;
 }
 
@@ -21,9 +22,11 @@ export class PayloadTooLargeError extends DropQAError {
 
 /**
  * Reads the files of a `multipart/form-data` body (fields `files` or `file`) as it streams in, with
- * busboy: a file is only held once it has arrived, and reading stops (the request is cut) as soon
- * as one file passes `maxFileBytes` or all of them `maxTotalBytes`, so an oversized upload never
- * sits in memory whole and nothing of it reaches the bucket.
+ * busboy, writing each into the staging folder `dir` while hashing it (`stageStream`): no file is
+ * ever held in memory. Reading stops (the request is cut) as soon as one file passes `maxFileBytes`
+ * or all of them `maxTotalBytes`, and every file staged for the request, the partial one included,
+ * is removed before the error is thrown: nothing of a refused upload stays on disk or reaches the
+ * bucket.
  *
  * Control characters in a part's header (a NUL in one file's name) are dropped first
  * (`cleanPartHeaders`), so such a file is judged on its own name and the others are unaffected.
@@ -33,6 +36,7 @@ export class PayloadTooLargeError extends DropQAError {
 export async function readMultipartFiles(
   request: Request,
   limits: { maxFileBytes: number; maxTotalBytes: number },
+  dir: string,
 ): Promise<UploadedFile[]> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type)) {
@@ -40,9 +44,7 @@ export async function readMultipartFiles(
   }
   if (!request.body) throw new ValidationError('the multipart body is empty');
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limits.maxTotalBytes) {
-    throw new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`);
-  }
+  if (declared > limits.maxTotalBytes) throw tooLarge(limits);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -59,39 +61,29 @@ export async function readMultipartFiles(
   const raw = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
   // A bad byte in one part's header (a NUL in a file name) must not refuse the other files.
   const body = boundary ? raw.pipe(cleanPartHeaders(boundary[1] ?? boundary[2] ?? '')) : raw;
-  return new Promise<UploadedFile[]>((resolve, reject) => {
-    const files: UploadedFile[] = [];
+  const staging: Promise<UploadedFile>[] = [];
+  const open = new Set<Readable>();
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    if (failure) return;
+    failure = error;
+    body.unpipe(parser);
+    raw.destroy();
+    body.destroy();
+    // Files being written stop here; stageStream removes what they wrote.
+    for (const stream of open) stream.destroy();
+  };
+  const parsed = new Promise<void>((done) => {
     let total = 0;
-    let failed = false;
-    const fail = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      body.unpipe(parser);
-      raw.destroy();
-      body.destroy();
-      reject(error);
-    };
     parser.on('file', (field, stream, info) => {
       if (field !== 'files' && field !== 'file') {
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
+      open.add(stream);
       stream.on('error', (error: Error) =>
         fail(new ValidationError(`malformed multipart request: ${error.message}`)),
       );
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        total += chunk.length;
-        if (total > limits.maxTotalBytes) {
-          fail(
-            new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`),
-          );
-          return;
-        }
-        chunks.push(chunk);
-      });
       stream.on('limit', () =>
         fail(
           new PayloadTooLargeError(
@@ -99,27 +91,40 @@ export async function readMultipartFiles(
           ),
         ),
       );
-      stream.on('end', () => {
-        if (failed) return;
-        files.push({
-          name: info.filename ?? '',
-          bytes: new Uint8Array(Buffer.concat(chunks, size)),
-          contentType:
-            info.mimeType && info.mimeType !== 'application/octet-stream' ? info.mimeType : undefined,
-        });
-      });
+      const contentType =
+        info.mimeType && info.mimeType !== 'application/octet-stream' ? info.mimeType : undefined;
+      const staged = stageStream(dir, stream, (bytes) => {
+        total += bytes;
+        if (total > limits.maxTotalBytes) fail(tooLarge(limits));
+      }).finally(() => open.delete(stream));
+      staging.push(staged.then((file) => ({ name: info.filename ?? '', staged: file, contentType })));
     });
     parser.on('error', (error: Error) =>
       fail(new ValidationError(`malformed multipart request: ${error.message}`)),
     );
-    parser.on('close', () => {
-      if (!failed) resolve(files);
-    });
+    parser.on('close', done);
     for (const stream of new Set([raw, body])) {
       stream.on('error', (error) =>
         fail(new ValidationError(`the upload was interrupted: ${error.message}`)),
       );
+      // Cut by fail(): busboy never closes then.
+      stream.on('close', () => {
+        if (failure) done();
+      });
     }
     body.pipe(parser);
   });
+  await parsed;
+  const results = await Promise.allSettled(staging);
+  const files = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const broken = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure || broken) {
+    await removeStaged(files.map((file) => file.staged));
+    throw failure ?? broken?.reason;
+  }
+  return files;
+}
+
+function tooLarge(limits: { maxTotalBytes: number }): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`);
 }

@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
+import { clearStaging, stagingDir } from '../storage/staging.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
 import { allowedHosts, isLoopback } from './request-guard.ts';
@@ -26,6 +27,8 @@ export async function startServer(
     throw new ConfigError(`Another DropQA server (pid ${running.pid}) is using ${dataDir} at ${running.url}`);
   // A missing or clashing watched folder fails the start before anything is opened.
   watchedFolders(config.watch.directories);
+  // Uploads a stopped server was receiving: this server alone stages under the data folder (lock).
+  await clearStaging(stagingDir(dataDir));
   const rt = await openRuntime(config);
   // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
   const recovered = await rt.ingest.recover();

@@ -73,12 +73,21 @@ const configShape = z.strictObject({
       /** Any Postgres URL (node-postgres); empty means the embedded PGlite in `<dataDir>/db`. */
       url: z.string().optional(),
       /**
-       * Longest a statement may run on a Postgres server (`url`) before the server cancels it; 0 means
-       * no limit. Index builds at the end of a bulk load are exempt. The embedded PGlite runs on the
-       * server's own thread and cannot interrupt a statement: requests are checked before they reach
-       * it (e.g. regular expressions, docs/security.md).
+       * Longest a statement may run before it is cancelled (SQLSTATE 57014); 0 means no limit. Index
+       * builds at the end of a bulk load are exempt. A Postgres server (`url`) cancels it itself; the
+       * embedded PGlite cannot interrupt a statement, so its worker thread is stopped and the database
+       * reopened from its folder (docs/security.md). Not with `embedded.worker` false.
        */
       statementTimeoutMs: int(60_000).pipe(z.number().min(0)),
+      embedded: z
+        .strictObject({
+          /**
+           * Run the embedded PGlite in a worker thread (default): its statements no longer hold the
+           * server's requests, and `statementTimeoutMs` applies. False runs it on the main thread.
+           */
+          worker: bool(true),
+        })
+        .prefault({}),
       /**
        * Aurora through the RDS Data API (the AWS deployment sets it); takes precedence over `url`.
        * `DROPQA_DATABASE__DATA_API__RESOURCE_ARN` and friends set it from the environment.

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { createPglite, hasDrizzleParsers, installDrizzleParsers } from './pglite-parsers.ts';
 import type * as schema from './schema.ts';
 
 /** The database handle every core function takes: the same drizzle API on PGlite, node-postgres or the Data API. */
@@ -18,56 +19,64 @@ export interface Database {
 
 export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Opens the embedded PGlite database (with pgvector and pg_trgm); `dir` undefined means in memory. */
+/**
+ * Opens the embedded PGlite database (with pgvector and pg_trgm) on this thread; `dir` undefined
+ * means in memory. Its statements run on the caller's event loop and cannot be timed out: the local
+ * product uses `openPgliteWorker`; this one serves tests and tools that need the PGlite instance itself.
+ */
 export async function openPglite(dir?: string): Promise<Database & { pglite: PGlite }> {
   if (dir) mkdirSync(dir, { recursive: true });
+  const pglite = await createPglite(dir);
+  const db = await migratedDrizzle(withDrizzleParsers(pglite));
+  return { db, driver: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/**
+ * Opens the embedded PGlite database in a worker thread (`pglite-worker/`): its statements leave the
+ * caller's event loop free, and one running past `statementTimeoutMs` (0: never) is answered with
+ * SQLSTATE 57014; a file-backed database is then reopened from its folder.
+ */
+export async function openPgliteWorker(
+  dir: string | undefined,
+  statementTimeoutMs: number,
+): Promise<Database> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const { PgliteWorkerClient } = await import('./pglite-worker/client.ts');
+  const client = await PgliteWorkerClient.open({ dir, statementTimeoutMs });
+  try {
+    const db = await migratedDrizzle(client.drizzleClient as PGlite);
+    return { db, driver: 'pglite', close: () => client.close() };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** Drizzle over a PGlite client (in-process or the worker's proxy), with the migrations applied. */
+async function migratedDrizzle(client: PGlite): Promise<Db> {
   // Each driver loads when chosen: the Lambda functions (Data API) never pay for PGlite or pg.
-  const [
-    { PGlite },
-    { pg_trgm },
-    { vector },
-    { drizzle: drizzlePglite },
-    { migrate: migratePglite },
-    schema,
-  ] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite-pgvector'),
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }, schema] = await Promise.all([
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
     import('./schema.ts'),
   ]);
-  const pglite = await PGlite.create(dir, { extensions: { vector, pg_trgm } });
-  const db = drizzlePglite({ client: withDrizzleParsers(pglite), schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, driver: 'pglite', pglite, close: () => pglite.close() };
+  return db;
 }
 
-/** The types drizzle reads as text from PGlite (it maps them itself): dates, timestamps, intervals and their arrays. */
-const DRIZZLE_TEXT_TYPES = [1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231];
-const asText = (value: string) => value;
-
 /**
- * The PGlite client drizzle gets: drizzle passes its parsers (the types above kept as text) with
- * every query, and PGlite merges them into its ~300 parsers each time, about 0.1 ms a statement (a
- * sixth of a small one; ingestion runs ~80 statements a document). They are set on the instance once
- * instead (again if PGlite reloads its array parsers), and left out of each call. A call passing
- * other parsers keeps them. Only drizzle reads this instance's results (tests also serve it over the
- * wire, unparsed).
+ * The PGlite client drizzle gets: drizzle passes its parsers with every query, which PGlite merges
+ * into its ~300 parsers each time (`installDrizzleParsers`); they are set on the instance once
+ * instead and left out of each call. A call passing other parsers keeps them. Only drizzle reads
+ * this instance's results (tests also serve it over the wire, unparsed).
  */
 function withDrizzleParsers(pglite: PGlite): PGlite {
-  const parsers = pglite.parsers as Record<number, (value: string, type: number) => unknown>;
   type Options = Parameters<PGlite['query']>[2];
   const lean = (options: Options): Options => {
-    const given = options?.parsers;
-    if (!given) return options;
-    const types = Object.keys(given);
-    const same =
-      types.length === DRIZZLE_TEXT_TYPES.length &&
-      types.every((type) => DRIZZLE_TEXT_TYPES.includes(Number(type)));
-    if (!same) return options;
-    for (const type of DRIZZLE_TEXT_TYPES) if (parsers[type] !== asText) parsers[type] = asText;
-    const { parsers: _merged, ...rest } = options;
+    if (!hasDrizzleParsers(options?.parsers)) return options;
+    installDrizzleParsers(pglite);
+    const { parsers: _merged, ...rest } = options ?? {};
     return rest;
   };
   const client: Pick<PGlite, 'query' | 'transaction'> = {
@@ -114,13 +123,15 @@ export async function openPostgres(
 
 /**
  * The database the configuration names: Aurora through the Data API if `database.dataApi` is set,
- * else `database.url` (node-postgres, with `database.statementTimeoutMs`), else PGlite under `<dataDir>/db`.
+ * else `database.url` (node-postgres), else PGlite under `<dataDir>/db`, in a worker thread unless
+ * `database.embedded.worker` is false. `database.statementTimeoutMs` applies to all but the Data API.
  */
 export async function openDatabase(config: {
   dataDir: string;
   database: {
     url?: string;
     statementTimeoutMs?: number;
+    embedded?: { worker?: boolean };
     dataApi?: { resourceArn: string; secretArn: string; database: string };
   };
 }): Promise<Database> {
@@ -130,7 +141,9 @@ export async function openDatabase(config: {
     return openDataApi({ ...config.database.dataApi, migrationsFolder: MIGRATIONS_FOLDER });
   }
   if (config.database.url) return openPostgres(config.database.url, config.database.statementTimeoutMs);
-  return openPglite(resolve(config.dataDir, 'db'));
+  const dir = resolve(config.dataDir, 'db');
+  if (config.database.embedded?.worker === false) return openPglite(dir);
+  return openPgliteWorker(dir, config.database.statementTimeoutMs ?? 0);
 }
 
 /** Runs raw SQL and returns its rows, whichever driver is underneath. */

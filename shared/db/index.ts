@@ -4,6 +4,7 @@ export {
   MIGRATIONS_FOLDER,
   openDatabase,
   openPglite,
+  openPgliteWorker,
   openPostgres,
   queryRows,
 } from './client.ts';

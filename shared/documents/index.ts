@@ -29,3 +29,11 @@ export {
 } from './remove-object.ts';
 export { renameDocument } from './rename.ts';
 export { resolveDocument } from './resolve.ts';
+export { getVersion, mergeVersionStats, startStep, type VersionRow } from './versions.ts';
+export {
+  type DocumentRow,
+  findOrCreateDocument,
+  queueDocument,
+  queueReindex,
+  settleDocumentStatus,
+} from './write.ts';

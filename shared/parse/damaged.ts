@@ -26,3 +26,23 @@ export function kindNamedBy(filename: string, fallback: string): string {
   const named = readableTypeNamedBy(filename);
   return named ? describeType(named).replace(/^an? /, '') : fallback;
 }
+
+/**
+ * `damagedFile` for a container that would not open: "its <container> is truncated or corrupted, so
+ * it is not a valid <what the name promises, else fallbackKind>".
+ *
+ * @example damagedContainer('cut.docx', 'ZIP archive', 'Office file', error)
+ */
+export function damagedContainer(
+  filename: string,
+  container: string,
+  fallbackKind: string,
+  cause: unknown,
+): UnsupportedDocumentError {
+  const kind = kindNamedBy(filename, fallbackKind);
+  return damagedFile(
+    filename,
+    `its ${container} is truncated or corrupted, so it is not a valid ${kind}`,
+    cause,
+  );
+}

@@ -1,5 +1,5 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
-import { damagedFile, kindNamedBy } from './damaged.ts';
+import { damagedContainer } from './damaged.ts';
 import { decodeTableText, decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
@@ -59,12 +59,7 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
       if (byType) return byType[1];
     }
   } catch (error) {
-    const kind = kindNamedBy(filename, 'Office file');
-    throw damagedFile(
-      filename,
-      `its ZIP archive is truncated or corrupted, so it is not a valid ${kind}`,
-      error,
-    );
+    throw damagedContainer(filename, 'ZIP archive', 'Office file', error);
   }
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);

@@ -29,24 +29,8 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   parseTimeoutMs: 120_000,
 };
 
-/** The parse limits of a configuration (`config.limits`). */
+/** The parse limits of a configuration (`config.limits`): the keys of `ParseLimits`, each from there. */
 export function parseLimitsOf(config: Pick<Config, 'limits'>): ParseLimits {
-  const {
-    maxZipEntries,
-    maxUncompressedBytes,
-    maxCompressionRatio,
-    maxPages,
-    maxSlides,
-    maxRows,
-    parseTimeoutMs,
-  } = config.limits;
-  return {
-    maxZipEntries,
-    maxUncompressedBytes,
-    maxCompressionRatio,
-    maxPages,
-    maxSlides,
-    maxRows,
-    parseTimeoutMs,
-  };
+  const keys = Object.keys(DEFAULT_PARSE_LIMITS) as (keyof ParseLimits)[];
+  return Object.fromEntries(keys.map((key) => [key, config.limits[key]])) as unknown as ParseLimits;
 }

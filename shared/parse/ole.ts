@@ -1,5 +1,5 @@
 import CFB from 'cfb';
-import { damagedFile, kindNamedBy } from './damaged.ts';
+import { damagedContainer } from './damaged.ts';
 
 /** What an OLE compound file holds, told by its streams' names. */
 export type OleKind = 'doc' | 'xls' | 'ppt' | 'msg' | 'unknown';
@@ -36,12 +36,7 @@ export function openOle(bytes: Uint8Array, filename: string): OleFile {
   try {
     container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
   } catch (error) {
-    const kind = kindNamedBy(filename, 'Office 97-2003 file');
-    throw damagedFile(
-      filename,
-      `its OLE container is truncated or corrupted, so it is not a valid ${kind}`,
-      error,
-    );
+    throw damagedContainer(filename, 'OLE container', 'Office 97-2003 file', error);
   }
   const names = new Set(container.FileIndex.map((entry) => entry.name));
   return {

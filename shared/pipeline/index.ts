@@ -16,7 +16,6 @@ export {
   type TaskName,
   TRANSIENT_ERRORS,
 } from './definition.ts';
-export { findOrCreateDocument, queueDocument, settleDocumentStatus } from './documents.ts';
 export { failureReason } from './failure-reason.ts';
 export {
   createIngestService,

@@ -1,11 +1,10 @@
 import { errorFields, log } from '#shared/log/logger.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { localSequencer } from '../documents/sequencer.ts';
+import { queueDocument, queueReindex } from '../documents/write.ts';
 import { reasonOf } from '../errors.ts';
-import { assertSafeKey } from '../storage/keys.ts';
 import { BULK_MIN_FILES, createBulkIndexWindow } from './bulk-index.ts';
 import type { PipelineInput } from './contract.ts';
-import { queueDocument, queueReindex } from './documents.ts';
 import { objectEventAction } from './object-events.ts';
 import { type RecoveryReport, recoverInterrupted } from './recovery.ts';
 import {
@@ -14,27 +13,11 @@ import {
   type PipelineRunner,
   type PipelineRunnerOptions,
 } from './runner.ts';
+import { type IngestFile, type SubmittedFile, submitFiles } from './submit.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
-import { contentHash, findUnchanged } from './unchanged.ts';
 
+export type { IngestFile, SubmittedFile } from './submit.ts';
 export type { PipelineEvent, PipelineOutcome } from './types.ts';
-
-/** A file to ingest: its bucket key and bytes (`filename` defaults to the key's last segment). */
-export interface IngestFile {
-  key: string;
-  filename?: string;
-  bytes: Uint8Array;
-  contentType?: string;
-}
-
-export interface SubmittedFile {
-  key: string;
-  documentId: string;
-  /** `unchanged`: the same bytes as the document's latest version; nothing more happens. */
-  status: 'queued' | 'unchanged';
-  /** The unchanged version, when `unchanged`. */
-  version?: number;
-}
 
 export type IngestOutcome = PipelineOutcome & { key: string; documentId: string };
 
@@ -208,55 +191,43 @@ export function createIngestService(
     onOutcome?: (outcome: IngestOutcome) => void,
     onEvent?: (event: PipelineEvent) => void,
   ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[]; indexed: Promise<void> }> {
-    for (const file of files) assertSafeKey(file.key);
-    const hashes = files.map((file) => contentHash(file.bytes));
-    const known = await findUnchanged(
-      deps.db,
-      files.map((file, i) => ({ key: file.key, hash: hashes[i] ?? '' })),
-    );
-    const submitted: SubmittedFile[] = [];
-    const outcomes: Promise<IngestOutcome>[] = [];
-    const toRun: { key: string; documentId: string; sequencer: string; release: () => void }[] = [];
     const mine = new Set<Promise<void>>();
     const releases: (() => void)[] = [];
     const counted: string[] = [];
+    let submission: Awaited<ReturnType<typeof submitFiles>>;
     try {
-      for (const [i, file] of files.entries()) {
-        const { before, release } = holdKey(file.key, mine);
-        releases.push(release);
-        if (before) await before;
-        await deps.store.put(file.key, file.bytes, { contentType: file.contentType });
-        // Taken once the write is done: concurrent uploads of one key are ordered as their writes were.
-        const sequencer = localSequencer();
-        // After waiting, the current version may be the upload we waited for: ask again.
-        const same = before
-          ? (await findUnchanged(deps.db, [{ key: file.key, hash: hashes[i] ?? '' }])).get(file.key)
-          : known.get(file.key);
-        if (same) {
-          release();
-          // What Register would answer, without an execution: no parse, no model call, no status change.
-          submitted.push({ key: file.key, ...same, status: 'unchanged' });
-          const outcome: IngestOutcome = { key: file.key, ...same, status: 'unchanged' };
-          notify(onOutcome, outcome);
-          outcomes.push(Promise.resolve(outcome));
-          continue;
-        }
-        const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
-        holdSubmitting(file.key, 1);
-        counted.push(file.key);
-        const doc = await queueDocument(deps.db, { key: file.key, filename });
-        submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
-        toRun.push({ key: file.key, documentId: doc.id, sequencer, release });
-      }
+      submission = await submitFiles(deps, files, {
+        answerUnchanged: true,
+        turn: async (key) => {
+          const { before, release } = holdKey(key, mine);
+          releases.push(release);
+          if (before) await before;
+          return { waited: before !== undefined, release };
+        },
+        onQueue: (key) => {
+          holdSubmitting(key, 1);
+          counted.push(key);
+        },
+      });
     } catch (error) {
       for (const release of releases) release();
       for (const key of counted) holdSubmitting(key, -1);
       throw error;
     }
+    const { submitted, queued: toRun } = submission;
+    // What Register would answer, without an execution: no parse, no model call, no status change.
+    const outcomes: Promise<IngestOutcome>[] = submitted
+      .filter((s) => s.status === 'unchanged')
+      .map((s) => {
+        const outcome: IngestOutcome = { ...s, status: 'unchanged' };
+        notify(onOutcome, outcome);
+        return Promise.resolve(outcome);
+      });
     // Only files that make new versions count towards a bulk load (and its index rebuild).
     const isBulk = toRun.length >= bulkMinFiles;
     if (isBulk) await bulk.begin(toRun.length);
-    const running = toRun.map(({ release, ...input }) => {
+    const running = toRun.map(({ turn, ...input }) => {
+      const release = () => turn?.release();
       const watchRegister = (event: PipelineEvent) => {
         const read = event.type === 'step-finished' && event.step === 'Register' && !event.error;
         if (read || event.type === 'finished') release();

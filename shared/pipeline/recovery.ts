@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/index.ts';
+import { settleDocumentStatus } from '../documents/write.ts';
 import type { PipelineInput } from './contract.ts';
-import { settleDocumentStatus } from './documents.ts';
 import type { PipelineDeps } from './types.ts';
 import { discardVersion } from './version-discard.ts';
 

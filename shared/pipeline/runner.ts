@@ -3,6 +3,7 @@ import { type StateMachineDefinition as LocalDefinition, StateMachine } from 'aw
 import { createLimiter } from '#shared/async/limiter.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import type { PipelineActivity } from '../documents/activity.ts';
+import { mergeVersionStats } from '../documents/versions.ts';
 import { reasonOf } from '../errors.ts';
 import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
@@ -10,7 +11,6 @@ import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from '.
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
-import { mergeVersionStats } from './versions.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Listener = (event: PipelineEvent) => void;

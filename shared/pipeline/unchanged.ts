@@ -11,9 +11,21 @@ export interface KnownContent {
   version: number;
 }
 
-/** The SHA-256 of a file's bytes, as Register computes it. */
+/** The SHA-256 of a file's bytes, hex: the content hash every version records. */
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The one rule for "unchanged": bytes hashing like a version's recorded hash are that version's
+ * content. A version without a hash (a file too large to read) never matches, so a later upload
+ * under its key is never mistaken for it. Register, the upload path (`findUnchanged`) and the folder
+ * watcher all decide with this.
+ *
+ * @example sameContent({ fileHash: contentHash(bytes) }, contentHash(bytes)) // true
+ */
+export function sameContent(version: { fileHash: string | null } | undefined, hash: string): boolean {
+  return version !== undefined && hash !== '' && version.fileHash === hash;
 }
 
 /**
@@ -43,7 +55,7 @@ export async function findUnchanged(
     const byKey = new Map(rows.map((row) => [row.key, row]));
     for (const file of batch) {
       const row = byKey.get(file.key);
-      if (row && row.fileHash === file.hash)
+      if (row && sameContent(row, file.hash))
         found.set(file.key, { documentId: row.documentId, version: row.version });
     }
   }

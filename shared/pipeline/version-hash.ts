@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/index.ts';
 import type { VersionRef } from './contract.ts';
+import { sameContent } from './unchanged.ts';
 
 /**
  * A hash of what a version's pipeline produced: every node in reading order with its type, depth,
@@ -35,7 +36,7 @@ export async function sameResultAsCurrent(
           AND version IN (${candidate.version}::int, ${current.version}::int)`,
   );
   const [a, b] = hashes;
-  if (hashes.length !== 2 || !a || !b || a.fileHash !== b.fileHash || a.fileHash === '') return false;
+  if (hashes.length !== 2 || !b || !sameContent(a, b.fileHash)) return false;
   const [left, right] = await Promise.all([versionResultHash(db, candidate), versionResultHash(db, current)]);
   return left === right;
 }

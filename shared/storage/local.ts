@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { contentTypeOf } from './content-type.ts';
 import { assertSafeKey, assertSafePrefix } from './keys.ts';
+import type { StagedFile } from './staging.ts';
 import type { BlobInfo, BlobStore } from './types.ts';
 
 /** Suffix of in-flight writes; never listed, never read. */
@@ -25,6 +37,16 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(key: string, body: Uint8Array | string, _options?: { contentType?: string }): Promise<void> {
+    await this.write(key, (temp) => writeFile(temp, body));
+  }
+
+  async putFile(key: string, file: StagedFile, _options?: { contentType?: string }): Promise<void> {
+    // copyFile copies in the kernel (copy_file_range): no byte of the file passes through memory.
+    await this.write(key, (temp) => copyFile(file.path, temp));
+  }
+
+  /** Writes a temporary file beside the target with `fill`, then renames it into place. */
+  private async write(key: string, fill: (temp: string) => Promise<void>): Promise<void> {
     const path = this.pathOf(key);
     const temp = join(dirname(path), `.${randomUUID()}${TEMP_SUFFIX}`);
     try {
@@ -32,7 +54,7 @@ export class LocalBlobStore implements BlobStore {
       for (let attempt = 1; ; attempt++) {
         try {
           await mkdir(dirname(path), { recursive: true });
-          await writeFile(temp, body);
+          await fill(temp);
           break;
         } catch (error) {
           if (attempt >= 3 || !isCode(error, 'ENOENT')) throw error;

@@ -1,3 +1,5 @@
+import type { StagedFile } from './staging.ts';
+
 /** An object in the bucket. */
 export interface BlobInfo {
   key: string;
@@ -11,6 +13,11 @@ export interface BlobInfo {
  */
 export interface BlobStore {
   put(key: string, body: Uint8Array | string, options?: { contentType?: string }): Promise<void>;
+  /**
+   * Writes a staged file (see staging.ts) as the object, streaming it: an upload of any size never
+   * passes through memory whole. S3 checks the bytes it receives against the staged SHA-256.
+   */
+  putFile(key: string, file: StagedFile, options?: { contentType?: string }): Promise<void>;
   /** Throws `NotFoundError` when the key does not exist. */
   get(key: string): Promise<Uint8Array>;
   head(key: string): Promise<BlobInfo | undefined>;

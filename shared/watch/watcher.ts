@@ -8,7 +8,7 @@ import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import type { IngestService } from '#shared/pipeline/ingest.ts';
-import { contentHash } from '#shared/pipeline/unchanged.ts';
+import { contentHash, sameContent } from '#shared/pipeline/unchanged.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
 import { knownDocuments } from './known.ts';
@@ -142,7 +142,7 @@ export function createFolderWatcher(
     for (const folder of folders) {
       if (![...gone].some((k) => k.startsWith(folder.prefix))) continue;
       const match = (await knownDocuments(deps.db, folder.prefix)).find(
-        (doc) => gone.has(doc.key) && doc.fileHash === hash,
+        (doc) => gone.has(doc.key) && sameContent(doc, hash),
       );
       if (!match) continue;
       const taken = (await knownDocuments(deps.db, key)).some((doc) => doc.key === key);
@@ -197,11 +197,11 @@ export function createFolderWatcher(
         known.delete(keyOf(job));
         const hash = contentHash(new Uint8Array(await readFile(pathOf(job))));
         if (!doc) fresh.push({ job, hash });
-        else if (doc.fileHash !== hash) changed.push(job);
+        else if (!sameContent(doc, hash)) changed.push(job);
       }
       // What is left in `known` lost its file: renamed while stopped when the bytes reappear elsewhere.
       for (const { job, hash } of fresh) {
-        const moved = [...known.values()].find((doc) => doc.fileHash === hash);
+        const moved = [...known.values()].find((doc) => sameContent(doc, hash));
         if (!moved) {
           changed.push(job);
           continue;

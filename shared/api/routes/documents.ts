@@ -13,7 +13,8 @@ import {
 import { reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { getDocumentStructure } from '../../search/index.ts';
-import { readMultipartFiles } from '../multipart.ts';
+import { removeStaged, stagingDir } from '../../storage/staging.ts';
+import { readMultipartFiles, type UploadedFile } from '../multipart.ts';
 import {
   diffQuery,
   documentListQuery,
@@ -62,51 +63,66 @@ function shorten(segment: string): string {
   return `${stem.trimEnd()}${extension}`;
 }
 
+/**
+ * Submits the staged files of an upload, each on its own: a name that cannot be stored is refused
+ * with its reason, the others go on.
+ *
+ * @throws ValidationError when no file is left to submit.
+ */
+async function submitUploads(rt: Runtime, files: UploadedFile[]) {
+  if (files.length === 0) throw new ValidationError('multipart field "files" must hold one or more files');
+  const named = files.map((file) => {
+    try {
+      const key = uploadKey(file.name);
+      return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };
+    } catch (error) {
+      return { ...file, error: reasonOf(error) };
+    }
+  });
+  const accepted = named.filter((f): f is typeof f & { key: string; filename: string } => 'key' in f);
+  if (accepted.length === 0) {
+    throw new ValidationError(named.map((f) => ('error' in f ? f.error : '')).join('; '));
+  }
+  const submitted = await rt.ingest.submit(
+    accepted.map((f) => ({ key: f.key, filename: f.filename, staged: f.staged, contentType: f.contentType })),
+  );
+  let next = 0;
+  return named.map((file) => {
+    if ('error' in file) {
+      return {
+        filename: file.name,
+        status: 'rejected',
+        error: { code: 'validation_failed', message: file.error },
+      };
+    }
+    const s = submitted[next++];
+    return {
+      id: s?.documentId,
+      key: s?.key,
+      filename: file.filename,
+      status: s?.status,
+      ...(s?.version === undefined ? {} : { version: s.version }),
+    };
+  });
+}
+
 /** Upload (direct or by presigned URL), list, detail, versions, diff, reindex, structure and delete. */
 export function documentRoutes(rt: Runtime): Hono {
   const app = new Hono();
 
   app.post('/upload', async (c) => {
     const { maxFileBytes, maxUploadBytes } = rt.config.limits;
-    const files = await readMultipartFiles(c.req.raw, { maxFileBytes, maxTotalBytes: maxUploadBytes });
-    if (files.length === 0) throw new ValidationError('multipart field "files" must hold one or more files');
-    // Each file on its own: a name that cannot be stored is refused with its reason, the others go on.
-    const named = files.map((file) => {
-      try {
-        const key = uploadKey(file.name);
-        return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };
-      } catch (error) {
-        return { ...file, error: reasonOf(error) };
-      }
-    });
-    const accepted = named.filter((f): f is typeof f & { key: string; filename: string } => 'key' in f);
-    if (accepted.length === 0) {
-      throw new ValidationError(named.map((f) => ('error' in f ? f.error : '')).join('; '));
-    }
-    const submitted = await rt.ingest.submit(
-      accepted.map((f) => ({ key: f.key, filename: f.filename, bytes: f.bytes, contentType: f.contentType })),
+    // Each file is staged on disk as it arrives; whatever happens next, the staged copies go.
+    const files = await readMultipartFiles(
+      c.req.raw,
+      { maxFileBytes, maxTotalBytes: maxUploadBytes },
+      stagingDir(rt.config.dataDir),
     );
-    let next = 0;
-    return c.json({
-      success: true,
-      documents: named.map((file) => {
-        if ('error' in file) {
-          return {
-            filename: file.name,
-            status: 'rejected',
-            error: { code: 'validation_failed', message: file.error },
-          };
-        }
-        const s = submitted[next++];
-        return {
-          id: s?.documentId,
-          key: s?.key,
-          filename: file.filename,
-          status: s?.status,
-          ...(s?.version === undefined ? {} : { version: s.version }),
-        };
-      }),
-    });
+    try {
+      return c.json({ success: true, documents: await submitUploads(rt, files) });
+    } finally {
+      await removeStaged(files.map((file) => file.staged));
+    }
   });
 
   app.post('/upload-url', async (c) => {

@@ -5,16 +5,11 @@ import type { Config } from '../../config/index.ts';
 import { openDatabase, queryRows } from '../../db/index.ts';
 import type { NodeType } from '../../db/schema.ts';
 import { resolveDocument } from '../../documents/resolve.ts';
+import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { NotFoundError } from '../../errors.ts';
 import { flattenTree } from '../../index/flatten.ts';
 import { createProviders } from '../../llm/providers.ts';
-import {
-  detectFileType,
-  normalizeOptionsOf,
-  normalizeTree,
-  parseDocument,
-  parseLimitsOf,
-} from '../../parse/index.ts';
+import { detectFileType, normalizeOptionsOf, parseDocument, parseLimitsOf } from '../../parse/index.ts';
 import { isUuid } from '../../search/scope.ts';
 import type { DocumentStructure, StructureSection } from '../../search/structure.ts';
 import { type TreeView, type ViewRow, viewFromRows } from './tree-view.ts';

@@ -8,9 +8,8 @@ import type { ZodType } from 'zod';
 import { ValidationError } from '#shared/errors.ts';
 import { BEDROCK_MAX_IMAGES, countImages, splitByImages } from '../chat/images.ts';
 import { repairInstruction, type StructuredAttempt, withRepair } from '../chat/repair.ts';
-import { type RoleSettings, type RolesConfig, roleSettings } from '../chat/role-settings.ts';
+import { type ChatProviderOptions, type RoleSettings, roleSettings } from '../chat/role-settings.ts';
 import { checkOutput, outputSchema, parseJsonText } from '../chat/structured.ts';
-import type { ResilientCaller } from '../resilience/caller.ts';
 import { httpStatusOf } from '../resilience/classify.ts';
 import type {
   ChatMessage,
@@ -21,16 +20,10 @@ import type {
   TokenUsage,
   ToolSpec,
 } from '../types.ts';
-import type { UsageLedger } from '../usage.ts';
 import { readContent, toBedrockMessages, toStopReason, toToolConfig } from './messages.ts';
 
-export interface BedrockChatOptions {
+export interface BedrockChatOptions extends ChatProviderOptions {
   client: BedrockRuntimeClient;
-  /** `providers.chat.model`: the model of roles without their own. */
-  defaultModel?: string;
-  roles: RolesConfig;
-  caller: ResilientCaller;
-  ledger?: UsageLedger;
 }
 
 /** The tool structured output is forced through. */

@@ -1,4 +1,9 @@
-import { BedrockRuntimeClient, type BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime';
+import {
+  BedrockRuntimeClient,
+  type BedrockRuntimeClientConfig,
+  InvokeModelCommand,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { CallContext, ResilientCaller } from '../resilience/caller.ts';
 
 export interface BedrockClientSettings {
   region?: string;
@@ -19,4 +24,30 @@ export function createBedrockClient(settings: BedrockClientSettings): BedrockRun
     credentials: settings.credentials,
     maxAttempts: 1,
   });
+}
+
+/**
+ * One InvokeModel call through the resilient caller: `body` sent as JSON to `context.model`, the
+ * answer's JSON parsed (its shape is the model's to check).
+ *
+ * @example const parsed = await invokeJson(client, caller, { model, role: 'embed' }, { inputText });
+ */
+export async function invokeJson(
+  client: BedrockRuntimeClient,
+  caller: ResilientCaller,
+  context: CallContext,
+  body: unknown,
+): Promise<unknown> {
+  const output = await caller.call(context, (signal) =>
+    client.send(
+      new InvokeModelCommand({
+        modelId: context.model,
+        contentType: 'application/json',
+        accept: 'application/json',
+        body: JSON.stringify(body),
+      }),
+      { abortSignal: signal },
+    ),
+  );
+  return JSON.parse(output.body.transformToString());
 }

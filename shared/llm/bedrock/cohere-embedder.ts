@@ -1,10 +1,11 @@
-import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { ProviderError } from '#shared/errors.ts';
 import { chunks, isBlank, unitLength } from '../embedding/vectors.ts';
 import { COHERE_DIMENSIONS, COHERE_MULTILINGUAL_MODEL, checkCohereDimensions } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder, EmbedOptions } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
+import { invokeJson } from './client.ts';
 
 /** Bedrock's Cohere Embed v3 takes at most 96 texts per call, each of at most 2,048 characters. */
 export const COHERE_MAX_BATCH = 96;
@@ -55,19 +56,12 @@ export class CohereEmbedder implements Embedder {
 
   private async call(texts: string[], inputType: string): Promise<number[][]> {
     const { client, caller, ledger } = this.options;
-    const body = JSON.stringify({ texts, input_type: inputType, truncate: 'END' });
-    const output = await caller.call({ model: this.model, role: 'embed' }, (signal) =>
-      client.send(
-        new InvokeModelCommand({
-          modelId: this.model,
-          contentType: 'application/json',
-          accept: 'application/json',
-          body,
-        }),
-        { abortSignal: signal },
-      ),
-    );
-    const parsed = JSON.parse(output.body.transformToString()) as { embeddings?: unknown };
+    const parsed = (await invokeJson(
+      client,
+      caller,
+      { model: this.model, role: 'embed' },
+      { texts, input_type: inputType, truncate: 'END' },
+    )) as { embeddings?: unknown };
     // With `embedding_types` the vectors come under `embeddings.float`; without, as a plain array.
     const raw = Array.isArray(parsed.embeddings)
       ? parsed.embeddings

@@ -1,10 +1,11 @@
-import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { ProviderError } from '#shared/errors.ts';
 import { isBlank, unitLength } from '../embedding/vectors.ts';
 import { checkTitanDimensions, TITAN_V2_MODEL } from '../provider-settings.ts';
 import type { ResilientCaller } from '../resilience/caller.ts';
 import type { Embedder } from '../types.ts';
 import type { UsageLedger } from '../usage.ts';
+import { invokeJson } from './client.ts';
 
 /**
  * Titan v2 takes 8,192 tokens (and 50,000 characters) per text; Chinese runs near a token per
@@ -41,27 +42,12 @@ export class TitanEmbedder implements Embedder {
   private async embedOne(text: string): Promise<number[]> {
     if (isBlank(text)) return new Array<number>(this.dimensions).fill(0);
     const { client, caller, ledger } = this.options;
-    const body = JSON.stringify({
-      inputText: text.slice(0, MAX_CHARS),
-      dimensions: this.dimensions,
-      normalize: true,
-    });
-    const context = { model: this.model, role: 'embed' as const };
-    const output = await caller.call(context, (signal) =>
-      client.send(
-        new InvokeModelCommand({
-          modelId: this.model,
-          contentType: 'application/json',
-          accept: 'application/json',
-          body,
-        }),
-        { abortSignal: signal },
-      ),
-    );
-    const parsed = JSON.parse(output.body.transformToString()) as {
-      embedding?: unknown;
-      inputTextTokenCount?: number;
-    };
+    const parsed = (await invokeJson(
+      client,
+      caller,
+      { model: this.model, role: 'embed' },
+      { inputText: text.slice(0, MAX_CHARS), dimensions: this.dimensions, normalize: true },
+    )) as { embedding?: unknown; inputTextTokenCount?: number };
     const vector = parsed.embedding;
     if (!Array.isArray(vector) || vector.length !== this.dimensions) {
       throw new ProviderError(

@@ -1,5 +1,7 @@
 import type { Config, Role } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
+import type { ResilientCaller } from '../resilience/caller.ts';
+import type { UsageLedger } from '../usage.ts';
 
 export interface RoleSettings {
   model: string;
@@ -8,6 +10,15 @@ export interface RoleSettings {
 }
 
 export type RolesConfig = Config['providers']['roles'];
+
+/** What every chat provider takes beside its client. */
+export interface ChatProviderOptions {
+  /** `providers.chat.model`: the model of roles without their own. */
+  defaultModel?: string;
+  roles: RolesConfig;
+  caller: ResilientCaller;
+  ledger?: UsageLedger;
+}
 
 /**
  * The model, temperature and token limit for one role: `providers.roles.<role>`, its model falling

@@ -2,9 +2,8 @@ import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ZodType } from 'zod';
 import { repairInstruction, type StructuredAttempt, withRepair } from '../chat/repair.ts';
-import { type RoleSettings, type RolesConfig, roleSettings } from '../chat/role-settings.ts';
+import { type ChatProviderOptions, type RoleSettings, roleSettings } from '../chat/role-settings.ts';
 import { checkOutput, type OutputSchema, outputSchema, parseJsonText } from '../chat/structured.ts';
-import type { ResilientCaller } from '../resilience/caller.ts';
 import { httpStatusOf } from '../resilience/classify.ts';
 import type {
   ChatMessage,
@@ -14,7 +13,6 @@ import type {
   ChatStreamEvent,
   TokenUsage,
 } from '../types.ts';
-import type { UsageLedger } from '../usage.ts';
 import {
   readToolCalls,
   toOpenAiMessages,
@@ -23,12 +21,8 @@ import {
   toStopReason,
 } from './messages.ts';
 
-export interface OpenAiChatOptions {
+export interface OpenAiChatOptions extends ChatProviderOptions {
   client: OpenAI;
-  defaultModel?: string;
-  roles: RolesConfig;
-  caller: ResilientCaller;
-  ledger?: UsageLedger;
 }
 
 /**

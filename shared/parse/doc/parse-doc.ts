@@ -1,12 +1,21 @@
 import WordExtractor from 'word-extractor';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile } from '../damaged.ts';
+import { createEmbeddedImages } from '../embedded-images.ts';
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { openOle } from '../ole.ts';
 import { createOutline } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
 import { titleFromFilename } from '../title.ts';
-import type { ParsedDocument, ParseInput, Parser, TreeNode } from '../types.ts';
-import { checkNotEncrypted, readWordHeadings, type WordHeading } from './word-binary.ts';
+import type { ImageNode, ParsedDocument, ParseInput, Parser, TreeNode } from '../types.ts';
+import { readWordPictures } from './pictures.ts';
+import {
+  checkNotEncrypted,
+  openWordBody,
+  readWordHeadings,
+  type WordBody,
+  type WordHeading,
+} from './word-binary.ts';
 
 /** word-extractor ends every table cell with a tab, so a table row is a line ending in one. */
 const TABLE_ROW = /\t$/;
@@ -23,33 +32,39 @@ function tableNode(lines: string[]): TreeNode {
 
 /**
  * The tree of a body's lines: lines that match the next heading (in order) open sections, runs of
- * table rows become tables, every other non-empty line a paragraph.
+ * table rows become tables, every other non-empty line a paragraph; each picture follows the line it
+ * sits on (the whole table when it sits in a table).
  */
-function bodyTree(body: string, headings: WordHeading[]): TreeNode[] {
+function bodyTree(body: string, headings: WordHeading[], pictures: Map<number, ImageNode[]>): TreeNode[] {
   const outline = createOutline();
   let next = 0;
   let rows: string[] = [];
-  const flushRows = () => {
+  let inTable: ImageNode[] = [];
+  const flushTable = () => {
     if (rows.length > 0) outline.leaf(tableNode(rows));
+    for (const image of inTable) outline.leaf(image);
     rows = [];
+    inTable = [];
   };
-  for (const line of body.split('\n')) {
+  for (const [index, line] of body.split('\n').entries()) {
+    const here = pictures.get(index) ?? [];
     if (TABLE_ROW.test(line)) {
       rows.push(line);
+      inTable.push(...here);
       continue;
     }
-    flushRows();
+    flushTable();
     const text = line.replace(/\s+/g, ' ').trim();
-    if (!text) continue;
     const heading = headings[next];
     if (heading && heading.text === text) {
       outline.heading(heading.level, text);
       next++;
-    } else {
+    } else if (text) {
       outline.leaf({ type: 'paragraph', text });
     }
+    for (const image of here) outline.leaf(image);
   }
-  flushRows();
+  flushTable();
   return outline.finish();
 }
 
@@ -66,8 +81,10 @@ function notesSection(title: string, text: string): TreeNode[] {
  * Parses a Word 97-2003 document (.doc): the text in reading order from `word-extractor` (fields
  * reduced to their results, tables as rows of cells), headings from the paragraphs' styles or
  * outline levels read from the binary records (`readWordHeadings`), tables as tables, footnotes and
- * endnotes in sections at the end. Images are not read. Encrypted documents fail with that reason;
- * a document whose styles cannot be read keeps its text without headings, with a warning.
+ * endnotes in sections at the end. Inline pictures become image nodes where they sit
+ * (`readWordPictures`; EMF and WMF kept with a warning, unreadable ones skipped with one); floating
+ * pictures are not read. Encrypted documents fail with that reason; a document whose styles or
+ * pictures cannot be read keeps its text without them, with a warning.
  */
 export async function parseDoc(input: ParseInput): Promise<ParsedDocument> {
   const ole = openOle(input.bytes, input.filename);
@@ -79,10 +96,30 @@ export async function parseDoc(input: ParseInput): Promise<ParsedDocument> {
   checkNotEncrypted(word, input.filename);
   const warnings: string[] = [];
   let headings: WordHeading[] = [];
+  let body: WordBody | undefined;
   try {
-    headings = readWordHeadings(word, ole.stream);
+    body = openWordBody(word, ole.stream);
+    headings = readWordHeadings(body);
   } catch (error) {
     warnings.push(`the paragraph styles could not be read, so no headings were found (${reasonOf(error)})`);
+  }
+  const images = createEmbeddedImages(warnings);
+  const pictures = new Map<number, ImageNode[]>();
+  try {
+    const maxBytes = (input.limits ?? DEFAULT_PARSE_LIMITS).maxUncompressedBytes;
+    for (const [i, { line, picture }] of (body
+      ? readWordPictures(body, ole.stream('Data'), maxBytes)
+      : []
+    ).entries()) {
+      if ('reason' in picture) {
+        warnings.push(`picture ${i + 1} skipped: ${picture.reason}`);
+        continue;
+      }
+      const name = images.add(picture.bytes, picture.contentType, 'Data');
+      pictures.set(line, [...(pictures.get(line) ?? []), { type: 'image', name, alt: '' }]);
+    }
+  } catch (error) {
+    warnings.push(`the pictures could not be read (${reasonOf(error)})`);
   }
   let extracted: Awaited<ReturnType<WordExtractor['extract']>>;
   try {
@@ -93,11 +130,17 @@ export async function parseDoc(input: ParseInput): Promise<ParsedDocument> {
     throw damagedFile(input.filename, 'the text of the Word 97-2003 document could not be read', error);
   }
   const children = [
-    ...bodyTree(extracted.getBody(), headings),
+    ...bodyTree(extracted.getBody(), headings, pictures),
     ...notesSection('Footnotes', extracted.getFootnotes()),
     ...notesSection('Endnotes', extracted.getEndnotes()),
   ];
-  return { title: titleFromFilename(input.filename), metadata: {}, children, images: [], warnings };
+  return {
+    title: titleFromFilename(input.filename),
+    metadata: {},
+    children,
+    images: images.images,
+    warnings,
+  };
 }
 
 /** The Word 97-2003 parser of the registry. */

@@ -23,20 +23,20 @@ const SPRM_OUTLINE_LEVEL = 0x2640;
 const CELL_MARK = 0x07;
 const HEADING_NAME = /^(?:heading|标题|標題|überschrift|titre)\s*([1-9])$/i;
 
-interface Piece {
+export interface Piece {
   cpStart: number;
   cpEnd: number;
   fc: number;
   compressed: boolean;
 }
 
-interface Fib {
+export interface Fib {
   table: Uint8Array;
   ccpText: number;
   fcLcb: (index: number) => { fc: number; lcb: number };
 }
 
-function view(bytes: Uint8Array): DataView {
+export function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -55,7 +55,7 @@ export function checkNotEncrypted(word: Uint8Array, filename: string): void {
   }
 }
 
-function readFib(word: Uint8Array, streams: (name: string) => Uint8Array | undefined): Fib {
+export function readFib(word: Uint8Array, streams: (name: string) => Uint8Array | undefined): Fib {
   const v = view(word);
   const tableName = v.getUint16(FIB_FLAGS, true) & F_WHICH_TABLE ? '1Table' : '0Table';
   const table = streams(tableName);
@@ -78,7 +78,7 @@ function readFib(word: Uint8Array, streams: (name: string) => Uint8Array | undef
   };
 }
 
-function readPieces(fib: Fib): Piece[] {
+export function readPieces(fib: Fib): Piece[] {
   const { fc, lcb } = fib.fcLcb(33);
   const t = view(fib.table);
   let at = fc;
@@ -132,25 +132,70 @@ function headingStyles(fib: Fib): Map<number, number> {
   return levels;
 }
 
-/** The outline level a paragraph's own properties set (sprmPOutLvl 0-8), if any. */
-function outlineLevel(grpprl: DataView, from: number, to: number): number | undefined {
+/** The property modifiers (sprms) of a grpprl between `from` and `to`: each one's code and operand offset. */
+export function* sprms(grpprl: DataView, from: number, to: number): Generator<{ sprm: number; at: number }> {
   let at = from;
   while (at + 2 <= to) {
     const sprm = grpprl.getUint16(at, true);
     at += 2;
-    const spra = sprm >> 13;
-    const size = [1, 1, 2, 4, 2, 2, -1, 3][spra] ?? 1;
-    if (sprm === SPRM_OUTLINE_LEVEL) {
-      const level = grpprl.getUint8(at);
-      return level <= 8 ? level + 1 : undefined;
-    }
+    const size = [1, 1, 2, 4, 2, 2, -1, 3][sprm >> 13] ?? 1;
+    yield { sprm, at };
     at += size >= 0 ? size : 1 + grpprl.getUint8(at);
+  }
+}
+
+/** The outline level a paragraph's own properties set (sprmPOutLvl 0-8), if any. */
+function outlineLevel(grpprl: DataView, from: number, to: number): number | undefined {
+  for (const { sprm, at } of sprms(grpprl, from, to)) {
+    if (sprm !== SPRM_OUTLINE_LEVEL) continue;
+    const level = grpprl.getUint8(at);
+    return level <= 8 ? level + 1 : undefined;
   }
   return undefined;
 }
 
+/** A run of text with the same properties, as a formatted disk page (FKP) lists it. */
+export interface FkpRun {
+  fcStart: number;
+  fcEnd: number;
+  /** Where its properties' grpprl lies in the WordDocument stream (for paragraphs, after the style index). */
+  from: number;
+  to: number;
+}
+
+/**
+ * The runs of the paragraph (PlcfBtePapx) or character (PlcfBteChpx) property pages: each page is
+ * 512 bytes of the WordDocument stream holding run boundaries and each run's properties.
+ */
+export function* fkpRuns(word: Uint8Array, fib: Fib, kind: 'paragraph' | 'character'): Generator<FkpRun> {
+  const { fc, lcb } = fib.fcLcb(kind === 'paragraph' ? 13 : 12);
+  const t = view(fib.table);
+  const w = view(word);
+  const count = (lcb - 4) / 8;
+  const entry = kind === 'paragraph' ? 13 : 1;
+  for (let i = 0; i < count; i++) {
+    const page = (t.getUint32(fc + (count + 1) * 4 + i * 4, true) & 0x3fffff) * 512;
+    if (page + 512 > word.length) continue;
+    const crun = word[page + 511] ?? 0;
+    for (let j = 0; j < crun; j++) {
+      const offset = (word[page + (crun + 1) * 4 + j * entry] ?? 0) * 2;
+      if (offset === 0) continue;
+      const fcStart = w.getUint32(page + j * 4, true);
+      const fcEnd = w.getUint32(page + (j + 1) * 4, true);
+      const cb = word[page + offset] ?? 0;
+      if (kind === 'character') {
+        yield { fcStart, fcEnd, from: page + offset + 1, to: Math.min(page + offset + 1 + cb, page + 511) };
+        continue;
+      }
+      const start = page + offset + (cb === 0 ? 2 : 1);
+      const length = cb === 0 ? 2 * (word[page + offset + 1] ?? 0) : 2 * cb - 1;
+      yield { fcStart, fcEnd, from: start, to: Math.min(start + length, page + 511) };
+    }
+  }
+}
+
 /** The character position just after a paragraph whose text ends at file offset `fcEnd` (exclusive). */
-function cpAfter(pieces: Piece[], fcEnd: number): number | undefined {
+export function cpAfter(pieces: Piece[], fcEnd: number): number | undefined {
   for (const piece of pieces) {
     const width = piece.compressed ? 1 : 2;
     const pieceEnd = piece.fc + (piece.cpEnd - piece.cpStart) * width;
@@ -159,7 +204,7 @@ function cpAfter(pieces: Piece[], fcEnd: number): number | undefined {
   return undefined;
 }
 
-function textOf(word: Uint8Array, pieces: Piece[], cpStart: number, cpEnd: number): string {
+export function textOf(word: Uint8Array, pieces: Piece[], cpStart: number, cpEnd: number): string {
   let out = '';
   for (const piece of pieces) {
     const from = Math.max(cpStart, piece.cpStart);
@@ -191,48 +236,65 @@ function cleanHeading(text: string): string {
   return out.replace(/\s+/g, ' ').trim();
 }
 
+/** A Word 97-2003 body opened for reading: its FIB, piece table and raw text (character positions 0 to ccpText). */
+export interface WordBody {
+  word: Uint8Array;
+  fib: Fib;
+  pieces: Piece[];
+  text: string;
+}
+
+/** Opens the body of a WordDocument stream (its table stream found through `streams`). */
+export function openWordBody(word: Uint8Array, streams: (name: string) => Uint8Array | undefined): WordBody {
+  const fib = readFib(word, streams);
+  const pieces = readPieces(fib);
+  return { word, fib, pieces, text: textOf(word, pieces, 0, fib.ccpText) };
+}
+
+/** sprmPFTtp: the paragraph is a table row's end mark. */
+const SPRM_TABLE_ROW_END = 0x2417;
+
+/** The paragraphs' ends with their style index and properties, in stream order, inside the body. */
+function* paragraphs(body: WordBody): Generator<{ cpEnd: number; istd: number; run: FkpRun }> {
+  const w = view(body.word);
+  for (const run of fkpRuns(body.word, body.fib, 'paragraph')) {
+    const cpEnd = cpAfter(body.pieces, run.fcEnd);
+    if (cpEnd === undefined || cpEnd > body.fib.ccpText || run.from + 2 > run.to) continue;
+    yield { cpEnd, istd: w.getUint16(run.from, true), run };
+  }
+}
+
+/** The character positions of the table rows' end marks (text extraction ends a row's line there). */
+export function tableRowEnds(body: WordBody): number[] {
+  const w = view(body.word);
+  const ends: number[] = [];
+  for (const { cpEnd, run } of paragraphs(body)) {
+    for (const { sprm, at } of sprms(w, run.from + 2, run.to)) {
+      if (sprm === SPRM_TABLE_ROW_END && w.getUint8(at) === 1) ends.push(cpEnd - 1);
+    }
+  }
+  return ends.sort((a, b) => a - b);
+}
+
 /**
  * The heading paragraphs of a Word 97-2003 body, in reading order: paragraphs whose style is a
  * built-in heading (or named "Heading N" / "标题 N"), or whose own outline level is set.
  */
-export function readWordHeadings(
-  word: Uint8Array,
-  streams: (name: string) => Uint8Array | undefined,
-): WordHeading[] {
-  const fib = readFib(word, streams);
-  const pieces = readPieces(fib);
-  const styles = headingStyles(fib);
-  const { fc, lcb } = fib.fcLcb(13);
-  const t = view(fib.table);
-  const w = view(word);
-  const count = (lcb - 4) / 8;
+export function readWordHeadings(body: WordBody): WordHeading[] {
+  const styles = headingStyles(body.fib);
+  const w = view(body.word);
   const marks: { cpEnd: number; level: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    const page = (t.getUint32(fc + (count + 1) * 4 + i * 4, true) & 0x3fffff) * 512;
-    if (page + 512 > word.length) continue;
-    const crun = word[page + 511] ?? 0;
-    for (let j = 0; j < crun; j++) {
-      const fcEnd = w.getUint32(page + (j + 1) * 4, true);
-      const offset = (word[page + (crun + 1) * 4 + j * 13] ?? 0) * 2;
-      if (offset === 0) continue;
-      const cb = word[page + offset] ?? 0;
-      const start = page + offset + (cb === 0 ? 2 : 1);
-      const length = cb === 0 ? 2 * (word[page + offset + 1] ?? 0) : 2 * cb - 1;
-      const istd = w.getUint16(start, true);
-      const level = outlineLevel(w, start + 2, Math.min(start + length, page + 511)) ?? styles.get(istd);
-      if (level === undefined) continue;
-      const cpEnd = cpAfter(pieces, fcEnd);
-      if (cpEnd !== undefined && cpEnd <= fib.ccpText) marks.push({ cpEnd, level });
-    }
+  for (const { cpEnd, istd, run } of paragraphs(body)) {
+    const level = outlineLevel(w, run.from + 2, run.to) ?? styles.get(istd);
+    if (level !== undefined) marks.push({ cpEnd, level });
   }
   marks.sort((a, b) => a.cpEnd - b.cpEnd);
   // A paragraph starts after the previous paragraph mark; find it by scanning back for one.
-  const body = textOf(word, pieces, 0, fib.ccpText);
   const headings: WordHeading[] = [];
   for (const mark of marks) {
     let before = mark.cpEnd - 2;
-    while (before >= 0 && body[before] !== '\r' && body.charCodeAt(before) !== CELL_MARK) before--;
-    const text = cleanHeading(body.slice(before + 1, mark.cpEnd - 1));
+    while (before >= 0 && body.text[before] !== '\r' && body.text.charCodeAt(before) !== CELL_MARK) before--;
+    const text = cleanHeading(body.text.slice(before + 1, mark.cpEnd - 1));
     if (text) headings.push({ level: mark.level, text });
   }
   return headings;

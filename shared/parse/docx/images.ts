@@ -1,56 +1,7 @@
 import { reasonOf } from '#shared/errors.ts';
-import { extractedImageName, readImageInfo } from '../image-info.ts';
+import { createEmbeddedImages } from '../embedded-images.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { DocxImage } from './model.ts';
-
-/** What an embedded image's bytes are, and whether a browser can show it. */
-export interface Format {
-  mime: string;
-  extension: string;
-  /** Formats a browser cannot show are kept (OCR and descriptions may still read them) but reported. */
-  previewable: boolean;
-  width?: number;
-  height?: number;
-}
-
-/** An EMF file starts with an EMR_HEADER record (type 1) whose signature at byte 40 is " EMF". */
-function isEmf(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 44 &&
-    bytes[0] === 1 &&
-    bytes[1] === 0 &&
-    bytes[2] === 0 &&
-    bytes[3] === 0 &&
-    Buffer.from(bytes.subarray(40, 44)).toString('latin1') === ' EMF'
-  );
-}
-
-/** A WMF file starts with the placeable header key or a standard metafile header. */
-function isWmf(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 4)).toString('hex');
-  return head === 'd7cdc69a' || head === '01000900' || head === '02000900';
-}
-
-const OTHER_EXTENSIONS: Record<string, string> = {
-  'image/tiff': 'tif',
-  'image/svg+xml': 'svg',
-  'image/x-emf': 'emf',
-  'image/x-wmf': 'wmf',
-};
-
-/**
- * The format of an embedded Office image: PNG, JPEG, GIF, WebP and BMP by their headers (with their
- * dimensions), EMF and WMF by their signatures, anything else by the content type the package gives.
- * Shared with the PPTX parser.
- */
-export function formatOf(bytes: Uint8Array, contentType: string | undefined): Format {
-  const info = readImageInfo(bytes);
-  if (info) return { ...info, previewable: true };
-  if (isEmf(bytes)) return { mime: 'image/emf', extension: 'emf', previewable: false };
-  if (isWmf(bytes)) return { mime: 'image/wmf', extension: 'wmf', previewable: false };
-  const mime = contentType?.startsWith('image/') ? contentType : 'application/octet-stream';
-  return { mime, extension: OTHER_EXTENSIONS[mime] ?? 'bin', previewable: false };
-}
 
 /** Turns the images of a Word document into extracted images and image nodes, in reading order. */
 export interface DocxImages {
@@ -65,12 +16,12 @@ export interface DocxImages {
  * warning and no node.
  */
 export function createDocxImages(): DocxImages {
-  const images: ExtractedImage[] = [];
   const warnings: string[] = [];
+  const embedded = createEmbeddedImages(warnings);
 
   async function collect(image: DocxImage): Promise<ImageNode | undefined> {
     const alt = image.altText?.trim() ?? '';
-    const label = alt ? `image "${alt.slice(0, 60)}"` : `image ${images.length + 1}`;
+    const label = alt ? `image "${alt.slice(0, 60)}"` : `image ${embedded.images.length + 1}`;
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(await image.readAsBuffer());
@@ -82,17 +33,9 @@ export function createDocxImages(): DocxImages {
       warnings.push(`${label} skipped: it is empty`);
       return undefined;
     }
-    const format = formatOf(bytes, image.contentType);
-    const name = extractedImageName(images.length + 1, format.extension);
-    const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: 'word/media' };
-    if (format.width !== undefined) extracted.width = format.width;
-    if (format.height !== undefined) extracted.height = format.height;
-    images.push(extracted);
-    if (!format.previewable) {
-      warnings.push(`${name} is ${format.mime}, which cannot be previewed; it is kept as it is`);
-    }
+    const name = embedded.add(bytes, image.contentType, 'word/media');
     return { type: 'image', name, alt };
   }
 
-  return { collect, images, warnings };
+  return { collect, images: embedded.images, warnings };
 }

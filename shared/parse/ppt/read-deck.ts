@@ -1,5 +1,7 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
-import { childrenOf, descendants, type PptRecord, recordAt } from './records.ts';
+import { bstoreEntries } from '../officeart/blip.ts';
+import { childrenOf, descendants, type OfficeRecord, recordAt } from '../officeart/records.ts';
+import { isPropertyTable, shapePicture } from '../officeart/shape-properties.ts';
 
 /** Record types of [MS-PPT] used here. */
 const RT = {
@@ -17,6 +19,7 @@ const RT = {
   outlineTextRefAtom: 0x0f9e,
   shapeContainer: 0xf004,
   placeholderAtom: 0x0bc3,
+  drawingGroup: 0x040b,
 } as const;
 
 /** Placeholder types (PlaceholderEnum) of titles: master title and center title, title, center and vertical title. */
@@ -35,10 +38,23 @@ export interface PptText {
   text: string;
 }
 
-/** A slide's texts in drawing order and its notes' texts. */
+/** A picture shape: its picture's 1-based index in the BStore and its alternative text. */
+export interface PptPicture {
+  pib: number;
+  alt: string;
+}
+
+/** A slide's texts and pictures in drawing order and its notes' texts. */
 export interface PptSlide {
   texts: PptText[];
+  pictures: PptPicture[];
   notes: string[];
+}
+
+/** The slides in presentation order and the drawing group's picture entries (FBSE records). */
+export interface PptDeck {
+  slides: PptSlide[];
+  bstore: OfficeRecord[];
 }
 
 interface Deck {
@@ -47,7 +63,7 @@ interface Deck {
   persist: Map<number, number>;
 }
 
-function textOf(deck: Deck, record: PptRecord): string {
+function textOf(deck: Deck, record: OfficeRecord): string {
   const body = deck.bytes.subarray(record.start, record.end);
   const text =
     record.type === RT.textCharsAtom
@@ -89,14 +105,17 @@ function readPersist(
   return { persist, docRef };
 }
 
-function recordOf(deck: Deck, persistId: number, type: number): PptRecord | undefined {
+function recordOf(deck: Deck, persistId: number, type: number): OfficeRecord | undefined {
   const offset = deck.persist.get(persistId);
   const record = offset === undefined ? undefined : recordAt(deck.stream, offset);
   return record?.type === type ? record : undefined;
 }
 
 /** The placeholder texts a slide list keeps after each SlidePersistAtom, by the slide's persist ref. */
-function slideList(deck: Deck, list: PptRecord): { persistRef: number; slideId: number; texts: PptText[] }[] {
+function slideList(
+  deck: Deck,
+  list: OfficeRecord,
+): { persistRef: number; slideId: number; texts: PptText[] }[] {
   const out: { persistRef: number; slideId: number; texts: PptText[] }[] = [];
   let textType = 4;
   for (const record of childrenOf(deck.stream, list)) {
@@ -115,9 +134,14 @@ function slideList(deck: Deck, list: PptRecord): { persistRef: number; slideId: 
   return out;
 }
 
-/** The texts of a slide's or notes page's drawing, in order; outline references resolved. */
-function drawingTexts(deck: Deck, container: PptRecord, listTexts: PptText[]): PptText[] {
+/** The texts and pictures of a slide's or notes page's drawing, in order; outline references resolved. */
+function drawing(
+  deck: Deck,
+  container: OfficeRecord,
+  listTexts: PptText[],
+): { texts: PptText[]; pictures: PptPicture[] } {
   const texts: PptText[] = [];
+  const pictures: PptPicture[] = [];
   let textType = 4;
   let titleShape = false;
   for (const record of descendants(deck.stream, container)) {
@@ -130,21 +154,21 @@ function drawingTexts(deck: Deck, container: PptRecord, listTexts: PptText[]): P
     } else if (record.type === RT.outlineTextRefAtom) {
       const referenced = listTexts[deck.stream.getUint32(record.start, true)];
       if (referenced) texts.push(referenced);
+    } else if (isPropertyTable(record)) {
+      const { pib, description } = shapePicture(deck.stream, record);
+      if (pib) pictures.push({ pib, alt: description ?? '' });
     }
   }
-  return texts.filter((text) => text.text !== '');
+  return { texts: texts.filter((text) => text.text !== ''), pictures };
 }
 
 /**
  * Reads the slides of a PowerPoint 97-2003 stream in presentation order: the current edit's persist
  * directory locates the document, whose slide list orders the slides; each slide's drawing gives its
- * texts (placeholders, text boxes, tables' cells) and its notes page the speaker notes.
+ * texts (placeholders, text boxes, tables' cells) and pictures (their BStore index, `pib`) and its
+ * notes page the speaker notes. The drawing group's BStore lists the pictures' entries.
  */
-export function readDeck(
-  bytes: Uint8Array,
-  currentUser: Uint8Array | undefined,
-  filename: string,
-): PptSlide[] {
+export function readDeck(bytes: Uint8Array, currentUser: Uint8Array | undefined, filename: string): PptDeck {
   const stream = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!currentUser || currentUser.length < 20) throw new Error('the Current User stream is missing');
   const user = new DataView(currentUser.buffer, currentUser.byteOffset, currentUser.byteLength);
@@ -163,19 +187,23 @@ export function readDeck(
   const notesById = new Map(
     (notesList ? slideList(deck, notesList) : []).map((notes) => [notes.slideId, notes]),
   );
-  return (slides ? slideList(deck, slides) : []).map((entry) => {
+  const group = childrenOf(stream, document).find((record) => record.type === RT.drawingGroup);
+  const bstore = group ? bstoreEntries(stream, group) : [];
+  const read = (slides ? slideList(deck, slides) : []).map((entry): PptSlide => {
     const slide = recordOf(deck, entry.persistRef, RT.slide);
-    const texts = slide ? drawingTexts(deck, slide, entry.texts) : [];
+    const { texts, pictures } = slide ? drawing(deck, slide, entry.texts) : { texts: [], pictures: [] };
     const atom = slide && childrenOf(stream, slide).find((record) => record.type === RT.slideAtom);
     const notesRef = atom ? stream.getUint32(atom.start + 16, true) : 0;
     const notesEntry = notesById.get(notesRef);
     const notesRecord = notesEntry && recordOf(deck, notesEntry.persistRef, RT.notes);
-    const notes = notesRecord ? drawingTexts(deck, notesRecord, notesEntry.texts) : [];
+    const notes = notesRecord ? drawing(deck, notesRecord, notesEntry.texts).texts : [];
     return {
       texts: texts.length > 0 ? texts : entry.texts.filter((text) => text.text !== ''),
+      pictures,
       notes: notes.filter((text) => text.textType === NOTES_TYPE).map((text) => text.text),
     };
   });
+  return { slides: read, bstore };
 }
 
 export { NOTES_TYPE, TITLE_TYPES };

@@ -1,6 +1,5 @@
 import { reasonOf } from '#shared/errors.ts';
-import { formatOf } from '../docx/images.ts';
-import { extractedImageName } from '../image-info.ts';
+import { createEmbeddedImages } from '../embedded-images.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { Relationship } from './package.ts';
 import { sizeText } from './size-text.ts';
@@ -45,8 +44,8 @@ export function createPptxImages(
   read: (part: string) => Uint8Array | undefined,
   maxTotalBytes: number,
 ): PptxImages {
-  const images: ExtractedImage[] = [];
   const warnings: string[] = [];
+  const embedded = createEmbeddedImages(warnings);
   const media = new Map<string, Uint8Array | string>();
   let totalBytes = 0;
 
@@ -97,17 +96,9 @@ export function createPptxImages(
     }
     totalBytes += bytes.length;
     const extension = rel.target.slice(rel.target.lastIndexOf('.') + 1).toLowerCase();
-    const format = formatOf(bytes, CONTENT_TYPES[extension]);
-    const name = extractedImageName(images.length + 1, format.extension);
-    const extracted: ExtractedImage = { name, bytes, mime: format.mime, source: rel.target };
-    if (format.width !== undefined) extracted.width = format.width;
-    if (format.height !== undefined) extracted.height = format.height;
-    images.push(extracted);
-    if (!format.previewable) {
-      warnings.push(`${name} is ${format.mime}, which cannot be previewed; it is kept as it is`);
-    }
+    const name = embedded.add(bytes, CONTENT_TYPES[extension], rel.target);
     return { type: 'image', name, alt, metadata };
   }
 
-  return { collect, images, warnings };
+  return { collect, images: embedded.images, warnings };
 }

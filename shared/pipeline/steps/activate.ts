@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/index.ts';
 import { unlinkTopics } from '../../documents/delete.ts';
+import { settleDocumentStatus } from '../../documents/write.ts';
 import { NotFoundError } from '../../errors.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
-import { settleDocumentStatus } from '../documents.ts';
 import type { PipelineDeps } from '../types.ts';
 import { discardVersion } from '../version-discard.ts';
 import { sameResultAsCurrent } from '../version-hash.ts';

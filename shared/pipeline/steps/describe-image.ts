@@ -1,7 +1,7 @@
+import { startStep } from '../../documents/versions.ts';
 import { describeImageNode } from '../../enrich/images/describe-image.ts';
 import { type ImageRef, imageRefSchema, parseStepInput } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
-import { startStep } from '../versions.ts';
 
 /**
  * DescribeImage (one iteration of the Images map): OCR and a multimodal description of one image

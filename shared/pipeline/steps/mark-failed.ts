@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
+import { settleDocumentStatus } from '../../documents/write.ts';
 import { markFailedInputSchema, parseStepInput } from '../contract.ts';
-import { settleDocumentStatus } from '../documents.ts';
 import { failureReason } from '../failure-reason.ts';
 import type { PipelineDeps } from '../types.ts';
 import { discardVersion } from '../version-discard.ts';

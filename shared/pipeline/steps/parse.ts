@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
+import { getVersion, mergeVersionStats, startStep } from '../../documents/versions.ts';
+import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
   normalizeOptionsOf,
-  normalizeTree,
   parseDocument,
   parseLimitsOf,
   renderMarkdown,
@@ -15,7 +16,6 @@ import { parseStepInput, versionRefSchema } from '../contract.ts';
 import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
 import { versionPrefix } from '../version-prefix.ts';
-import { getVersion, mergeVersionStats, startStep } from '../versions.ts';
 
 const { documents, images } = schema;
 

@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { normalizeSequencer } from '../../documents/sequencer.ts';
+import { getVersion, startStep } from '../../documents/versions.ts';
+import { findOrCreateDocument, settleDocumentStatus } from '../../documents/write.ts';
 import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
 import { detectFileType } from '../../parse/detect.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
 import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
-import { findOrCreateDocument, settleDocumentStatus } from '../documents.ts';
 import type { PipelineDeps } from '../types.ts';
-import { getVersion, startStep } from '../versions.ts';
+import { contentHash, sameContent } from '../unchanged.ts';
 
 const { documents, documentVersions } = schema;
 
@@ -47,7 +47,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     reason = `${doc.filename}: the file is ${formatBytes(head.size)}, above the ${formatBytes(limit)} limit (limits.maxFileBytes)`;
   } else {
     bytes = await store.get(input.key);
-    hash = createHash('sha256').update(bytes).digest('hex');
+    hash = contentHash(bytes);
     try {
       fileType = detectFileType(bytes, doc.filename);
     } catch (error) {
@@ -78,7 +78,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
       await settleDocumentStatus(db, doc.id);
       return { documentId: doc.id, version: latest.version, outcome: 'unchanged', stale: true };
     }
-    if (latest && hash !== '' && latest.fileHash === hash && !input.force) {
+    if (latest && sameContent(latest, hash) && !input.force) {
       await settleDocumentStatus(db, doc.id);
       // Resubmitting the bytes of a failed version does not hide its failure behind "unchanged".
       const reason = latest.status === 'failed' ? (latest.error ?? 'the previous attempt failed') : undefined;

@@ -1,5 +1,6 @@
 import { errorFields, log } from '#shared/log/logger.ts';
 import { writeChangeSummary } from '../../diff/change-summary.ts';
+import { mergeVersionStats, startStep } from '../../documents/versions.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
 import { extractTopicCandidates, saveTopicDraft, type TopicDraft } from '../../enrich/topics/derive.ts';
@@ -7,7 +8,6 @@ import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
-import { mergeVersionStats, startStep } from '../versions.ts';
 
 /**
  * Summarize: bottom-up section and document summaries, each model call also writing the contextual

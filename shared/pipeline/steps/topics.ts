@@ -1,7 +1,7 @@
+import { mergeVersionStats, startStep } from '../../documents/versions.ts';
 import { deriveDocumentTopics } from '../../enrich/topics/derive.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
-import { mergeVersionStats, startStep } from '../versions.ts';
 
 /**
  * Topics: the version's topics (model or offline keywords), merged with existing topics and linked

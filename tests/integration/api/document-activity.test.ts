@@ -6,7 +6,7 @@ import { createApp } from '#shared/api/app.ts';
 import { statusCommand } from '#shared/cli/commands/status.ts';
 import { type Config, loadConfig } from '#shared/config/index.ts';
 import type { DocumentSummary } from '#shared/documents/index.ts';
-import { queueDocument } from '#shared/pipeline/documents.ts';
+import { queueDocument } from '#shared/documents/write.ts';
 import { createIngestService } from '#shared/pipeline/ingest.ts';
 import { STEPS } from '#shared/pipeline/step-table.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +24,47 @@ function bucketFiles(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name).slice(root.length + 1));
 }
 
+/** Files left in the staging folder (uploads in flight). */
+function stagedFiles(dir: string): string[] {
+  const root = join(dir, 'staging');
+  return existsSync(root) ? readdirSync(root) : [];
+}
+
+/** A multipart body of one file of `size` bytes, sent in 64 KiB chunks as the server pulls them. */
+function streamedUpload(boundary: string, name: string, size: number) {
+  const sent = { bytes: 0 };
+  const chunk = new Uint8Array(64 * 1024).fill(0x62);
+  async function* generate() {
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n\r\n`,
+    );
+    while (sent.bytes < size) {
+      sent.bytes += chunk.length;
+      yield chunk;
+    }
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return { body: ReadableStream.from(generate()), sent };
+}
+
 describe('uploads over HTTP', () => {
   let dir: string;
   let server: Awaited<ReturnType<typeof startServer>>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dropqa-uploads-'));
+    // What a server stopped mid-upload left behind.
+    mkdirSync(join(dir, 'staging'), { recursive: true });
+    writeFileSync(join(dir, 'staging', 'left-by-a-crash.upload'), 'half an upload');
     server = await startServer(
-      loadConfig({ env: { DROPQA_DATA_DIR: dir, PORT: '0', DROPQA_LIMITS__MAX_FILE_BYTES: '1000000' } }),
+      loadConfig({
+        env: {
+          DROPQA_DATA_DIR: dir,
+          PORT: '0',
+          DROPQA_LIMITS__MAX_FILE_BYTES: '1000000',
+          DROPQA_LIMITS__MAX_UPLOAD_BYTES: '2500000',
+        },
+      }),
     );
   }, 60_000);
   afterAll(async () => {
@@ -41,14 +82,61 @@ describe('uploads over HTTP', () => {
   it('refuses a file over limits.maxFileBytes with a 413 and leaves nothing in the bucket', async () => {
     const res = await upload([
       ['small.md', '# Small\n\nFine.\n'],
-      ['big.md', new Uint8Array(3_000_000).fill(0x61)],
+      ['big.md', new Uint8Array(1_500_000).fill(0x61)],
     ]);
     expect(res.status).toBe(413);
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('payload_too_large');
     expect(body.error.message).toMatch(/big\.md is larger than 1000000 bytes \(limits\.maxFileBytes\)/);
     expect(bucketFiles(dir).filter((f) => f.startsWith('uploads'))).toEqual([]);
+    expect(stagedFiles(dir)).toEqual([]);
     expect((await (await fetch(`${server.url}/api/health`)).json()) as unknown).toMatchObject({ ok: true });
+  });
+
+  it('empties the staging folder a stopped server left when it starts', () => {
+    expect(stagedFiles(dir)).not.toContain('left-by-a-crash.upload');
+  });
+
+  it('refuses a request whose files together pass limits.maxUploadBytes, keeping none of them', async () => {
+    const part = new Uint8Array(900_000).fill(0x63);
+    const res = await upload([
+      ['one.md', part],
+      ['two.md', part],
+      ['three.md', part],
+    ]);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /exceeds 2500000 bytes \(limits\.maxUploadBytes\)/,
+    );
+    expect(bucketFiles(dir).filter((f) => /^uploads\/(one|two|three)\.md$/.test(f))).toEqual([]);
+    expect(stagedFiles(dir)).toEqual([]);
+  });
+
+  it('answers 413 while an oversized file is still arriving, not after reading it all', async () => {
+    const total = 64 * 1024 * 1024;
+    const { body, sent } = streamedUpload('streamcut', 'endless.md', total);
+    const res = await fetch(`${server.url}/api/documents/upload`, {
+      method: 'POST',
+      headers: { ...CLIENT, 'content-type': 'multipart/form-data; boundary=streamcut' },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch((error: Error) => error);
+    // The server may close the connection before the client reads the answer: either way it stopped early.
+    if (!(res instanceof Error)) expect(res.status).toBe(413);
+    expect(sent.bytes).toBeLessThan(total / 4);
+    expect(bucketFiles(dir)).not.toContain('uploads/endless.md');
+    expect(stagedFiles(dir)).toEqual([]);
+  });
+
+  it('stores an accepted file from its staged copy and keeps no staged copy', async () => {
+    const content = new Uint8Array(600_000).map((_, i) => 0x41 + (i % 26));
+    const res = await upload([['staged/letters.txt', content]]);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { documents: { key: string }[] }).documents[0]?.key).toBe(
+      'uploads/staged/letters.txt',
+    );
+    expect(readFileSync(join(dir, 'bucket', 'uploads', 'staged', 'letters.txt')).equals(content)).toBe(true);
+    expect(stagedFiles(dir)).toEqual([]);
   });
 
   it('stores each file on its own: a long name is shortened, an unusable name is refused alone', async () => {
@@ -97,6 +185,7 @@ describe('uploads over HTTP', () => {
     const stored = bucketFiles(dir);
     expect(stored).toContain('uploads/fine.md');
     expect(stored).toContain('uploads/badname.md');
+    expect(stagedFiles(dir)).toEqual([]);
   });
 
   it('keeps part bodies byte for byte while cleaning part headers, across chunk boundaries', async () => {
@@ -142,5 +231,6 @@ describe('uploads over HTTP', () => {
       body: 'nothing',
     });
     expect(noBoundary.status).toBe(400);
+    expect(stagedFiles(dir)).toEqual([]);
   });
 });

@@ -41,6 +41,7 @@ function guarded(store: BlobStore, prefixes: string[]): BlobStore {
   return {
     ...store,
     put: store.put.bind(store),
+    putFile: store.putFile.bind(store),
     get: store.get.bind(store),
     head: store.head.bind(store),
     list: store.list.bind(store),

@@ -1,13 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openPglite, queryRows, schema } from '#shared/db/index.ts';
+import { type Database, openPglite, openPgliteWorker, queryRows, schema } from '#shared/db/index.ts';
 
 // The embedded client installs drizzle's parsers once instead of passing them with every query
-// (shared/db/client.ts): values must come back exactly as drizzle's own PGlite driver gives them.
-describe('embedded PGlite client', () => {
+// (shared/db/client.ts), in-process or inside the worker thread (shared/db/pglite-worker/): values
+// must come back exactly as drizzle's own PGlite driver gives them.
+describe.each([
+  ['in-process', () => openPglite()],
+  ['worker thread', () => openPgliteWorker(undefined, 0)],
+])('embedded PGlite client (%s)', (_name, open) => {
   let database: Database;
   beforeAll(async () => {
-    database = await openPglite();
+    database = await open();
   });
   afterAll(() => database.close());
 

@@ -3,12 +3,13 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#shared/config/index.ts';
+import { normalizeTree } from '#shared/enrich/structure/normalize.ts';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { createProviders } from '#shared/llm/providers.ts';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseLimitsOf } from '#shared/parse/limits.ts';
-import { normalizeOptionsOf, normalizeTree } from '#shared/parse/normalize.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
+import { normalizeOptionsOf } from '#shared/parse/structure/options.ts';
 
 /**
  * Every file of the shared corpus (real Office files written by others, some hostile on purpose)

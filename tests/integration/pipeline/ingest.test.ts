@@ -1,9 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, schema } from '#shared/db/index.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import type { PipelineDeps, PipelineEvent } from '#shared/pipeline/types.ts';
+import { stageStream } from '#shared/storage/staging.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
 import { pngBytes, testDeps, utf8 } from './fixtures.ts';
 
@@ -114,6 +119,22 @@ describe('ingest pipeline', () => {
     expect(second).toMatchObject({ status: 'unchanged', version: 1, documentId: first?.documentId });
     expect(await versionsOf(first?.documentId ?? '')).toHaveLength(1);
     expect(await documentRow(first?.documentId ?? '')).toMatchObject({ status: 'ready', currentVersion: 1 });
+  });
+
+  it('ingests a staged file like its bytes: same object, same hash, and unchanged against those bytes', async () => {
+    const text = '# Staged\n\nWritten to disk as it arrived, never held whole.\n';
+    const dir = await mkdtemp(join(tmpdir(), 'dropqa-staged-'));
+    try {
+      const staged = await stageStream(dir, Readable.from([Buffer.from(text)]));
+      const [first] = await service.ingest([{ key: 'staged/a.md', staged, contentType: 'text/markdown' }]);
+      expect(first).toMatchObject({ status: 'ready', version: 1 });
+      expect(new TextDecoder().decode(await deps.store.get('staged/a.md'))).toBe(text);
+      expect((await versionsOf(first?.documentId ?? ''))[0]?.fileHash).toBe(staged.hash);
+      const [again] = await service.submit([{ key: 'staged/a.md', bytes: utf8(text) }]);
+      expect(again).toMatchObject({ status: 'unchanged', version: 1, documentId: first?.documentId });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('makes changed bytes version 2 and keeps version 1', async () => {

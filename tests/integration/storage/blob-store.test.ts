@@ -1,10 +1,13 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { contentHash } from '#shared/pipeline/unchanged.ts';
 import { LocalBlobStore } from '#shared/storage/local.ts';
 import { S3BlobStore } from '#shared/storage/s3.ts';
+import { stageStream } from '#shared/storage/staging.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { startS3rver } from './s3rver.ts';
 
@@ -71,6 +74,26 @@ describe.each([
     await store.put('put/again.txt', 'one');
     await store.put('put/again.txt', 'two, longer');
     expect(new TextDecoder().decode(await store.get('put/again.txt'))).toBe('two, longer');
+  });
+
+  it('writes a staged file as an object by streaming it (putFile), byte for byte, with its type', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dropqa-putfile-'));
+    try {
+      const bytes = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 31) % 256);
+      const staged = await stageStream(dir, Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]));
+      expect(staged).toMatchObject({ size: bytes.length, hash: contentHash(bytes) });
+      await store.putFile('put/staged.pdf', staged, { contentType: 'application/pdf' });
+      expect(Buffer.from(await store.get('put/staged.pdf')).equals(Buffer.from(bytes))).toBe(true);
+      expect(await store.head('put/staged.pdf')).toMatchObject({
+        size: bytes.length,
+        contentType: 'application/pdf',
+      });
+      const missing = { ...staged, path: join(dir, 'missing.upload') };
+      await expect(store.putFile('put/none.md', missing)).rejects.toThrow(/ENOENT/);
+      expect(await keysOf(store, 'put/')).not.toContain('put/none.md');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('throws NotFoundError when getting a missing key', async () => {

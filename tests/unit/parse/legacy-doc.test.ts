@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import CFB from 'cfb';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
@@ -42,6 +43,7 @@ describe('Word 97-2003 documents', () => {
             [
               'paragraph:The nightly hotel limit in Lisbon is 180 euros.',
               'table:| City | Limit |\n| --- | --- |\n| Lisbon | 180 |\n| Madrid | 160 |',
+              'image:img_001.png',
             ],
           ],
         ],
@@ -54,6 +56,28 @@ describe('Word 97-2003 documents', () => {
         ],
       ],
     ]);
+  });
+
+  it('reads an inline picture from the Data stream: the PNG the document was given, where it sits', async () => {
+    const doc = await parse(fixture('handbook.doc'), 'handbook.doc');
+    expect(
+      doc.images.map(({ name, mime, width, height, source }) => ({ name, mime, width, height, source })),
+    ).toEqual([{ name: 'img_001.png', mime: 'image/png', width: 32, height: 24, source: 'Data' }]);
+    // The bytes are the picture itself: it decodes to the fixture's solid blue.
+    const { data } = await sharp(doc.images[0]?.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 3)]).toEqual([20, 90, 160]);
+    expect(doc.warnings).toEqual([]);
+  });
+
+  it('skips a picture whose Data stream entry is damaged with the reason, keeping the text', async () => {
+    const container = CFB.read(Buffer.from(fixture('handbook.doc')), { type: 'buffer' });
+    const data = CFB.find(container, 'Data');
+    if (!data) throw new Error('no Data stream');
+    data.content = new Uint8Array(16);
+    const doc = await parse(new Uint8Array(CFB.write(container, { type: 'buffer' }) as Buffer), 'lost.doc');
+    expect(doc.images).toEqual([]);
+    expect(doc.warnings).toEqual(['picture 1 skipped: its picture header lies outside the Data stream']);
+    expect(doc.children).toHaveLength(2);
   });
 
   it('fails an encrypted document with that reason', async () => {
@@ -90,7 +114,7 @@ describe('Word 97-2003 documents', () => {
     expect(doc.warnings).toEqual([expect.stringMatching(/^the paragraph styles could not be read/)]);
     // The same text, headings read as paragraphs.
     expect(doc.children.map((node) => node.type)).toEqual([
-      ...['paragraph', 'paragraph', 'paragraph', 'paragraph', 'table'],
+      ...['paragraph', 'paragraph', 'paragraph', 'paragraph', 'table', 'image'],
       ...['paragraph', 'paragraph', 'paragraph'],
     ]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeTree } from '#shared/parse/normalize.ts';
+import { normalizeTree } from '#shared/enrich/structure/normalize.ts';
 import { headingLevel, inferHeadings } from '#shared/parse/structure/infer-headings.ts';
 import { parseText } from '#shared/parse/text.ts';
 import { countingEmbedder, doc, OPTIONS, outline, para } from './structure-fixtures.ts';

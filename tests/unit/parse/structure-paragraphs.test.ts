@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeTree } from '#shared/enrich/structure/normalize.ts';
 import type { Embedder } from '#shared/llm/types.ts';
-import { normalizeTree } from '#shared/parse/normalize.ts';
 import type { ParagraphNode } from '#shared/parse/types.ts';
 import { countingEmbedder, DATABASE, doc, GARDEN, OPTIONS, para } from './structure-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeTree } from '#shared/enrich/structure/normalize.ts';
 import { flattenTree } from '#shared/index/flatten.ts';
-import { normalizeTree } from '#shared/parse/normalize.ts';
 import type { SectionNode, TreeNode } from '#shared/parse/types.ts';
 import {
   countingEmbedder,

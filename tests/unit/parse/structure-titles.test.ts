@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeTree } from '#shared/parse/normalize.ts';
+import { normalizeTree } from '#shared/enrich/structure/normalize.ts';
 import { extractiveTitle, shortenToTitle } from '#shared/parse/structure/extractive-title.ts';
 import { keyTermTitle } from '#shared/parse/structure/key-terms.ts';
 import { isMeaninglessTitle } from '#shared/parse/structure/meaningless-title.ts';

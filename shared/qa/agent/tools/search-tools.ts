@@ -40,28 +40,46 @@ export const keywordSearchTool = defineTool({
   },
 });
 
-export const fulltextSearchTool = defineTool({
+/** A tool that runs one query-text search (`search`) in the request's scope, narrowed to a document. */
+function queryTool(options: {
+  name: string;
+  description: string;
+  topK: number;
+  search: typeof fulltextSearch;
+  found: string;
+}) {
+  return defineTool({
+    name: options.name,
+    description: options.description,
+    input: z.object({
+      query: z.string().min(1).max(500),
+      top_k: topK(options.topK),
+      document_id: documentId,
+    }),
+    async run(ctx, input) {
+      const filters = narrowed(ctx.state.context.filters, input.document_id);
+      const hits = empty(filters) ? [] : await options.search(ctx.deps, input.query, filters, input.top_k);
+      return gatherHits(ctx, hits, 'search', options.found);
+    },
+  });
+}
+
+export const fulltextSearchTool = queryTool({
   name: 'fulltext_search',
   description:
     'BM25 full-text search: balances precision and recall for queries of several related words (topics, "risks and mitigations").',
-  input: z.object({ query: z.string().min(1).max(500), top_k: topK(8), document_id: documentId }),
-  async run(ctx, input) {
-    const filters = narrowed(ctx.state.context.filters, input.document_id);
-    const hits = empty(filters) ? [] : await fulltextSearch(ctx.deps, input.query, filters, input.top_k);
-    return gatherHits(ctx, hits, 'search', 'passage(s) by full-text rank');
-  },
+  topK: 8,
+  search: fulltextSearch,
+  found: 'passage(s) by full-text rank',
 });
 
-export const semanticSearchTool = defineTool({
+export const semanticSearchTool = queryTool({
   name: 'semantic_search',
   description:
     'Vector similarity search: for colloquial or abstract questions whose words may differ from the documents (synonyms, other languages).',
-  input: z.object({ query: z.string().min(1).max(500), top_k: topK(5), document_id: documentId }),
-  async run(ctx, input) {
-    const filters = narrowed(ctx.state.context.filters, input.document_id);
-    const hits = empty(filters) ? [] : await semanticSearch(ctx.deps, input.query, filters, input.top_k);
-    return gatherHits(ctx, hits, 'search', 'semantically similar passage(s)');
-  },
+  topK: 5,
+  search: semanticSearch,
+  found: 'semantically similar passage(s)',
 });
 
 export const sectionSearchTool = defineTool({

@@ -1,15 +1,13 @@
 import type { Providers } from '#shared/llm/types.ts';
-import { enrichTitles } from './structure/enrich-titles.ts';
-import { generateSections } from './structure/generate-sections.ts';
-import { inferHeadings } from './structure/infer-headings.ts';
-import type { NormalizeOptions } from './structure/options.ts';
-import { splitLongParagraphs } from './structure/split-paragraphs.ts';
-import { createTitler } from './structure/titler.ts';
-import { hasSections } from './structure/tree-text.ts';
-import { VectorTable } from './structure/vectors.ts';
-import type { ParsedDocument, TreeNode } from './types.ts';
-
-export { type NormalizeOptions, normalizeOptionsOf } from './structure/options.ts';
+import { generateSections } from '#shared/parse/structure/generate-sections.ts';
+import { inferHeadings } from '#shared/parse/structure/infer-headings.ts';
+import type { NormalizeOptions } from '#shared/parse/structure/options.ts';
+import { splitLongParagraphs } from '#shared/parse/structure/split-paragraphs.ts';
+import { hasSections } from '#shared/parse/structure/tree-text.ts';
+import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
+import { EmbedderVectors } from './embedder-vectors.ts';
+import { enrichTitles } from './enrich-titles.ts';
+import { createTitler } from './titler.ts';
 
 function removeEmpty(nodes: readonly TreeNode[]): TreeNode[] {
   return nodes.flatMap((node): TreeNode[] => {
@@ -42,7 +40,7 @@ export async function normalizeTree(
   options: NormalizeOptions,
 ): Promise<ParsedDocument> {
   const warnings = [...doc.warnings];
-  const vectors = new VectorTable(providers.embedder, warnings);
+  const vectors = new EmbedderVectors(providers.embedder, warnings);
   const titler = createTitler(providers.chat, doc.title, warnings);
   let children = removeEmpty(doc.children);
   if (!hasSections(children)) children = inferHeadings(children);

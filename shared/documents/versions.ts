@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type Db, schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
-import type { VersionRef } from './contract.ts';
 
 const { documentVersions } = schema;
 
 export type VersionRow = typeof documentVersions.$inferSelect;
+/** One version of one document (the pipeline's `VersionRef`). */
+type VersionRef = Pick<VersionRow, 'documentId' | 'version'>;
 
 /** One version row; `NotFoundError` when it does not exist (e.g. its document was deleted). */
 export async function getVersion(db: Db, ref: VersionRef): Promise<VersionRow> {

@@ -1,7 +1,7 @@
-import type { SectionNode, TreeNode } from '../types.ts';
-import { isMeaninglessTitle } from './meaningless-title.ts';
-import type { Titler } from './titler.ts';
-import { proseTexts } from './tree-text.ts';
+import { isMeaninglessTitle } from '#shared/parse/structure/meaningless-title.ts';
+import type { Titler } from '#shared/parse/structure/titler.ts';
+import { proseTexts } from '#shared/parse/structure/tree-text.ts';
+import type { SectionNode, TreeNode } from '#shared/parse/types.ts';
 
 /**
  * Adds a descriptive suffix to numbering-only section titles (docs/spec.md#title-enrichment): "一、"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeTree as normalize } from '#shared/enrich/structure/normalize.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
-import { normalizeTree as normalize } from '#shared/parse/normalize.ts';
 import { splitText } from '#shared/parse/split-text.ts';
 import type { ParagraphNode, ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 

@@ -1,0 +1,112 @@
+/**
+ * The embedded database's worker thread: one PGlite (file-backed or in memory) serving the requests
+ * of `client.ts` one at a time, in arrival order, except that while a transaction is open only its
+ * own requests run (as PGlite itself does). Before each request starts it tells the client which
+ * statement timeout applies, so the client can stop the thread if the statement outlives it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite, installDrizzleParsers } from '../pglite-parsers.ts';
+import { type HostOptions, type HostReply, type HostRequest, toHostError } from './protocol.ts';
+import { parseTimeoutSetting } from './statement-timeout.ts';
+
+if (!parentPort) throw new Error('shared/db/pglite-worker/host.ts runs inside a worker thread');
+const port = parentPort;
+const options = workerData as HostOptions;
+const reply = (message: HostReply) => port.postMessage(message);
+
+/** Requests outside any transaction, `begin` and `close` among them. */
+const waiting: HostRequest[] = [];
+/** The open transaction and its requests. */
+let open: { tx: number; queue: HostRequest[] } | undefined;
+let busy = false;
+let sessionTimeoutMs = options.statementTimeoutMs;
+let localTimeoutMs: number | undefined;
+let pglite: PGlite | undefined;
+
+port.on('message', (request: HostRequest) => {
+  if ('tx' in request && request.tx !== undefined && request.op !== 'begin') {
+    if (open?.tx !== request.tx) {
+      reply({
+        kind: 'error',
+        id: request.id,
+        error: { name: 'Error', message: `transaction ${request.tx} is not open`, fields: { code: '25P01' } },
+      });
+      return;
+    }
+    open.queue.push(request);
+  } else {
+    waiting.push(request);
+  }
+  void pump();
+});
+
+async function pump(): Promise<void> {
+  if (busy || !pglite) return;
+  const request = open ? open.queue.shift() : waiting.shift();
+  if (!request) return;
+  busy = true;
+  try {
+    await run(pglite, request);
+  } finally {
+    busy = false;
+  }
+  void pump();
+}
+
+async function run(db: PGlite, request: HostRequest): Promise<void> {
+  if (request.op === 'close') {
+    await db.close();
+    reply({ kind: 'result', id: request.id, result: { rows: [], fields: [] } });
+    port.close();
+    return;
+  }
+  reply({ kind: 'started', id: request.id, timeoutMs: localTimeoutMs ?? sessionTimeoutMs });
+  let answer: HostReply;
+  try {
+    answer = { kind: 'result', id: request.id, result: await execute(db, request) };
+  } catch (error) {
+    answer = { kind: 'error', id: request.id, error: toHostError(error) };
+  }
+  try {
+    reply(answer);
+  } catch (error) {
+    // A value that cannot be cloned to the main thread fails its own query, not the thread.
+    reply({ kind: 'error', id: request.id, error: toHostError(error) });
+  }
+}
+
+async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }>) {
+  if (request.op === 'begin') {
+    await db.query('BEGIN');
+    open = { tx: request.tx, queue: [] };
+    return { rows: [], fields: [] };
+  }
+  if (request.op !== 'query') {
+    // The transaction ends whether COMMIT succeeds or not (a failed COMMIT rolls back).
+    open = undefined;
+    localTimeoutMs = undefined;
+    await db.query(request.op === 'commit' ? 'COMMIT' : 'ROLLBACK');
+    return { rows: [], fields: [] };
+  }
+  installDrizzleParsers(db);
+  const result = await db.query(request.text, request.params, { rowMode: request.rowMode });
+  const setting = parseTimeoutSetting(request.text);
+  if (setting?.scope === 'local' && open) localTimeoutMs = setting.ms ?? sessionTimeoutMs;
+  if (setting?.scope === 'session') {
+    sessionTimeoutMs = setting.ms ?? options.statementTimeoutMs;
+    localTimeoutMs = undefined;
+  }
+  return { rows: result.rows, affectedRows: result.affectedRows, fields: result.fields };
+}
+
+try {
+  pglite = await createPglite(options.dir);
+  // PGlite never enforces it (the client does), but SHOW statement_timeout then tells the truth.
+  await pglite.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+  reply({ kind: 'ready' });
+  void pump();
+} catch (error) {
+  reply({ kind: 'open-failed', error: toHostError(error) });
+  port.close();
+}

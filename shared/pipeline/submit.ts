@@ -1,0 +1,118 @@
+import type { Db } from '../db/index.ts';
+import { localSequencer } from '../documents/sequencer.ts';
+import { queueDocument } from '../documents/write.ts';
+import { assertSafeKey } from '../storage/keys.ts';
+import type { StagedFile } from '../storage/staging.ts';
+import type { BlobStore } from '../storage/types.ts';
+import { contentHash, findUnchanged, type KnownContent } from './unchanged.ts';
+
+/**
+ * A file to ingest: its bucket key and content, as bytes or as a file staged on disk (an upload,
+ * which is never read into memory); `filename` defaults to the key's last segment.
+ */
+export type IngestFile = { key: string; filename?: string; contentType?: string } & (
+  | { bytes: Uint8Array }
+  | { staged: StagedFile }
+);
+
+export interface SubmittedFile {
+  key: string;
+  documentId: string;
+  /** `unchanged`: the same bytes as the document's latest version; nothing more happens. */
+  status: 'queued' | 'unchanged';
+  /** The unchanged version, when `unchanged`. */
+  version?: number;
+}
+
+/** A key's turn to be written: the upload before it on the key has been read by its Register. */
+export interface KeyTurn {
+  /** True when the turn had to wait for an earlier upload (its version may now be current). */
+  waited: boolean;
+  /** Ends the turn: the next upload of the key may write. */
+  release(): void;
+}
+
+/** A file written and its document queued: its execution is still to start. */
+export interface QueuedFile {
+  key: string;
+  documentId: string;
+  /** Taken right after the write, so executions of one key are ordered as their writes were. */
+  sequencer: string;
+  turn?: KeyTurn;
+}
+
+export interface SubmitOptions {
+  /**
+   * Waits for a key's turn before its file is written (the local service: otherwise a write replaces
+   * the object before the earlier execution has read it). Without it files are written at once.
+   */
+  turn?: (key: string) => Promise<KeyTurn>;
+  /**
+   * Answers a file whose bytes are its document's latest version `unchanged`, with no execution
+   * (the local service). Without it every file is queued and Register decides (AWS, where the
+   * object's S3 event starts the execution whatever this answers).
+   */
+  answerUnchanged?: boolean;
+  /** Hears each key just before its document is queued (the local service counts them as waiting). */
+  onQueue?: (key: string) => void;
+}
+
+/**
+ * How files enter the pipeline, locally and in AWS: each key is checked, the file written to the
+ * bucket (a staged file streamed, never read whole) and its live document queued (status `queued`),
+ * in order. With `answerUnchanged` a file with its latest version's bytes is answered `unchanged`
+ * (one query per 500 files, once more for a key whose turn waited). Starting executions is the
+ * caller's: the local runner, or S3 events in AWS.
+ *
+ * @example const { submitted, queued } = await submitFiles(deps, [{ key: 'uploads/a.md', bytes }]);
+ */
+export async function submitFiles(
+  deps: { db: Db; store: BlobStore },
+  files: IngestFile[],
+  options: SubmitOptions = {},
+): Promise<{ submitted: SubmittedFile[]; queued: QueuedFile[] }> {
+  for (const file of files) assertSafeKey(file.key);
+  const hashes = options.answerUnchanged ? files.map(hashOf) : [];
+  const known = options.answerUnchanged
+    ? await findUnchanged(
+        deps.db,
+        files.map((file, i) => ({ key: file.key, hash: hashes[i] ?? '' })),
+      )
+    : new Map<string, KnownContent>();
+  const submitted: SubmittedFile[] = [];
+  const queued: QueuedFile[] = [];
+  for (const [i, file] of files.entries()) {
+    const turn = await options.turn?.(file.key);
+    await writeObject(deps.store, file);
+    const sequencer = localSequencer();
+    if (options.answerUnchanged) {
+      // After waiting, the latest version may be the upload we waited for: ask again.
+      const same = turn?.waited
+        ? (await findUnchanged(deps.db, [{ key: file.key, hash: hashes[i] ?? '' }])).get(file.key)
+        : known.get(file.key);
+      if (same) {
+        // Unchanged bytes are never read by a Register: the next upload of the key may go on.
+        turn?.release();
+        submitted.push({ key: file.key, ...same, status: 'unchanged' });
+        continue;
+      }
+    }
+    options.onQueue?.(file.key);
+    const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
+    const doc = await queueDocument(deps.db, { key: file.key, filename });
+    submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
+    queued.push({ key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) });
+  }
+  return { submitted, queued };
+}
+
+function hashOf(file: IngestFile): string {
+  return 'staged' in file ? file.staged.hash : contentHash(file.bytes);
+}
+
+function writeObject(store: BlobStore, file: IngestFile): Promise<void> {
+  const options = { contentType: file.contentType };
+  return 'staged' in file
+    ? store.putFile(file.key, file.staged, options)
+    : store.put(file.key, file.bytes, options);
+}
