@@ -2,33 +2,13 @@ import { searchTerms } from '#shared/index/analyze.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
-import { hydrateHits } from './hydrate.ts';
+import { type QueryRanker, searchBy } from './hydrate.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
-import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
+import type { RankedNode } from './types.ts';
 
 /** Distinct query terms beyond this add cost, not meaning. */
 const MAX_TERMS = 64;
-
-/**
- * Full-text search ranked by Okapi BM25 (`bm25Score`; k1, b, the idf exponent and the title weight
- * from `search.bm25`): the query is analysed like the documents (`searchTerms`), each distinct term
- * once (a repeated word does not count twice), candidates are the leaves containing any query term
- * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
- * searchable scope. With `search.feedback.documents` > 0 the query is then expanded from the best
- * leaves (RM3, `expandQuery`) and ranked again. The default scope is scored from an in-memory index
- * kept in step with the database (`search.bm25.memoryIndex`); filtered scopes are scored in SQL, alike.
- *
- * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
- */
-export async function fulltextSearch(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters = {},
-  limit: number = deps.search.topK,
-): Promise<SearchHit[]> {
-  return hydrateHits(deps.db, await rankFulltext(deps, query, filters, limit));
-}
 
 /** The analysed query: its distinct search terms (at most 64), each of weight 1. */
 export function queryTerms(query: string): QueryTerm[] {
@@ -36,12 +16,7 @@ export function queryTerms(query: string): QueryTerm[] {
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
-export async function rankFulltext(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters,
-  limit: number,
-): Promise<RankedNode[]> {
+export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
   validateFilters(filters);
   const terms = queryTerms(query);
   if (terms.length === 0 || limit < 1) return [];
@@ -72,4 +47,17 @@ export async function rankFulltext(
   const ranked = await rank(expandQuery(terms, model, feedback, share), limit);
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
-}
+};
+
+/**
+ * Full-text search ranked by Okapi BM25 (`bm25Score`; k1, b, the idf exponent and the title weight
+ * from `search.bm25`): the query is analysed like the documents (`searchTerms`), each distinct term
+ * once (a repeated word does not count twice), candidates are the leaves containing any query term
+ * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
+ * searchable scope. With `search.feedback.documents` > 0 the query is then expanded from the best
+ * leaves (RM3, `expandQuery`) and ranked again. The default scope is scored from an in-memory index
+ * kept in step with the database (`search.bm25.memoryIndex`); filtered scopes are scored in SQL, alike.
+ *
+ * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
+ */
+export const fulltextSearch = searchBy(rankFulltext);
