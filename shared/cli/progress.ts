@@ -5,10 +5,15 @@ export class ProgressBar {
   private readonly tty: boolean;
 
   constructor(
-    private readonly total: number,
+    private total: number,
     private readonly out: NodeJS.WriteStream = process.stderr,
   ) {
     this.tty = Boolean(out.isTTY);
+  }
+
+  /** Counts items found along the way (an e-mail's attachments) into the total. */
+  grow(count: number): void {
+    this.total += count;
   }
 
   /** Records one finished item and redraws. */

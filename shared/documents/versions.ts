@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type Db, schema } from '../db/index.ts';
+import { type Db, queryRows, schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 
 const { documentVersions } = schema;
@@ -20,17 +20,27 @@ export async function getVersion(db: Db, ref: VersionRef): Promise<VersionRow> {
 
 /**
  * Records that a step starts on a version: the version's `step` and the document's status detail,
- * so a UI can show "processing: parse".
+ * so a UI can show "processing: parse". Returns the document's current version as it was (null:
+ * none yet, or the document is deleted).
  */
-export async function startStep(db: Db, ref: VersionRef, step: string): Promise<void> {
+export async function startStep(
+  db: Db,
+  ref: VersionRef,
+  step: string,
+): Promise<{ currentVersion: number | null }> {
   // One statement (a data-modifying CTE always runs): steps start often, round trips add up.
-  await db.execute(sql`
+  const [row] = await queryRows<{ current_version: number | null }>(
+    db,
+    sql`
     WITH v AS (
       UPDATE document_versions SET step = ${step}, updated_at = now()
       WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
     )
     UPDATE documents SET status = 'processing', status_detail = ${step}, updated_at = now()
-    WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL`);
+    WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL
+    RETURNING current_version`,
+  );
+  return { currentVersion: row?.current_version ?? null };
 }
 
 /** Merges numeric counters into a version's `stats` (jsonb `||`, so concurrent keys do not clobber). */

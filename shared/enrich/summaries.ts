@@ -52,8 +52,8 @@ export interface SummarizeOptions {
   concurrency?: number;
   /**
    * Runs once every section is summarized, while the document summary is generated and the section
-   * summaries and contexts are written (e.g. draft topics at once, embed the sections and leaves once
-   * `written` settles); awaited before returning.
+   * summaries and contexts are written (e.g. embed the sections and leaves once `written` settles);
+   * awaited before returning.
    */
   afterSections?: (done: SectionsDone) => Promise<void>;
 }
@@ -153,8 +153,11 @@ export async function summarizeVersion(
   const sectionContexts = topLevel.flat();
 
   const rootDone = summarizeNode(root);
+  // Offline the document's summary is at hand at once: one update writes it with the sections'.
+  const withSections = chat ? [] : [root];
   const written = (async () => {
-    await writeSummaries(db, sections.map(updateOf));
+    if (withSections.length > 0) await rootDone;
+    await writeSummaries(db, [...sections, ...withSections].map(updateOf));
     await writeContexts(db, sectionContexts);
   })();
   const outline = sections.map((s) => ({ title: s.title ?? '', summary: s.summary, depth: s.depth }));
@@ -163,7 +166,7 @@ export async function summarizeVersion(
     written,
     options.afterSections?.({ title, sections: outline, late, written }),
   ]);
-  await writeSummaries(db, [updateOf(root)]);
+  if (withSections.length === 0) await writeSummaries(db, [updateOf(root)]);
   await writeContexts(db, rootContexts);
   return {
     sections: sections.length,

@@ -1,23 +1,10 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
-import { jsonColumn } from '#shared/db/json-column.ts';
-import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
-import { readVersionNodes } from '#shared/index/version-nodes.ts';
-
-interface TreeRow {
-  id: string;
-  parent_id: string | null;
-  node_type: NodeType;
-  depth: number;
-  title: string | null;
-  content: string | null;
-  metadata: Record<string, unknown> | null;
-}
+import { readVersionTree, type TreeNodeRow } from '#shared/index/version-nodes.ts';
 
 /** A node of one version's tree, with what summarizing it produced. */
-export interface SummaryNode extends TreeRow {
+export interface SummaryNode extends TreeNodeRow {
   children: SummaryNode[];
   /** Section titles from the document down to this node (a leaf: its section's path). */
   path: string;
@@ -31,11 +18,7 @@ export async function loadSummaryTree(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<SummaryNode> {
-  const rows = await readVersionNodes<TreeRow & { metadata: TreeRow['metadata'] | string }>(
-    db,
-    ref,
-    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.metadata`,
-  );
+  const rows = await readVersionTree(db, ref);
   const byId = new Map<string, SummaryNode>();
   const titles = new Map<string, string[]>();
   let root: SummaryNode | undefined;
@@ -46,7 +29,6 @@ export async function loadSummaryTree(
     titles.set(row.id, own);
     const node: SummaryNode = {
       ...row,
-      metadata: jsonColumn(row.metadata, null),
       children: [],
       path: own.join(PATH_SEPARATOR),
       summary: null,

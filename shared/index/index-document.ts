@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import type { ParsedDocument } from '#shared/parse/types.ts';
 import { flattenTree } from './flatten.ts';
-import { writeNodes } from './write-nodes.ts';
+import { fitsOneStatement, writeNodes } from './write-nodes.ts';
 
 export interface IndexStats {
   sections: number;
@@ -19,8 +18,7 @@ export interface IndexResult {
 }
 
 /**
- * Writes a parsed (already normalized) document as the `nodes` rows of one version, in one
- * transaction. Rows left by an earlier attempt at the same version are replaced, so a retried parse
+ * Writes a parsed (already normalized) document as the `nodes` rows of one version, atomically. Rows left by an earlier attempt at the same version are replaced, so a retried parse
  * step does not duplicate the tree.
  *
  * @example
@@ -30,13 +28,11 @@ export async function indexParsedDocument(
   db: Db,
   args: { documentId: string; version: number; parsed: ParsedDocument },
 ): Promise<IndexResult> {
-  const rows = flattenTree(args.parsed, { documentId: args.documentId, version: args.version });
-  await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`DELETE FROM nodes WHERE document_id = ${args.documentId}::uuid AND version = ${args.version}::int`,
-    );
-    await writeNodes(tx, rows);
-  });
+  const ref = { documentId: args.documentId, version: args.version };
+  const rows = flattenTree(args.parsed, ref);
+  // A small document is replaced by one statement, atomic by itself; a larger one in a transaction.
+  if (fitsOneStatement(rows)) await writeNodes(db, rows, ref);
+  else await db.transaction((tx) => writeNodes(tx as unknown as Db, rows, ref));
 
   const stats: IndexStats = { sections: 0, paragraphs: 0, tables: 0, images: 0, nodes: rows.length };
   const imageNodes: IndexResult['imageNodes'] = [];

@@ -1,6 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { DATA_API_RESPONSE_BYTES } from '#shared/db/data-api-limits.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
+import type { NodeType } from '#shared/db/schema.ts';
 
 /**
  * Text per page: a quarter of the Data API's 1 MiB result, leaving room for the JSON each value is
@@ -55,4 +57,34 @@ export async function readVersionNodes<T extends object>(
     const last = page[0];
     if (!last || Number(last.page_left) <= page.length) return rows;
   }
+}
+
+/** A node as a version's tree is rebuilt from it (columns as selected, `metadata` parsed). */
+export interface TreeNodeRow {
+  id: string;
+  parent_id: string | null;
+  node_type: NodeType;
+  depth: number;
+  title: string | null;
+  content: string | null;
+  category: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * The nodes of one version in reading order with the columns of its tree (`readVersionNodes`, so
+ * in pages).
+ *
+ * @example const rows = await readVersionTree(db, { documentId, version: 2 });
+ */
+export async function readVersionTree(
+  db: Db,
+  ref: { documentId: string; version: number },
+): Promise<TreeNodeRow[]> {
+  const rows = await readVersionNodes<TreeNodeRow & { metadata: TreeNodeRow['metadata'] | string }>(
+    db,
+    ref,
+    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.category, n.metadata`,
+  );
+  return rows.map((row) => ({ ...row, metadata: jsonColumn(row.metadata, null) }));
 }

@@ -45,14 +45,27 @@ const valuesOf = (r: NodeRow): unknown[] => [
 
 const COLUMN_LIST = sql.raw(COLUMNS.map(([name]) => name).join(', '));
 
+/** True when `writeNodes` writes these rows in one statement (atomic without a transaction). */
+export function fitsOneStatement(rows: NodeRow[]): boolean {
+  return byteBatches(rows.map(valuesOf), parameterBytes).length <= 1;
+}
+
 /**
  * Inserts `nodes` rows in multi-row INSERT statements of at most 500 rows (16 parameters a row stays
  * far below Postgres' 65,535-parameter limit) and 3 MiB of values (the Data API refuses requests
- * above 4 MiB). Run it inside a transaction to make the write atomic.
+ * above 4 MiB). With `replacing`, the first statement also deletes that version's existing rows (a
+ * data-modifying CTE: one statement, and atomic by itself when the rows fit in one). Run it inside a
+ * transaction to make a write of several statements atomic (see `fitsOneStatement`).
  */
-export async function writeNodes(db: Db, rows: NodeRow[]): Promise<void> {
+export async function writeNodes(
+  db: Db,
+  rows: NodeRow[],
+  replacing?: { documentId: string; version: number },
+): Promise<void> {
   const tuples = rows.map(valuesOf);
-  for (const batch of byteBatches(tuples, parameterBytes)) {
+  const batches = byteBatches(tuples, parameterBytes);
+  if (replacing && batches.length === 0) batches.push([]);
+  for (const [n, batch] of batches.entries()) {
     const values = batch.map(
       (tuple) =>
         sql`(${sql.join(
@@ -63,6 +76,16 @@ export async function writeNodes(db: Db, rows: NodeRow[]): Promise<void> {
           sql`, `,
         )})`,
     );
-    await db.execute(sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${sql.join(values, sql`, `)}`);
+    const insert =
+      values.length > 0
+        ? sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${sql.join(values, sql`, `)}`
+        : undefined;
+    const gone =
+      replacing && n === 0
+        ? sql`DELETE FROM nodes WHERE document_id = ${replacing.documentId}::uuid AND version = ${replacing.version}::int`
+        : undefined;
+    if (gone && insert) await db.execute(sql`WITH gone AS (${gone}) ${insert}`);
+    else if (gone) await db.execute(gone);
+    else if (insert) await db.execute(insert);
   }
 }

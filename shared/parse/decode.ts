@@ -1,9 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
-/** Offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or -1. */
+/**
+ * Offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or -1. Valid
+ * text is told by Node's native check; only invalid text is walked to find the offset.
+ */
 export function firstInvalidUtf8Offset(bytes: Uint8Array, from = 0): number {
+  if (isUtf8(bytes.subarray(from))) return -1;
   let i = from;
   while (i < bytes.length) {
     const b0 = bytes[i] ?? 0;
@@ -93,43 +98,67 @@ export function decodeText(bytes: Uint8Array, filename?: string): string {
 const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
 
 /**
- * True when nearly every two-byte character is in GB2312's common range (both bytes 0xA1-0xFE), as
- * Chinese text is: Latin-1 accents before ASCII letters ("João") also make valid GBK pairs, but with a
- * second byte below 0x80.
+ * The share of two-byte characters (lead byte 0x81 or above) whose bytes pass `common`, or 0 when
+ * there are none.
  */
-function looksLikeGb2312(bytes: Uint8Array): boolean {
+function commonPairShare(bytes: Uint8Array, common: (lead: number, trail: number) => boolean): number {
   let pairs = 0;
-  let common = 0;
+  let hits = 0;
   for (let i = 0; i < bytes.length; i++) {
     const lead = bytes[i] ?? 0;
     if (lead < 0x81) continue;
-    const trail = bytes[i + 1] ?? 0;
     pairs++;
-    if (lead >= 0xa1 && trail >= 0xa1) common++;
+    if (common(lead, bytes[i + 1] ?? 0)) hits++;
     i++;
   }
-  return pairs > 0 && common >= pairs * 0.9;
+  return pairs > 0 ? hits / pairs : 0;
 }
 
 /**
+ * The legacy Chinese encodings a table is tried in, in order, each with what its text looks like:
+ * nearly every pair in GB2312's common range (both bytes 0xA1-0xFE; Latin-1 accents before ASCII
+ * letters, "João", also make valid pairs, but with a trail byte below 0x80), else nearly every pair
+ * a Big5 symbol or frequently used character (lead 0xA1-0xC6; Big5's trail bytes include 0x40-0x7E,
+ * which keeps Big5 text out of the GB2312 test, and Latin-1 accents are leads 0xE0 and above).
+ */
+const CHINESE_ENCODINGS = [
+  { encoding: 'gb18030', common: (lead: number, trail: number) => lead >= 0xa1 && trail >= 0xa1 },
+  { encoding: 'big5', common: (lead: number) => lead >= 0xa1 && lead <= 0xc6 },
+] as const;
+
+/** A table's legacy encoding: what Excel on Chinese Windows writes, Simplified or Traditional. */
+export type TableEncoding =
+  | 'utf-8'
+  | 'utf-16le'
+  | 'utf-16be'
+  | (typeof CHINESE_ENCODINGS)[number]['encoding'];
+
+/**
  * Decodes a table exported by a spreadsheet program (CSV, TSV): as `decodeText` when it is UTF-8 or
- * has a byte-order mark; else as GB18030 (GBK's superset, what Excel writes on Chinese Windows) when
- * every byte sequence is valid in it and it holds Chinese text. Anything else is refused as
- * `decodeText` refuses it: Latin-1 or Big5 are not guessed at.
+ * has a byte-order mark; else as GB18030 (GBK's superset, what Excel writes on Simplified Chinese
+ * Windows) or Big5 (Traditional Chinese: Taiwan, Hong Kong) when every byte sequence is valid in it,
+ * it holds Chinese text and its character pairs look like that encoding's. Anything else is refused
+ * as `decodeText` refuses it: Latin-1 is not guessed at.
  *
  * @example decodeTableText(gbkBytes, 'a.csv') // { text: '项目,金额...', encoding: 'gb18030' }
  */
-export function decodeTableText(bytes: Uint8Array, filename?: string): { text: string; encoding: string } {
+export function decodeTableText(
+  bytes: Uint8Array,
+  filename?: string,
+): { text: string; encoding: TableEncoding } {
   const encoding = textEncodingOf(bytes);
   const start = startsWith(bytes, UTF8_BOM) ? UTF8_BOM.length : 0;
   if (encoding !== 'utf-8' || firstInvalidUtf8Offset(bytes, start) < 0) {
     return { text: decodeText(bytes, filename), encoding };
   }
-  try {
-    const text = new TextDecoder('gb18030', { fatal: true }).decode(bytes);
-    if (CJK.test(text) && looksLikeGb2312(bytes)) return { text, encoding: 'gb18030' };
-  } catch {
-    // Not GB18030 either: refused below with the first byte that is not UTF-8.
+  for (const candidate of CHINESE_ENCODINGS) {
+    if (commonPairShare(bytes, candidate.common) < 0.9) continue;
+    try {
+      const text = new TextDecoder(candidate.encoding, { fatal: true }).decode(bytes);
+      if (CJK.test(text)) return { text, encoding: candidate.encoding };
+    } catch {
+      // Not valid in this encoding: the next is tried, else refused below.
+    }
   }
   return { text: decodeText(bytes, filename), encoding };
 }

@@ -128,6 +128,23 @@ function isBinaryText(text: string): boolean {
   return controls > sample.length / 100;
 }
 
+/** How much of a large CSV or TSV detection decodes: the CSV reader decodes (and checks) it all. */
+const TABLE_HEAD_BYTES = 256 * 1024;
+
+/**
+ * The text of a table's first lines (cut at a line feed, which is never part of a UTF-8, GBK or Big5
+ * character), or of all of it when it is small, has no line feed there, is UTF-16, or its head is
+ * blank.
+ */
+function tableTextHead(bytes: Uint8Array, filename: string): string {
+  const cut = bytes.lastIndexOf(0x0a, TABLE_HEAD_BYTES);
+  if (bytes.length <= TABLE_HEAD_BYTES || cut <= 0 || textEncodingOf(bytes) !== 'utf-8') {
+    return decodeTableText(bytes, filename).text;
+  }
+  const head = decodeTableText(bytes.subarray(0, cut + 1), filename).text;
+  return head.trim() === '' ? decodeTableText(bytes, filename).text : head;
+}
+
 /**
  * Tells a document's real type from its bytes; the filename only chooses between Markdown and plain
  * text. Throws `UnsupportedDocumentError` with a readable reason for empty files, images, archives,
@@ -151,7 +168,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (textEncodingOf(bytes) === 'utf-8' && bytes.subarray(0, 8192).includes(0)) {
     throw binaryError(filename, undefined);
   }
-  const text = textKind === 'csv' ? decodeTableText(bytes, filename).text : decodeText(bytes, filename);
+  const text = textKind === 'csv' ? tableTextHead(bytes, filename) : decodeText(bytes, filename);
   if (isBinaryText(text)) throw binaryError(filename, undefined);
   if (text.trim() === '')
     throw new UnsupportedDocumentError(`${filename}: the file is empty (only whitespace)`);

@@ -1,4 +1,5 @@
 function escapeCell(cell: string): string {
+  if (!/[\\|\n]/.test(cell)) return cell;
   return cell
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')

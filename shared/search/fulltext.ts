@@ -1,12 +1,24 @@
 import { searchTerms } from '#shared/index/analyze.ts';
 import { rankFulltextSql } from './fulltext-sql.ts';
-import { hydrateHits } from './hydrate.ts';
+import { type QueryRanker, searchBy } from './hydrate.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
-import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
 
 /** Distinct query terms beyond this add cost, not meaning. */
 const MAX_TERMS = 64;
+
+/** The ranking of `fulltextSearch` without loading the hits' details. */
+export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
+  validateFilters(filters);
+  const terms = [...new Set(searchTerms(query))].slice(0, MAX_TERMS);
+  if (terms.length === 0 || limit < 1) return [];
+  const params = { k1: deps.search.bm25.k1, b: deps.search.bm25.b };
+  if (isDefaultScope(filters) && deps.search.bm25.memoryIndex !== false) {
+    const index = await syncedMemoryIndex(deps.db);
+    return index.rank(terms, limit, params);
+  }
+  return rankFulltextSql(deps.db, terms, filters, limit, params);
+};
 
 /**
  * Full-text search ranked by Okapi BM25 (`bm25Score`; k1 and b from `search.bm25`): the query is
@@ -17,29 +29,4 @@ const MAX_TERMS = 64;
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */
-export async function fulltextSearch(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters = {},
-  limit: number = deps.search.topK,
-): Promise<SearchHit[]> {
-  return hydrateHits(deps.db, await rankFulltext(deps, query, filters, limit));
-}
-
-/** The ranking of `fulltextSearch` without loading the hits' details. */
-export async function rankFulltext(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters,
-  limit: number,
-): Promise<RankedNode[]> {
-  validateFilters(filters);
-  const terms = [...new Set(searchTerms(query))].slice(0, MAX_TERMS);
-  if (terms.length === 0 || limit < 1) return [];
-  const params = { k1: deps.search.bm25.k1, b: deps.search.bm25.b };
-  if (isDefaultScope(filters) && deps.search.bm25.memoryIndex !== false) {
-    const index = await syncedMemoryIndex(deps.db);
-    return index.rank(terms, limit, params);
-  }
-  return rankFulltextSql(deps.db, terms, filters, limit, params);
-}
+export const fulltextSearch = searchBy(rankFulltext);

@@ -1,39 +1,16 @@
 import { rankFulltext } from './fulltext.ts';
 import { fuseScores } from './fusion.ts';
-import { hydrateHits } from './hydrate.ts';
+import { type QueryRanker, searchBy } from './hydrate.ts';
 import { validateFilters } from './scope.ts';
 import { cosineSimilarities, embedQuery, rankByVector } from './semantic.ts';
-import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
 
 /** How deep each list is read before fusion, relative to the results wanted. */
 const DEPTH_FACTOR = 3;
 const MIN_DEPTH = 30;
 const MAX_DEPTH = 300;
 
-/**
- * Hybrid search: full-text (BM25) and semantic (cosine) rankings computed in parallel, semantic hits
- * below `search.minSemanticScore` dropped, then fused by a weighted sum of normalised scores
- * (`fuseScores`, semantic weight `search.hybrid.semanticWeight`, by default per embedder kind).
- * Every hit carries its cosine `relevance` to the query.
- *
- * @example await hybridSearch(deps, 'What is the 2024 budget?', { documentIds: [id] }, 10)
- */
-export async function hybridSearch(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters = {},
-  limit: number = deps.search.topK,
-): Promise<SearchHit[]> {
-  return hydrateHits(deps.db, await rankHybrid(deps, query, filters, limit));
-}
-
 /** The ranking of `hybridSearch` without loading the hits' details. */
-export async function rankHybrid(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters,
-  limit: number,
-): Promise<RankedNode[]> {
+export const rankHybrid: QueryRanker = async (deps, query, filters, limit) => {
   validateFilters(filters);
   if (limit < 1 || !query.trim()) return [];
   const depth = Math.min(Math.max(limit * DEPTH_FACTOR, MIN_DEPTH), MAX_DEPTH);
@@ -51,4 +28,14 @@ export async function rankHybrid(
   }
   const fused = fuseScores(fulltext, kept, cosine, { semanticWeight: deps.search.hybrid.semanticWeight });
   return fused.slice(0, limit).map((hit) => ({ ...hit, relevance: cosine.get(hit.nodeId) ?? 0 }));
-}
+};
+
+/**
+ * Hybrid search: full-text (BM25) and semantic (cosine) rankings computed in parallel, semantic hits
+ * below `search.minSemanticScore` dropped, then fused by a weighted sum of normalised scores
+ * (`fuseScores`, semantic weight `search.hybrid.semanticWeight`, by default per embedder kind).
+ * Every hit carries its cosine `relevance` to the query.
+ *
+ * @example await hybridSearch(deps, 'What is the 2024 budget?', { documentIds: [id] }, 10)
+ */
+export const hybridSearch = searchBy(rankHybrid);

@@ -4,7 +4,7 @@ import type { NodeType } from '#shared/db/schema.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
 import { loadBreadcrumbs } from './breadcrumb.ts';
 import { pgArray } from './scope.ts';
-import type { RankedNode, SearchHit } from './types.ts';
+import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
 
 interface HitRow {
   id: string;
@@ -67,4 +67,25 @@ function parseJson(value: HitRow['metadata']): Record<string, unknown> {
   if (!value) return {};
   if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
   return value;
+}
+
+/** A ranking of query text (`rankFulltext`, `rankSemantic`, `rankHybrid`): the best `limit` nodes. */
+export type QueryRanker = (
+  deps: SearchDeps,
+  query: string,
+  filters: SearchFilters,
+  limit: number,
+) => Promise<RankedNode[]>;
+
+/**
+ * The search of a ranking: its nodes with what a result shows (`hydrateHits`). Filters default to
+ * none, `limit` to `search.topK`.
+ */
+export function searchBy(rank: QueryRanker) {
+  return async (
+    deps: SearchDeps,
+    query: string,
+    filters: SearchFilters = {},
+    limit: number = deps.search.topK,
+  ): Promise<SearchHit[]> => hydrateHits(deps.db, await rank(deps, query, filters, limit));
 }

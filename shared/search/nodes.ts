@@ -1,44 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import type { NodeType } from '#shared/db/schema.ts';
+import { jsonColumn } from '#shared/db/json-column.ts';
 import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import type { NodeRow } from '#shared/index/node-row.ts';
 import { isUuid, LEAF_TYPES } from './scope.ts';
 
-/** One node of a document tree as the browse tools show it. */
-export interface NodeView {
-  id: string;
-  documentId: string;
-  version: number;
-  parentId: string | null;
-  nodeType: NodeType;
-  depth: number;
-  title: string | null;
-  content: string | null;
-  summary: string | null;
-  position: number;
-  ordinal: number;
-  category: string | null;
-  metadata: Record<string, unknown>;
-}
+/** One node of a document tree as the browse tools show it: the stored row without its index columns. */
+export type NodeView = Omit<NodeRow, 'indexText' | 'searchVector' | 'tokenCount'>;
 
-interface NodeRow {
-  id: string;
-  document_id: string;
-  version: number;
-  parent_id: string | null;
-  node_type: NodeType;
-  depth: number;
-  title: string | null;
-  content: string | null;
-  summary: string | null;
-  position: number;
-  ordinal: number;
-  category: string | null;
-  metadata: Record<string, unknown> | string | null;
-}
+/** A `NodeView` as selected: the Data API may return numbers and JSON as text. */
+type SelectedNode = Omit<NodeView, 'metadata'> & { metadata: NodeView['metadata'] | string | null };
 
 const COLUMNS = sql.raw(
-  'n.id, n.document_id, n.version, n.parent_id, n.node_type, n.depth, n.title, n.content, n.summary, n.position, n.ordinal, n.category, n.metadata',
+  'n.id, n.document_id AS "documentId", n.version, n.parent_id AS "parentId", n.node_type AS "nodeType", n.depth, n.title, n.content, n.summary, n.position, n.ordinal, n.category, n.metadata',
 );
 const LEAF = sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', ')})`);
 
@@ -49,7 +23,7 @@ const LEAF = sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', 
  */
 export async function getNode(db: Db, nodeId: string): Promise<NodeView> {
   checkId(nodeId);
-  const [row] = await queryRows<NodeRow>(
+  const [row] = await queryRows<SelectedNode>(
     db,
     sql`SELECT ${COLUMNS} FROM nodes n WHERE n.id = ${nodeId}::uuid`,
   );
@@ -64,7 +38,7 @@ export async function getNode(db: Db, nodeId: string): Promise<NodeView> {
  */
 export async function getChildren(db: Db, nodeId: string): Promise<NodeView[]> {
   checkId(nodeId);
-  const rows = await queryRows<NodeRow>(
+  const rows = await queryRows<SelectedNode>(
     db,
     sql`SELECT ${COLUMNS} FROM nodes n WHERE n.parent_id = ${nodeId}::uuid ORDER BY n.position, n.ordinal`,
   );
@@ -88,7 +62,7 @@ export async function getContextWindow(
   checkId(nodeId);
   const b = clampCount(before, 'before');
   const a = clampCount(after, 'after');
-  const rows = await queryRows<NodeRow>(
+  const rows = await queryRows<SelectedNode>(
     db,
     sql`WITH c AS (SELECT document_id, version, ordinal FROM nodes WHERE id = ${nodeId}::uuid)
         (SELECT ${COLUMNS} FROM nodes n JOIN c ON n.document_id = c.document_id AND n.version = c.version
@@ -104,21 +78,14 @@ export async function getContextWindow(
   return rows.map(toView).sort((x, y) => x.ordinal - y.ordinal);
 }
 
-export function toView(row: NodeRow): NodeView {
+function toView(row: SelectedNode): NodeView {
   return {
-    id: row.id,
-    documentId: row.document_id,
+    ...row,
     version: Number(row.version),
-    parentId: row.parent_id,
-    nodeType: row.node_type,
     depth: Number(row.depth),
-    title: row.title,
-    content: row.content,
-    summary: row.summary,
     position: Number(row.position),
     ordinal: Number(row.ordinal),
-    category: row.category,
-    metadata: typeof row.metadata === 'string' ? JSON.parse(row.metadata) : (row.metadata ?? {}),
+    metadata: jsonColumn(row.metadata, {}),
   };
 }
 

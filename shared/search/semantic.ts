@@ -4,9 +4,16 @@ import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import { vectorExpression, vectorPredicate } from '#shared/index/vector-index.ts';
 import type { Embedder } from '#shared/llm/types.ts';
-import { hydrateHits } from './hydrate.ts';
+import { type QueryRanker, searchBy } from './hydrate.ts';
 import { pgArray, scopeCondition, validateFilters } from './scope.ts';
-import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';
+import type { RankedNode, SearchDeps, SearchFilters } from './types.ts';
+
+/** The ranking of `semanticSearch` without loading the hits' details. */
+export const rankSemantic: QueryRanker = async (deps, query, filters, limit) => {
+  validateFilters(filters);
+  if (limit < 1 || !query.trim()) return [];
+  return rankByVector(deps, await embedQuery(deps.embedder, query), filters, limit);
+};
 
 /**
  * Semantic search: the query embedded with the configured embedder, then a k-nearest-neighbour
@@ -16,26 +23,7 @@ import type { RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.t
  *
  * @example await semanticSearch(deps, '这个项目花了多少钱', {}, 5)
  */
-export async function semanticSearch(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters = {},
-  limit: number = deps.search.topK,
-): Promise<SearchHit[]> {
-  return hydrateHits(deps.db, await rankSemantic(deps, query, filters, limit));
-}
-
-/** The ranking of `semanticSearch` without loading the hits' details. */
-export async function rankSemantic(
-  deps: SearchDeps,
-  query: string,
-  filters: SearchFilters,
-  limit: number,
-): Promise<RankedNode[]> {
-  validateFilters(filters);
-  if (limit < 1 || !query.trim()) return [];
-  return rankByVector(deps, await embedQuery(deps.embedder, query), filters, limit);
-}
+export const semanticSearch = searchBy(rankSemantic);
 
 /** k-NN for an already embedded query (a pgvector literal from `embedQuery`; undefined finds nothing). */
 export async function rankByVector(

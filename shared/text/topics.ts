@@ -173,6 +173,10 @@ interface TopicTerms {
   name: string;
   key: string;
   tokens: Set<string>;
+  /** The key after a space: a name ending another's ends its `spaced` key. */
+  spaced: string;
+  /** Written with a capital and not Chinese: a name that may end another ("Borealis"). */
+  named: boolean;
 }
 
 /** Terms of the names compared lately (existing topics are compared with every new document's). */
@@ -184,7 +188,8 @@ function topicTerms(name: string): TopicTerms {
   if (!terms) {
     if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
     const key = topicKey(name);
-    terms = { name, key, tokens: new Set(segment(key)) };
+    const named = /\p{Lu}/u.test(name) && !hasCjk(name);
+    terms = { name, key, tokens: new Set(segment(key)), spaced: ` ${key}`, named };
     termsCache.set(name, terms);
   }
   return terms;
@@ -201,10 +206,10 @@ export function termOverlap(a: string, b: string): number {
   const [ta, tb] = [topicTerms(a), topicTerms(b)];
   if (ta.key === tb.key) return 1;
   const [short, long] = ta.key.length <= tb.key.length ? [ta, tb] : [tb, ta];
-  const named = /\p{Lu}/u.test(short.name) && !hasCjk(short.name);
-  if (named && ` ${long.key}`.endsWith(` ${short.key}`)) return 1;
+  if (short.named && long.spaced.endsWith(short.spaced)) return 1;
+  const [fewer, more] = ta.tokens.size <= tb.tokens.size ? [ta.tokens, tb.tokens] : [tb.tokens, ta.tokens];
   let shared = 0;
-  for (const t of ta.tokens) if (tb.tokens.has(t)) shared += 1;
+  for (const t of fewer) if (more.has(t)) shared += 1;
   const union = ta.tokens.size + tb.tokens.size - shared;
   return union === 0 ? 0 : shared / union;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/index.ts';
+import { messageIdOfKey } from '../../documents/attachments.ts';
 import { openBackend } from '../backend.ts';
 import { collectInputs } from '../files.ts';
 import { ProgressBar } from '../progress.ts';
@@ -24,8 +25,9 @@ function jsonLine(line: {
 /**
  * `dropqa ingest <files or folders> [--json]`: every file found is reported, documents as they
  * finish (ready / unchanged / failed), images kept for Markdown as `asset`, and every other file as
- * `unsupported` with its type and the types DropQA reads. Ends with a scanned / indexed / unchanged /
- * failed / not read summary; exit code 1 when any file failed.
+ * `unsupported` with its type and the types DropQA reads; an e-mail's attachments are reported as the
+ * documents they become (the progress total grows by them). Ends with a scanned (+ attachments) /
+ * indexed / unchanged / failed / not read summary; exit code 1 when any file failed.
  */
 export async function ingestCommand(
   config: Config,
@@ -46,6 +48,8 @@ export async function ingestCommand(
       if (options.json) {
         jsonLine(o);
       } else {
+        // An e-mail's attachments become documents of their own: counted when they arrive.
+        if (messageIdOfKey(o.key)) progress?.grow(1);
         progress?.tick(o.key, o.status);
       }
     });
@@ -54,9 +58,10 @@ export async function ingestCommand(
     if (!options.json) {
       const count = (status: string) => outcomes.filter((o) => o.status === status).length;
       const { unsupported, assets } = inputs;
-      const scanned = outcomes.length + unsupported.length + assets.length;
+      const attachments = outcomes.filter((o) => messageIdOfKey(o.key)).length;
+      const scanned = outcomes.length - attachments + unsupported.length + assets.length;
       process.stdout.write(
-        `${scanned} scanned: ${count('ready')} indexed, ${count('unchanged')} unchanged, ${failed.length} failed` +
+        `${scanned} scanned${attachments ? ` (+${attachments} attachment(s))` : ''}: ${count('ready')} indexed, ${count('unchanged')} unchanged, ${failed.length} failed` +
           (unsupported.length ? `, ${unsupported.length} not read (unsupported type)` : '') +
           (assets.length ? `, ${assets.length} image(s) kept for Markdown` : '') +
           '\n',

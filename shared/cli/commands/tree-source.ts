@@ -1,13 +1,12 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { Config } from '../../config/index.ts';
-import { openDatabase, queryRows } from '../../db/index.ts';
-import type { NodeType } from '../../db/schema.ts';
+import { openDatabase } from '../../db/index.ts';
 import { resolveDocument } from '../../documents/resolve.ts';
 import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { NotFoundError } from '../../errors.ts';
 import { flattenTree } from '../../index/flatten.ts';
+import { readVersionTree } from '../../index/version-nodes.ts';
 import { createProviders } from '../../llm/providers.ts';
 import { detectFileType, normalizeOptionsOf, parseDocument, parseLimitsOf } from '../../parse/index.ts';
 import { isUuid } from '../../search/scope.ts';
@@ -59,17 +58,6 @@ function folderReader(folder: string): (relativePath: string) => Promise<Uint8Ar
   };
 }
 
-interface NodeRowDb {
-  id: string;
-  parent_id: string | null;
-  node_type: NodeType;
-  depth: number;
-  title: string | null;
-  content: string | null;
-  category: string | null;
-  metadata: Record<string, unknown> | null;
-}
-
 /**
  * The stored tree of a document named by key or id (its current version, or `version`), read from
  * the database directly: for use only when no server holds the data folder.
@@ -82,11 +70,7 @@ export async function treeFromDatabase(config: Config, keyOrId: string, version?
     if (wanted === null || wanted === undefined) {
       throw new NotFoundError(`${doc.key} has no ready version yet (status: ${doc.status})`);
     }
-    const rows = await queryRows<NodeRowDb>(
-      database.db,
-      sql`SELECT id, parent_id, node_type, depth, title, content, category, metadata FROM nodes
-          WHERE document_id = ${doc.id}::uuid AND version = ${wanted}::int ORDER BY ordinal`,
-    );
+    const rows = await readVersionTree(database.db, { documentId: doc.id, version: wanted });
     const view = viewFromRows(rows.map((row) => ({ ...row, parentId: row.parent_id, type: row.node_type })));
     if (!view) throw new NotFoundError(`${doc.key} has no version ${wanted}`);
     return view;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import { jsonColumn } from '#shared/db/json-column.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { Providers } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
@@ -9,7 +8,6 @@ import { corpusStatistics, versionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
 import { linkDocumentTopics, type TopicLink } from './link.ts';
-import type { TopicSource } from './outline.ts';
 import { refreshTopicVectors } from './topic-vectors.ts';
 
 export interface TopicSettings {
@@ -49,25 +47,22 @@ export interface TopicDraft {
 
 /**
  * One version's topic candidates: a chat model names `minPerDocument`..`maxPerDocument` topics from
- * `source` (the Summarize step passes the section outline it has in hand) or else the version's
- * stored title, summary and outline; offline (or when the model fails) they are the document's
- * TF-IDF keywords against the corpus.
+ * the version's stored title, summary and section outline; offline (or when the model fails) they
+ * are the document's TF-IDF keywords against the corpus.
  */
 export async function extractTopicCandidates(
   db: Db,
   providers: Providers,
   ref: { documentId: string; version: number },
   settings: Pick<TopicSettings, 'minPerDocument' | 'maxPerDocument'>,
-  source?: TopicSource,
 ): Promise<TopicDraft> {
   const max = Math.max(settings.maxPerDocument, 1);
   const min = Math.min(settings.minPerDocument, max);
+  const text = await loadDocumentText(db, ref);
   if (providers.chat) {
     try {
-      const doc = source ?? (await loadDocumentText(db, ref));
-      return { candidates: await extractTopicsWithModel(providers.chat, doc, { min, max }), modelCalls: 1 };
+      return { candidates: await extractTopicsWithModel(providers.chat, text, { min, max }), modelCalls: 1 };
     } catch (error) {
-      const text = await loadDocumentText(db, ref);
       return {
         ...(await keywordDraft(db, ref.documentId, text, max)),
         modelCalls: 1,
@@ -75,45 +70,25 @@ export async function extractTopicCandidates(
       };
     }
   }
-  const text = await loadDocumentText(db, ref);
   return { ...(await keywordDraft(db, ref.documentId, text, max)), modelCalls: 0 };
 }
 
-/**
- * Keeps a draft on the version's document node, so the Topics step links it without extracting
- * again (the Summarize step drafts topics from the section summaries while the document summary is
- * generated).
- */
-export async function saveTopicDraft(
-  db: Db,
-  ref: { documentId: string; version: number },
-  draft: TopicDraft,
-): Promise<void> {
-  await db.execute(sql`
-    UPDATE nodes SET metadata = metadata || jsonb_build_object('topicDraft', ${JSON.stringify(draft)}::jsonb)
-    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND node_type = 'document'`);
-}
-
-/** The document's current version and the draft saved on this version's document node, in one query. */
-async function versionState(
-  db: Db,
-  ref: { documentId: string; version: number },
-): Promise<{ currentVersion: number; saved?: TopicDraft }> {
-  const [row] = await queryRows<{ current_version: number | null; draft: TopicDraft | string | null }>(
+/** The document's current version (0 when it has none). */
+async function currentVersionOf(db: Db, documentId: string): Promise<number> {
+  const [row] = await queryRows<{ current_version: number | null }>(
     db,
-    sql`SELECT d.current_version, n.metadata->'topicDraft' AS draft FROM documents d
-        LEFT JOIN nodes n ON n.document_id = d.id AND n.version = ${ref.version}::int AND n.node_type = 'document'
-        WHERE d.id = ${ref.documentId}::uuid`,
+    sql`SELECT current_version FROM documents WHERE id = ${documentId}::uuid`,
   );
-  const saved = jsonColumn<TopicDraft | undefined>(row?.draft, undefined);
-  return { currentVersion: Number(row?.current_version ?? 0), ...(saved ? { saved } : {}) };
+  return Number(row?.current_version ?? 0);
 }
 
 /**
  * Derives one version's topics and links its document to them, replacing the document's old links
- * (docs/spec.md#topics): the draft saved by the Summarize step or, without one,
- * `extractTopicCandidates`; the candidates then merge with existing topics by name or embedding
- * similarity.
+ * (docs/spec.md#topics): `extractTopicCandidates`, then the candidates merge with existing topics
+ * by name or embedding similarity. `currentVersion` is the document's current version when the
+ * caller has just read it (the Topics step, as it starts), else it is read here. `stats` are merged
+ * into the version's stats with the link counts (`topics`, `topicsCreated`, `topicModelCalls`), in
+ * the statement that keeps its key phrases.
  *
  * @example const { links } = await deriveDocumentTopics(db, providers, { documentId, version }, settings);
  */
@@ -122,30 +97,38 @@ export async function deriveDocumentTopics(
   providers: Providers,
   ref: { documentId: string; version: number },
   settings: TopicSettings,
+  known: { currentVersion?: number | null } = {},
 ): Promise<DerivedTopics> {
-  const { currentVersion, saved } = await versionState(db, ref);
+  const currentVersion =
+    known.currentVersion === undefined
+      ? await currentVersionOf(db, ref.documentId)
+      : Number(known.currentVersion ?? 0);
   if (currentVersion > ref.version) return { links: [], modelCalls: 0, superseded: true };
-  const draft = saved
-    ? { ...saved, modelCalls: 0 }
-    : await extractTopicCandidates(db, providers, ref, settings);
+  const draft = await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
-  const links = await linkDraft(db, providers, ref, draft, settings, { recordTerms: true });
+  const links = await linkDraft(db, providers, ref, draft, settings, {
+    recordTerms: true,
+    stats: (links) => ({
+      topics: links.length,
+      topicsCreated: links.filter((link) => link.created).length,
+      topicModelCalls: draft.modelCalls,
+    }),
+  });
   if (draft.corpusSize)
     await rescoreEarlierDocuments(db, providers, ref.documentId, draft.corpusSize, settings);
   return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
 }
 
-/** Keeps a draft's key phrases on its version and links the document to the draft's topics. */
+/** Links the document to the draft's topics, then keeps the draft's key phrases on its version. */
 async function linkDraft(
   db: Db,
   providers: Providers,
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
   settings: TopicSettings,
-  options: { recordTerms?: boolean } = {},
+  options: KeepOptions = {},
 ): Promise<TopicLink[]> {
-  await keepTopicPhrases(db, ref, draft, options);
-  return linkDocumentTopics(
+  const links = await linkDocumentTopics(
     db,
     providers.embedder,
     ref.documentId,
@@ -153,6 +136,8 @@ async function linkDraft(
     settings.mergeThreshold,
     Math.max(settings.maxPerDocument, 1),
   );
+  await keepTopicPhrases(db, ref, draft, links, options);
+  return links;
 }
 
 /** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
@@ -204,24 +189,36 @@ async function rescoreEarlierDocuments(
   if (stale.length < RESCORED_PER_DOCUMENT) cleanCorpus.set(db, { size: corpusSize, at: Date.now() });
 }
 
+interface KeepOptions {
+  /** Also record the version's distinct search tokens (`versionTerms`). */
+  recordTerms?: boolean;
+  /** Counters merged into the version's stats in the same update. */
+  stats?: (links: TopicLink[]) => Record<string, number>;
+}
+
 /**
  * Records the version's kept key phrases (none with a model's topics), for topics later documents
- * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring; with
- * `recordTerms`, in the same update, its distinct search tokens (`versionTerms`), which the
- * documents after it are scored against.
+ * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring; in the
+ * same update, with `recordTerms`, its distinct search tokens (`versionTerms`), which the documents
+ * after it are scored against, and the `stats` counters.
  */
 async function keepTopicPhrases(
   db: Db,
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'phrases' | 'corpusSize'>,
-  options: { recordTerms?: boolean },
+  links: TopicLink[],
+  options: KeepOptions,
 ): Promise<void> {
   const phrases = draft.phrases ?? [];
-  const stats = draft.corpusSize ? { topicCorpus: draft.corpusSize } : {};
+  const stats = {
+    ...(draft.corpusSize ? { topicCorpus: draft.corpusSize } : {}),
+    ...options.stats?.(links),
+  };
   const terms = options.recordTerms ? sql`, terms = ${versionTerms(ref)}` : sql``;
+  const touched = options.stats ? sql`, updated_at = now()` : sql``;
   await db.execute(sql`
     UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
-      stats = stats || ${JSON.stringify(stats)}::jsonb${terms}
+      stats = stats || ${JSON.stringify(stats)}::jsonb${terms}${touched}
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
 }
 

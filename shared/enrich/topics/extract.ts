@@ -27,8 +27,7 @@ const MAX_OUTLINE_CHARS = 8_000;
 
 /**
  * Topics from a chat model (docs/spec.md#topics): one structured call over the document's title,
- * summary (when known: the Summarize step asks before the document summary is written, from the
- * section summaries, which say more) and section outline; the names are de-duplicated
+ * summary (when it has one) and section outline; the names are de-duplicated
  * (case-insensitive) and cut to `max`.
  */
 export async function extractTopicsWithModel(

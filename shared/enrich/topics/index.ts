@@ -2,7 +2,6 @@ export {
   type DerivedTopics,
   deriveDocumentTopics,
   extractTopicCandidates,
-  saveTopicDraft,
   type TopicDraft,
   type TopicSettings,
 } from './derive.ts';

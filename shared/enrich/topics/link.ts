@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
@@ -5,7 +6,7 @@ import type { Embedder } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import { termOverlap } from '#shared/text/topics.ts';
 import type { TopicCandidate } from './extract.ts';
-import { hasDirection, nearestTopic } from './topic-vectors.ts';
+import { hasDirection, type Near, type Nearness, nearestTopics } from './topic-vectors.ts';
 
 /** One link of a document to a topic. */
 export interface TopicLink {
@@ -45,17 +46,31 @@ export async function linkDocumentTopics(
       tx,
       sql`SELECT id, name FROM topics ORDER BY created_at, id`,
     );
+    // Each candidate's best match by terms among the existing topics; one matched there never needs
+    // the nearest vector, so the others' are looked up together, before any topic is created.
+    const byTerms = candidates.map((candidate) => sameByTerms(existing, candidate.name, mergeThreshold));
+    const nearness = await nearestTopics(
+      tx,
+      embedder,
+      vectors.map((vector, i) => (byTerms[i] ? undefined : vector)),
+    );
     const links = new Map<string, TopicLink>();
     const createdKeys = new Map<string, string>();
+    const created: CreatedTopic[] = [];
     for (const [i, candidate] of candidates.entries()) {
-      const link = await resolveTopic(tx, embedder, candidate, vectors[i], mergeThreshold, existing);
+      const confidence = Math.min(1, Math.max(0, candidate.confidence));
+      const link = resolveTopic(i, candidate, byTerms[i], created, nearness, hasDirection(vectors[i]), {
+        confidence,
+        mergeThreshold,
+      });
       if (link.created) {
-        existing.push({ id: link.topicId, name: link.name });
+        created.push({ index: i, id: link.topicId, name: link.name, candidate, vector: vectors[i] });
         if (candidate.key) createdKeys.set(link.topicId, candidate.key);
       }
       const known = links.get(link.topicId);
       if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
     }
+    await insertTopics(tx, embedder, created);
     const previous = await queryRows<{ topic_id: string }>(
       tx,
       sql`DELETE FROM document_topics WHERE document_id = ${documentId}::uuid RETURNING topic_id`,
@@ -71,41 +86,81 @@ export async function linkDocumentTopics(
       tx,
       previous.map((p) => p.topic_id).filter((id) => !links.has(id)),
     );
-    for (const [topicId, key] of createdKeys)
-      await linkEarlierDocuments(tx, documentId, topicId, key, maxPerDocument);
+    await linkEarlierDocuments(tx, documentId, createdKeys, maxPerDocument);
     return [...links.values()];
   });
 }
 
-async function resolveTopic(
-  tx: Db,
-  embedder: Embedder,
-  candidate: TopicCandidate,
-  vector: number[] | undefined,
+/** A topic a candidate creates, written once every candidate is resolved. */
+interface CreatedTopic {
+  /** The candidate's index. */
+  index: number;
+  id: string;
+  name: string;
+  candidate: TopicCandidate;
+  vector: number[] | undefined;
+}
+
+/** The topic of `topics` (in order; the first of equals) whose terms best match `name`, at `mergeThreshold` or above. */
+function sameByTerms(
+  topics: readonly { id: string; name: string }[],
+  name: string,
   mergeThreshold: number,
-  existing: { id: string; name: string }[],
-): Promise<TopicLink> {
-  const confidence = Math.min(1, Math.max(0, candidate.confidence));
-  let same: { id: string; name: string; score: number } | undefined;
-  for (const topic of existing) {
-    const score = termOverlap(topic.name, candidate.name);
-    if (score >= mergeThreshold && score > (same?.score ?? 0)) same = { ...topic, score };
+  best?: { id: string; name: string; score: number },
+): { id: string; name: string; score: number } | undefined {
+  let same = best;
+  for (const topic of topics) {
+    const score = termOverlap(topic.name, name);
+    if (score >= mergeThreshold && score > (same?.score ?? 0))
+      same = { id: topic.id, name: topic.name, score };
   }
+  return same;
+}
+
+/**
+ * Where candidate `i` goes, as if each topic created before it were already written: the best term
+ * match among the existing topics and those created, else the nearest vector among them (distance,
+ * then id) at `mergeThreshold` or above, else a new topic.
+ */
+function resolveTopic(
+  i: number,
+  candidate: TopicCandidate,
+  existingByTerms: { id: string; name: string; score: number } | undefined,
+  created: readonly CreatedTopic[],
+  nearness: Nearness,
+  directed: boolean,
+  { confidence, mergeThreshold }: { confidence: number; mergeThreshold: number },
+): TopicLink {
+  const same = sameByTerms(created, candidate.name, mergeThreshold, existingByTerms);
   if (same) return { topicId: same.id, name: same.name, confidence, created: false };
-  if (hasDirection(vector)) {
-    const near = await nearestTopic(tx, embedder, vector);
+  if (directed) {
+    let near: Near | undefined = nearness.nearest[i];
+    for (const topic of created) {
+      const between = nearness.between.get(`${topic.index} ${i}`);
+      if (!between) continue;
+      if (
+        !near ||
+        between.distance < near.distance ||
+        (between.distance === near.distance && topic.id < near.id)
+      )
+        near = { id: topic.id, name: topic.name, ...between };
+    }
     if (near && near.score >= mergeThreshold)
       return { topicId: near.id, name: near.name, confidence, created: false };
   }
-  const [created] = await queryRows<{ id: string }>(
-    tx,
-    sql`INSERT INTO topics (name, description, embedding, embedding_model)
-        VALUES (${candidate.name}, ${candidate.description || null},
-          ${hasDirection(vector) ? vectorLiteral(vector) : null}::vector, ${embedder.model})
-        RETURNING id`,
+  return { topicId: randomUUID(), name: candidate.name, confidence, created: true };
+}
+
+/** Writes the topics the candidates created, in one statement. */
+async function insertTopics(tx: Db, embedder: Embedder, created: readonly CreatedTopic[]): Promise<void> {
+  if (created.length === 0) return;
+  const values = created.map(
+    (topic) =>
+      sql`(${topic.id}::uuid, ${topic.name}, ${topic.candidate.description || null},
+        ${hasDirection(topic.vector) ? vectorLiteral(topic.vector) : null}::vector, ${embedder.model})`,
   );
-  if (!created) throw new Error(`could not create topic ${candidate.name}`);
-  return { topicId: created.id, name: candidate.name, confidence, created: true };
+  await tx.execute(sql`
+    INSERT INTO topics (id, name, description, embedding, embedding_model) VALUES ${sql.join(values, sql`, `)}`);
 }
 
 /**
@@ -113,40 +168,47 @@ async function resolveTopic(
  * being linked) whose current version kept the key phrase of a newly created topic
  * (`document_versions.topic_phrases`) are linked to it too. A document that already has
  * `maxPerDocument` topics gives up its weakest topic that no other document has, or else is left as
- * it is.
+ * it is. The documents of every new topic are found in one statement; their link counts are then
+ * kept here as links are added.
  */
 async function linkEarlierDocuments(
   tx: Db,
   documentId: string,
-  topicId: string,
-  key: string,
+  createdKeys: ReadonlyMap<string, string>,
   maxPerDocument: number,
 ): Promise<void> {
-  const earlier = await queryRows<{ id: string; links: number }>(
+  if (createdKeys.size === 0) return;
+  const keys = [...new Set(createdKeys.values())];
+  const earlier = await queryRows<{ key: string; id: string; links: number }>(
     tx,
-    sql`SELECT d.id, (SELECT count(*) FROM document_topics dt WHERE dt.document_id = d.id)::int AS links
-        FROM document_versions v JOIN documents d ON d.id = v.document_id AND v.version = d.current_version
-        WHERE v.topic_phrases @> ${pgArray([key])}::text[] AND d.deleted_at IS NULL
-          AND d.id <> ${documentId}::uuid`,
+    sql`SELECT k.key, d.id, (SELECT count(*) FROM document_topics dt WHERE dt.document_id = d.id)::int AS links
+        FROM unnest(${pgArray(keys)}::text[]) AS k(key)
+        JOIN document_versions v ON v.topic_phrases @> ARRAY[k.key]
+        JOIN documents d ON d.id = v.document_id AND v.version = d.current_version
+        WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid`,
   );
-  for (const doc of earlier) {
-    if (Number(doc.links) >= maxPerDocument) {
-      const [weakest] = await queryRows<{ topic_id: string }>(
-        tx,
-        sql`DELETE FROM document_topics WHERE (document_id, topic_id) IN (
-              SELECT dt.document_id, dt.topic_id FROM document_topics dt
-              WHERE dt.document_id = ${doc.id}::uuid AND NOT EXISTS (
-                SELECT 1 FROM document_topics o WHERE o.topic_id = dt.topic_id AND o.document_id <> dt.document_id)
-              ORDER BY dt.confidence, dt.topic_id LIMIT 1)
-            RETURNING topic_id`,
-      );
-      if (!weakest) continue;
-      await dropOrphans(tx, [weakest.topic_id]);
+  const links = new Map(earlier.map((doc) => [doc.id, Number(doc.links)]));
+  for (const [topicId, key] of createdKeys) {
+    for (const doc of earlier) {
+      if (doc.key !== key) continue;
+      if ((links.get(doc.id) ?? 0) >= maxPerDocument) {
+        const [weakest] = await queryRows<{ topic_id: string }>(
+          tx,
+          sql`DELETE FROM document_topics WHERE (document_id, topic_id) IN (
+                SELECT dt.document_id, dt.topic_id FROM document_topics dt
+                WHERE dt.document_id = ${doc.id}::uuid AND NOT EXISTS (
+                  SELECT 1 FROM document_topics o WHERE o.topic_id = dt.topic_id AND o.document_id <> dt.document_id)
+                ORDER BY dt.confidence, dt.topic_id LIMIT 1)
+              RETURNING topic_id`,
+        );
+        if (!weakest) continue;
+        await dropOrphans(tx, [weakest.topic_id]);
+      } else links.set(doc.id, (links.get(doc.id) ?? 0) + 1);
+      await tx.execute(sql`
+        INSERT INTO document_topics (document_id, topic_id, confidence)
+        VALUES (${doc.id}::uuid, ${topicId}::uuid, ${LATER_LINK_CONFIDENCE})
+        ON CONFLICT (document_id, topic_id) DO NOTHING`);
     }
-    await tx.execute(sql`
-      INSERT INTO document_topics (document_id, topic_id, confidence)
-      VALUES (${doc.id}::uuid, ${topicId}::uuid, ${LATER_LINK_CONFIDENCE})
-      ON CONFLICT (document_id, topic_id) DO NOTHING`);
   }
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import type { Embedder } from '#shared/llm/types.ts';
+import { pgArray } from '#shared/search/scope.ts';
 
 /** A vector with a direction (the hashing embedder maps text without letters to zero). */
 export function hasDirection(vector: readonly number[] | undefined): vector is number[] {
@@ -47,21 +48,71 @@ export async function refreshTopicVectors(db: Db, embedder: Embedder, batchSize:
   return stale.length;
 }
 
-/** The existing topic most similar to a vector (same model and dimensions), with its cosine similarity. */
-export async function nearestTopic(
+/** A topic (or another candidate) near a candidate's vector: cosine distance, and similarity (1 - distance). */
+export interface Near {
+  id: string;
+  name: string;
+  distance: number;
+  score: number;
+}
+
+/** What `nearestTopics` finds for a list of candidate vectors. */
+export interface Nearness {
+  /** By candidate index: the existing topic nearest to it (same model and dimensions), if any. */
+  nearest: (Near | undefined)[];
+  /** The distance and similarity between candidates `j < i`, keyed `j i`: for topics the list creates. */
+  between: Map<string, { distance: number; score: number }>;
+}
+
+/**
+ * In one statement: for each candidate vector with a direction, the existing topic nearest to it
+ * (by cosine distance, then id, as an index-less scan orders them), and the distances between the
+ * candidates themselves, so a candidate can be compared with the topics the ones before it create
+ * without writing them first. pgvector computes both, so they equal what a query against the
+ * written topics would give.
+ */
+export async function nearestTopics(
   db: Db,
   embedder: Pick<Embedder, 'model' | 'dimensions'>,
-  vector: number[],
-): Promise<{ id: string; name: string; score: number } | undefined> {
-  const dims = sql.raw(String(embedder.dimensions));
-  const literal = vectorLiteral(vector);
-  const [row] = await queryRows<{ id: string; name: string; score: number }>(
-    db,
-    sql`SELECT id, name, 1 - (embedding::vector(${dims}) <=> ${literal}::vector(${dims})) AS score
-        FROM topics
-        WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int
-        ORDER BY embedding::vector(${dims}) <=> ${literal}::vector(${dims}), id
-        LIMIT 1`,
+  vectors: readonly (number[] | undefined)[],
+): Promise<Nearness> {
+  const nearness: Nearness = { nearest: vectors.map(() => undefined), between: new Map() };
+  const given = vectors.flatMap((vector, i) =>
+    hasDirection(vector) ? [{ i, literal: vectorLiteral(vector) }] : [],
   );
-  return row ? { ...row, score: Number(row.score) } : undefined;
+  if (given.length === 0) return nearness;
+  const dims = sql.raw(String(embedder.dimensions));
+  const rows = await queryRows<{
+    i: number;
+    j: number | null;
+    id: string | null;
+    name: string | null;
+    distance: number;
+  }>(
+    db,
+    sql`WITH c AS (
+          SELECT i, v::vector(${dims}) AS v
+          FROM unnest(${pgArray(given.map((g) => String(g.i)))}::int[], ${pgArray(given.map((g) => g.literal))}::text[]) AS c(i, v)
+        )
+        SELECT c.i, NULL::int AS j, n.id, n.name, n.distance FROM c CROSS JOIN LATERAL (
+          SELECT id, name, embedding::vector(${dims}) <=> c.v AS distance FROM topics
+          WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int
+          ORDER BY embedding::vector(${dims}) <=> c.v, id
+          LIMIT 1
+        ) n
+        UNION ALL
+        SELECT b.i, a.i AS j, NULL, NULL, a.v <=> b.v FROM c a JOIN c b ON a.i < b.i`,
+  );
+  for (const row of rows) {
+    const distance = Number(row.distance);
+    if (row.j === null) {
+      nearness.nearest[Number(row.i)] = {
+        id: String(row.id),
+        name: String(row.name),
+        distance,
+        score: 1 - distance,
+      };
+    } else nearness.between.set(`${row.j} ${row.i}`, { distance, score: 1 - distance });
+  }
+  return nearness;
 }

@@ -4,7 +4,7 @@ import { createImageCollector, type ImageCollector } from '../image-collector.ts
 import { createOutline, type OutlineBuilder } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
 import { titleFromFilename } from '../title.ts';
-import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
+import type { ImageNode, ParsedDocument, ParseInput, Parser, TreeNode } from '../types.ts';
 import { decodeHtml } from './charset.ts';
 
 /** Never content: code, styles, embedded frames and forms' hidden parts. */
@@ -69,6 +69,7 @@ function textOf(node: AnyNode): string {
 }
 
 function clean(text: string): string {
+  if (!text.includes('\n')) return text.replace(/\s+/g, ' ').trim();
   return text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
@@ -78,7 +79,8 @@ function clean(text: string): string {
 
 interface Walk {
   outline: OutlineBuilder;
-  images: ImageCollector;
+  /** Image nodes placed where their `img` is, filled in (or dropped) once the images are read. */
+  images: { node: ImageNode; src: string }[];
   inline: string;
 }
 
@@ -112,7 +114,8 @@ function tableRows(table: Element): string[][] {
   return rows;
 }
 
-async function walkNode(node: AnyNode, walk: Walk): Promise<void> {
+/** The walk is synchronous (a promise per element costs more than the parsing); images are read after it. */
+function walkNode(node: AnyNode, walk: Walk): void {
   if (node.type === 'text') {
     walk.inline += (node as unknown as { data: string }).data;
     return;
@@ -132,8 +135,10 @@ async function walkNode(node: AnyNode, walk: Walk): Promise<void> {
     case 'img': {
       flush(walk);
       const src = node.attribs.src?.trim();
-      const image = src ? await walk.images.collect(src, node.attribs.alt ?? '') : undefined;
-      if (image) walk.outline.leaf(image);
+      if (!src) return;
+      const image: ImageNode = { type: 'image', name: '', alt: node.attribs.alt ?? '' };
+      walk.images.push({ node: image, src });
+      walk.outline.leaf(image);
       return;
     }
     case 'ul':
@@ -154,8 +159,16 @@ async function walkNode(node: AnyNode, walk: Walk): Promise<void> {
   }
   const block = BLOCKS.has(node.name) || node.name === 'li';
   if (block) flush(walk);
-  for (const child of node.children) await walkNode(child, walk);
+  for (const child of node.children) walkNode(child, walk);
   if (block) flush(walk);
+}
+
+/** The tree without the given nodes (images that could not be read). */
+function without(nodes: TreeNode[], dropped: Set<TreeNode>): TreeNode[] {
+  if (dropped.size === 0) return nodes;
+  return nodes
+    .filter((node) => !dropped.has(node))
+    .map((node) => (node.type === 'section' ? { ...node, children: without(node.children, dropped) } : node));
 }
 
 /**
@@ -180,7 +193,7 @@ export async function parseHtmlText(
   images: ImageCollector = createImageCollector(input),
 ): Promise<ParsedDocument> {
   const dom = parseDocument(html, { decodeEntities: true });
-  const walk: Walk = { outline: createOutline(), images, inline: '' };
+  const walk: Walk = { outline: createOutline(), images: [], inline: '' };
   const find = (nodes: AnyNode[], name: string): Element | undefined => {
     for (const node of nodes) {
       if (!isElement(node)) continue;
@@ -195,13 +208,20 @@ export async function parseHtmlText(
   const body = find(dom.children, 'body');
   for (const node of body ? body.children : dom.children) {
     input.signal?.throwIfAborted();
-    await walkNode(node, walk);
+    walkNode(node, walk);
   }
   flush(walk);
+  // Read in document order, so they are named img_001, img_002, ... as they appear.
+  const unread = new Set<TreeNode>();
+  for (const { node, src } of walk.images) {
+    const image = await images.collect(src, node.alt);
+    if (image) Object.assign(node, image);
+    else unread.add(node);
+  }
   return {
     title: title || titleFromFilename(input.filename),
     metadata: {},
-    children: walk.outline.finish(),
+    children: without(walk.outline.finish(), unread),
     images: images.images,
     warnings: images.warnings,
   };

@@ -1,7 +1,7 @@
 import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile } from '../damaged.ts';
-import { decodeTableText } from '../decode.ts';
+import { decodeTableText, type TableEncoding } from '../decode.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
@@ -11,15 +11,32 @@ import type { SheetCell, SheetRow } from '../xlsx/sheet-layout.ts';
 import { isTextLabel, oneLine, sheetSection } from '../xlsx/sheet-section.ts';
 import { XLSX } from './sheetjs.ts';
 
+/** A cell whose "is it a label" is worked out only when a layout asks (most rows never do). */
+class Cell implements SheetCell {
+  #label: boolean | undefined;
+  constructor(
+    readonly column: number,
+    readonly text: string,
+    private readonly textual: boolean,
+  ) {}
+  get label(): boolean {
+    this.#label ??= isTextLabel(this.textual, this.text);
+    return this.#label;
+  }
+}
+
 /** A SheetJS cell as the text Excel shows: cached values, dates by their number format, errors as written. */
 function sheetCell(cell: CellObject | undefined, column: number, date1904: boolean): SheetCell | undefined {
   if (!cell || cell.t === 'z') return undefined;
   const value = cell.t === 'e' ? (cell.w ?? '') : cell.v;
+  // Text (every CSV cell) is its own text; numbers and dates go through their number format.
   const text = oneLine(
-    cellText(value as never, { numFmt: typeof cell.z === 'string' ? cell.z : undefined, date1904 }),
+    typeof value === 'string'
+      ? value.trim()
+      : cellText(value as never, { numFmt: typeof cell.z === 'string' ? cell.z : undefined, date1904 }),
   );
   if (!text) return undefined;
-  return { column: column + 1, text, label: isTextLabel(cell.t === 's', text) };
+  return new Cell(column + 1, text, cell.t === 's');
 }
 
 function* sheetRows(sheet: WorkSheet, date1904: boolean): Iterable<SheetRow> {
@@ -64,7 +81,7 @@ function readError(filename: string, error: unknown): UnsupportedDocumentError {
   return damagedFile(filename, 'the workbook could not be read', error);
 }
 
-function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?: string } {
+function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?: TableEncoding } {
   const options = {
     dense: true,
     cellNF: true,
@@ -74,7 +91,7 @@ function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?:
   } as const;
   try {
     if (!csv) return { book: XLSX.read(input.bytes, { ...options, type: 'array' }) };
-    // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, or GBK (Chinese Excel).
+    // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, GBK or Big5 (Chinese Excel).
     const { text, encoding } = decodeTableText(input.bytes, input.filename);
     const tab = /\.tsv$/i.test(input.filename) || (!text.slice(0, 4096).includes(',') && text.includes('\t'));
     const book = XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
@@ -84,6 +101,12 @@ function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?:
     throw readError(input.filename, error);
   }
 }
+
+/** How a CSV's legacy encoding is named in its warning. */
+const LEGACY_ENCODINGS: Partial<Record<TableEncoding, string>> = {
+  gb18030: 'GBK (GB18030), the encoding of Chinese Excel exports',
+  big5: 'Big5, the encoding of Traditional Chinese Excel exports',
+};
 
 /**
  * Parses a workbook SheetJS reads (Excel 97-2003 .xls, binary .xlsb, OpenDocument .ods, CSV/TSV) into
@@ -113,12 +136,8 @@ export async function parseWorkbook(input: ParseInput, csv = false): Promise<Par
   const metadata: Record<string, unknown> = { sheets: children.length };
   if (core.Author) metadata.author = core.Author;
   if (core.Title) metadata.title = core.Title;
-  const warnings =
-    encoding === 'gb18030'
-      ? [
-          `${input.filename} is not UTF-8; it was read as GBK (GB18030), the encoding of Chinese Excel exports`,
-        ]
-      : [];
+  const legacy = encoding ? LEGACY_ENCODINGS[encoding] : undefined;
+  const warnings = legacy ? [`${input.filename} is not UTF-8; it was read as ${legacy}`] : [];
   return { title: core.Title?.trim() || title, metadata, children, images: [], warnings };
 }
 

@@ -29,7 +29,7 @@ export interface SheetReadOptions {
 
 /** One line per cell: a value's own line breaks would read as new "column: value" pairs. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return text.includes('\n') || text.includes('\r') ? text.replace(/\s*[\r\n]+\s*/g, ' ') : text;
 }
 
 /** Text that reads as a number or an amount ("$500,000", "40%", "1,200.50") is a value, not a label. */
@@ -134,20 +134,23 @@ export async function sheetSection(source: SheetSource, options: SheetReadOption
   const renderer = createRowRenderer(source.name, options.maxChars);
   const lookahead: SheetRow[] = [];
   let started = false;
-  for await (const sheetRow of source.rows) {
+  const take = (sheetRow: SheetRow) => {
     options.signal?.throwIfAborted();
     options.countRow?.();
-    if (sheetRow.cells.length === 0) continue;
+    if (sheetRow.cells.length === 0) return;
     if (started) {
       renderer.add(sheetRow);
-      continue;
+      return;
     }
     lookahead.push(sheetRow);
     if (lookahead.length >= LAYOUT_LOOKAHEAD) {
       renderer.start(lookahead);
       started = true;
     }
-  }
+  };
+  // Rows read in memory (SheetJS) are taken without a promise per row; streamed ones are awaited.
+  if (Symbol.iterator in source.rows) for (const sheetRow of source.rows) take(sheetRow);
+  else for await (const sheetRow of source.rows) take(sheetRow);
   if (!started) renderer.start(lookahead);
   const { children, metadata } = renderer.finish();
   if (source.hidden) metadata.hidden = true;

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
-import { getVersion, mergeVersionStats, startStep } from '../../documents/versions.ts';
+import { mergeVersionStats, startStep } from '../../documents/versions.ts';
 import { normalizeTree } from '../../enrich/structure/normalize.ts';
+import { NotFoundError } from '../../errors.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
@@ -17,7 +18,7 @@ import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
 import { versionPrefix } from '../version-prefix.ts';
 
-const { documents, images } = schema;
+const { documents, documentVersions, images } = schema;
 
 export { versionPrefix };
 
@@ -38,12 +39,13 @@ export async function parse(
   const ref = parseStepInput(versionRefSchema, raw, 'Parse');
   const { db, store, config } = deps;
   await startStep(db, ref, 'parse');
-  const version = await getVersion(db, ref);
-  const [doc] = await db
-    .select({ filename: documents.filename })
-    .from(documents)
-    .where(eq(documents.id, ref.documentId));
-  const filename = doc?.filename ?? version.objectKey.slice(version.objectKey.lastIndexOf('/') + 1);
+  const [version] = await db
+    .select({ objectKey: documentVersions.objectKey, filename: documents.filename })
+    .from(documentVersions)
+    .leftJoin(documents, eq(documents.id, documentVersions.documentId))
+    .where(and(eq(documentVersions.documentId, ref.documentId), eq(documentVersions.version, ref.version)));
+  if (!version) throw new NotFoundError(`No version ${ref.version} of document ${ref.documentId}`);
+  const filename = version.filename ?? version.objectKey.slice(version.objectKey.lastIndexOf('/') + 1);
 
   const bytes = await store.get(version.objectKey);
   const type = detectFileType(bytes, filename);

@@ -3,7 +3,6 @@ import { writeChangeSummary } from '../../diff/change-summary.ts';
 import { mergeVersionStats, startStep } from '../../documents/versions.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
-import { extractTopicCandidates, saveTopicDraft, type TopicDraft } from '../../enrich/topics/derive.ts';
 import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
@@ -12,9 +11,9 @@ import type { PipelineDeps } from '../types.ts';
 /**
  * Summarize: bottom-up section and document summaries, each model call also writing the contextual
  * sentences of its paragraphs (offline the index text keeps its meta-content form). Once the
- * sections are done, and while the model writes the document summary, the draft of the version's
- * topics (which the Topics step links) is made from the section summaries, and the sections and
- * leaves are embedded; the document and its own paragraphs follow its summary. Paragraphs a summary
+ * sections are done, and while the model writes the document summary, the sections and leaves are
+ * embedded; the document and its own paragraphs follow its summary (offline, with every summary at
+ * hand at once, all nodes are embedded in one pass). Paragraphs a summary
  * call left without a context get one from the document summary in a separate call. The embedder's
  * HNSW index is created first if missing, unless a bulk load defers it. A version n > 1 also gets
  * its change summary against the previous ready version (docs/versions.md). Counts are merged into
@@ -35,19 +34,19 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
     : ensureVectorIndex(db, embedder, config.search.hnsw);
   // Awaited below; marked handled so a failure before then is not reported as unhandled.
   indexReady.catch(() => undefined);
-  let drafting: Promise<TopicDraft> | undefined;
   let early = 0;
+  // With a model, the sections and leaves are embedded while it writes the document summary; offline
+  // every summary is at hand at once, and every node is embedded in one pass after them.
   const summaries = await summarizeVersion(db, providers, ref, {
     concurrency,
-    afterSections: async (done) => {
-      if (chat && done.sections.length > 0) {
-        drafting = extractTopicCandidates(db, providers, ref, config.topics, { ...done, summary: null });
-        drafting.catch(() => undefined);
-      }
-      await Promise.all([indexReady, done.written]);
-      const nodeTypes = ['section', ...LEAF_NODE_TYPES] as const;
-      early = (await embedVersion(db, embedder, ref, batchSize, nodeTypes, { exclude: done.late })).embedded;
-    },
+    ...(chat && {
+      afterSections: async (done) => {
+        await Promise.all([indexReady, done.written]);
+        const nodeTypes = ['section', ...LEAF_NODE_TYPES] as const;
+        early = (await embedVersion(db, embedder, ref, batchSize, nodeTypes, { exclude: done.late }))
+          .embedded;
+      },
+    }),
   });
   await indexReady;
   const settle = async () => {
@@ -58,19 +57,16 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
             concurrency,
           })
         : undefined;
-    return { contexts, late: await embedLate(deps, ref, summaries.late) };
+    const late = chat
+      ? await embedLate(deps, ref, summaries.late)
+      : await embedVersion(db, embedder, ref, batchSize, ['document', 'section', ...LEAF_NODE_TYPES]);
+    return { contexts, late };
   };
-  const [{ contexts, late }, topicDraft, changes] = await Promise.all([
-    settle(),
-    drafting ?? (chat ? extractTopicCandidates(db, providers, ref, config.topics) : undefined),
-    changeSummary(deps, ref),
-  ]);
-  if (topicDraft) await saveTopicDraft(db, ref, topicDraft);
+  const [{ contexts, late }, changes] = await Promise.all([settle(), changeSummary(deps, ref)]);
   await mergeVersionStats(db, ref, {
     summarizedSections: summaries.sections,
     reusedSummaries: summaries.reused,
-    modelCalls:
-      summaries.modelCalls + (contexts?.modelCalls ?? 0) + (topicDraft?.modelCalls ?? 0) + changes.modelCalls,
+    modelCalls: summaries.modelCalls + (contexts?.modelCalls ?? 0) + changes.modelCalls,
     contextualizedParagraphs: summaries.contexts + (contexts?.paragraphs ?? 0),
     embeddings: early + late.embedded,
   });

@@ -133,10 +133,18 @@ export function markdownInput(
   };
 }
 
-/** Text in GBK (Node's TextEncoder writes only UTF-8): a table built by decoding every GBK pair once. */
+/** Text in GBK (Node's TextEncoder writes only UTF-8). */
 export function encodeGbk(text: string): Uint8Array {
+  return encodeDoubleByte(text, 'gbk');
+}
+
+/**
+ * Text in a double-byte legacy encoding (GBK, Big5) Node's TextEncoder cannot write: a table built by
+ * decoding every pair once.
+ */
+export function encodeDoubleByte(text: string, encoding: 'gbk' | 'big5'): Uint8Array {
   const table = new Map<string, number[]>();
-  const decoder = new TextDecoder('gbk');
+  const decoder = new TextDecoder(encoding);
   for (let lead = 0x81; lead <= 0xfe; lead++) {
     for (let trail = 0x40; trail <= 0xfe; trail++) {
       const char = decoder.decode(new Uint8Array([lead, trail]));

@@ -6,7 +6,7 @@ import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { XLSX } from '#shared/parse/sheets/sheetjs.ts';
 import type { ParsedDocument, SectionNode } from '#shared/parse/types.ts';
-import { encodeGbk, utf8 } from './fixtures.ts';
+import { encodeDoubleByte, encodeGbk, utf8 } from './fixtures.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/legacy');
 
@@ -97,5 +97,46 @@ describe('workbooks SheetJS reads, as the same tree as .xlsx', () => {
     expect(doc.warnings).toContain(
       '预算.csv is not UTF-8; it was read as GBK (GB18030), the encoding of Chinese Excel exports',
     );
+  });
+
+  it('reads a CSV that Traditional Chinese Excel wrote in Big5, with a warning naming the encoding', async () => {
+    const big5 = encodeDoubleByte(
+      '項目,金額,負責人\r\n伺服器,120000,陳志明\r\n台北辦公室租金,56000,林美玲\r\n',
+      'big5',
+    );
+    // Not UTF-8, and not GB2312-like: Big5 trail bytes 0x40-0x7E.
+    expect(new TextDecoder('gbk').decode(big5)).not.toContain('項目');
+    const doc = await parse(big5, '預算.csv');
+    expect(sheets(doc)[0]).toMatchObject({
+      columns: ['項目', '金額', '負責人'],
+      text: [
+        '項目: 伺服器\n金額: 120000\n負責人: 陳志明\n\n項目: 台北辦公室租金\n金額: 56000\n負責人: 林美玲',
+      ],
+    });
+    expect(doc.warnings).toContain(
+      '預算.csv is not UTF-8; it was read as Big5, the encoding of Traditional Chinese Excel exports',
+    );
+  });
+
+  it('reads GBK text as GBK, not Big5, and still refuses Latin-1 with accented capitals', async () => {
+    const gbk = await parse(encodeGbk('项目,金额\r\n服务器,120000\r\n'), 'a.csv');
+    expect(sheets(gbk)[0]?.columns).toEqual(['项目', '金额']);
+    // Latin-1 "ÀÉ" pairs: Big5 leads would be 0xC0 (frequent range) but 0xC9 is not.
+    const latin1 = new Uint8Array([
+      ...utf8('name\n'),
+      0xc0,
+      0x6c,
+      0x76,
+      0x61,
+      0x72,
+      0x6f,
+      0x0a,
+      0xc9,
+      0x6c,
+      0x69,
+      0x65,
+      0x0a,
+    ]);
+    await expect(parse(latin1, 'names.csv')).rejects.toThrow(/names\.csv is not valid UTF-8 text/);
   });
 });
