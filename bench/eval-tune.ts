@@ -1,8 +1,9 @@
 /**
  * `node bin/run-ts.js bench/eval-tune.ts <BEIR set dir> --data <dir> [--limit N]`: the tables that
  * chose the search defaults. On a data folder `npm run eval -- <set> --data <dir>` has ingested, it
- * measures nDCG@10 over a grid of BM25 k1 x b (full-text) and of hybrid semantic weights, each
- * through the product's own ranking functions with only that parameter changed. Prints Markdown tables.
+ * measures nDCG@10 over grids of BM25 k1 x b, idf exponent x title weight, pseudo-relevance feedback
+ * (full-text) and of hybrid semantic weights, each through the product's own ranking functions with
+ * only those parameters changed (the k1 x b grid without feedback). Prints Markdown tables.
  */
 
 import { resolve } from 'node:path';
@@ -21,6 +22,16 @@ const DEPTH = 300;
 const K1 = [0.6, 0.9, 1.2, 1.5, 2.0];
 const B = [0.3, 0.4, 0.5, 0.6, 0.75, 0.9];
 const WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1];
+const EXPONENTS = [1, 1.25, 1.5, 2];
+const TITLE_WEIGHTS = [1, 1.5, 2, 3];
+const FEEDBACK = [
+  { documents: 0, terms: 20, originalWeight: 0.7 },
+  { documents: 3, terms: 20, originalWeight: 0.7 },
+  { documents: 5, terms: 10, originalWeight: 0.7 },
+  { documents: 5, terms: 20, originalWeight: 0.5 },
+  { documents: 5, terms: 20, originalWeight: 0.7 },
+  { documents: 10, terms: 20, originalWeight: 0.7 },
+];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -54,23 +65,53 @@ try {
         ),
       ),
     ).ndcg10;
-  const withBm25 = (k1: number, b: number): SearchDeps => ({
+  const defaults = rt.qa.search;
+  const withSearch = (
+    bm25: Partial<typeof defaults.bm25>,
+    feedback: Partial<typeof defaults.feedback> = {},
+  ): SearchDeps => ({
     ...rt.qa,
-    search: { ...rt.qa.search, bm25: { ...rt.qa.search.bm25, k1, b } },
+    search: {
+      ...defaults,
+      bm25: { ...defaults.bm25, ...bm25 },
+      feedback: { ...defaults.feedback, ...feedback },
+    },
   });
+  const fulltextScore = async (deps: SearchDeps) => {
+    const lists = [];
+    for (const q of queries) lists.push(await rankFulltext(deps, q.text, {}, DEPTH));
+    return score(lists).toFixed(3);
+  };
 
   console.log(`\n${set.name}: full-text nDCG@10 by k1 (rows) and b (columns), ${queries.length} queries\n`);
   console.log(`| k1 \\ b | ${B.join(' | ')} |`);
   console.log(`|---|${B.map(() => '---').join('|')}|`);
   for (const k1 of K1) {
     const cells: string[] = [];
-    for (const b of B) {
-      const lists = [];
-      for (const q of queries) lists.push(await rankFulltext(withBm25(k1, b), q.text, {}, DEPTH));
-      cells.push(score(lists).toFixed(3));
-    }
+    for (const b of B) cells.push(await fulltextScore(withSearch({ k1, b }, { documents: 0 })));
     console.log(`| ${k1} | ${cells.join(' | ')} |`);
   }
+
+  console.log(
+    `\n${set.name}: full-text nDCG@10 by idf exponent (rows) and title weight (columns), no feedback\n`,
+  );
+  console.log(`| exponent \\ title | ${TITLE_WEIGHTS.join(' | ')} |`);
+  console.log(`|---|${TITLE_WEIGHTS.map(() => '---').join('|')}|`);
+  for (const idfExponent of EXPONENTS) {
+    const cells: string[] = [];
+    for (const titleWeight of TITLE_WEIGHTS)
+      cells.push(await fulltextScore(withSearch({ idfExponent, titleWeight }, { documents: 0 })));
+    console.log(`| ${idfExponent} | ${cells.join(' | ')} |`);
+  }
+
+  console.log(
+    `\n${set.name}: full-text nDCG@10 by pseudo-relevance feedback (documents / terms / original weight)\n`,
+  );
+  console.log('| feedback | nDCG@10 |\n|---|---|');
+  for (const feedback of FEEDBACK)
+    console.log(
+      `| ${feedback.documents ? `${feedback.documents} / ${feedback.terms} / ${feedback.originalWeight}` : 'off'} | ${await fulltextScore(withSearch({}, feedback))} |`,
+    );
 
   const { k1, b } = rt.qa.search.bm25;
   const sides: { fulltext: RankedNode[]; semantic: RankedNode[]; cosine: Map<string, number> }[] = [];

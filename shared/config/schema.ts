@@ -161,11 +161,27 @@ const configShape = z.strictObject({
         .strictObject({
           k1: num(0.9).pipe(z.number().min(0)),
           b: num(0.5).pipe(z.number().min(0).max(1)),
+          /** idf raised to this power: above 1, a long query's common words weigh less against its rare ones. */
+          idfExponent: num(1.5).pipe(z.number().min(0.5).max(4)),
+          /** An occurrence in the title or section path counts this many times in term frequency. */
+          titleWeight: num(2).pipe(z.number().min(0).max(10)),
           /**
            * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
            * paragraphs, loaded on the first search); false scores every search in SQL.
            */
           memoryIndex: bool(true),
+        })
+        .prefault({}),
+      /**
+       * Pseudo-relevance feedback (RM3, `expandQuery`): full-text search adds `terms` terms from its
+       * best `documents` leaves, the original terms keeping `originalWeight` of the query's weight,
+       * and ranks again. `documents: 0` turns it off.
+       */
+      feedback: z
+        .strictObject({
+          documents: int(5).pipe(z.number().min(0).max(50)),
+          terms: int(20).pipe(z.number().min(0).max(100)),
+          originalWeight: num(0.7).pipe(z.number().min(0.05).max(1)),
         })
         .prefault({}),
       /**

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { buildOrTsquery } from '#shared/index/tsvector.ts';
-import type { Bm25Params } from './bm25.ts';
+import { type Bm25Params, distinctTerms, type QueryTerm } from './bm25.ts';
 import { scopeCondition } from './scope.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
 
@@ -15,9 +15,17 @@ const RANK_CONSTANT = 1.64493406685;
  * pi^2 / 6 - sum(i <= tf) 1 / i^2 ~ 1 / (tf + 1/2), tf = round(1 / (C - rank * C) - 1/2). Exact for
  * every count a tsvector holds (at most 256 positions per lexeme); 0 when the lexeme is absent.
  */
-function termFrequency(term: string): SQL {
+function termFrequency(vector: SQL, term: string): SQL {
   const c = sql`${RANK_CONSTANT}::float8`;
-  return sql`round(1 / (${c} - ts_rank('{1,1,1,1}', n.search_vector, ${buildOrTsquery([term])}::tsquery)::float8 * ${c}) - 0.5)`;
+  return sql`round(1 / (${c} - ts_rank('{1,1,1,1}', ${vector}, ${buildOrTsquery([term])}::tsquery)::float8 * ${c}) - 0.5)`;
+}
+
+/** Occurrences of the term, those in the title or section path (weight A) counted `titleWeight` times. */
+function weightedTermFrequency(term: string, titleWeight: number): SQL {
+  const all = termFrequency(sql`n.search_vector`, term);
+  if (titleWeight === 1) return all;
+  const title = termFrequency(sql`ts_filter(n.search_vector, '{a}')`, term);
+  return sql`(${all} + ${titleWeight - 1}::float8 * ${title})`;
 }
 
 /**
@@ -28,24 +36,29 @@ function termFrequency(term: string): SQL {
  */
 export async function rankFulltextSql(
   db: Db,
-  terms: string[],
+  queryTerms: readonly QueryTerm[],
   filters: SearchFilters,
   limit: number,
   params: Bm25Params,
 ): Promise<RankedNode[]> {
+  const weighted = [...distinctTerms(queryTerms)].filter(([, weight]) => weight > 0);
+  if (weighted.length === 0) return [];
+  const terms = weighted.map(([term]) => term);
   const scope = scopeCondition(filters);
   const col = (prefix: string, i: number) => sql.raw(`${prefix}${i}`);
-  const tfs = terms.map((term, i) => sql`${termFrequency(term)} AS ${col('tf', i)}`);
+  const titleWeight = params.titleWeight ?? 1;
+  const tfs = terms.map((term, i) => sql`${weightedTermFrequency(term, titleWeight)} AS ${col('tf', i)}`);
   const dfs = terms.map(
     (_, i) => sql`count(*) FILTER (WHERE ${col('tf', i)} > 0)::float8 AS ${col('df', i)}`,
   );
   const k1 = sql`${params.k1}::float8`;
   const b = sql`${params.b}::float8`;
-  const parts = terms.map((_, i) => {
+  const exponent = sql`${params.idfExponent ?? 1}::float8`;
+  const parts = weighted.map(([, weight], i) => {
     const tf = sql`c.${col('tf', i)}`;
     const df = sql`f.${col('df', i)}`;
-    return sql`CASE WHEN ${tf} > 0 THEN ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)) * ${tf} * (${k1} + 1)
-      / (${tf} + ${k1} * (1 - ${b} + ${b} * c.dl / s.avgdl)) ELSE 0 END`;
+    return sql`CASE WHEN ${tf} > 0 THEN ${weight}::float8 * power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${exponent})
+      * ${tf} * (${k1} + 1) / (${tf} + ${k1} * (1 - ${b} + ${b} * c.dl / s.avgdl)) ELSE 0 END`;
   });
   const found = terms.map((term, i) => sql`CASE WHEN c.${col('tf', i)} > 0 THEN ${term}::text END`);
   const rows = await queryRows<{ id: string; score: number; terms: string[] | string }>(
@@ -81,4 +94,25 @@ function parseTextArray(text: string): string[] {
   return [...inner.matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) =>
     m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? ''),
   );
+}
+
+/** Number of leaves in the scope, and of those holding each term (one aggregate over the scope). */
+export async function documentFrequenciesSql(
+  db: Db,
+  terms: readonly string[],
+  filters: SearchFilters,
+): Promise<{ n: number; df: Map<string, number> }> {
+  const counts = terms.map(
+    (term, i) =>
+      sql`count(*) FILTER (WHERE n.search_vector @@ ${buildOrTsquery([term])}::tsquery)::float8 AS ${sql.raw(`df${i}`)}`,
+  );
+  const [row] = await queryRows<Record<string, number>>(
+    db,
+    sql`SELECT count(*)::float8 AS n${terms.length ? sql`, ${sql.join(counts, sql`, `)}` : sql``}
+        FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scopeCondition(filters)}`,
+  );
+  return {
+    n: Number(row?.n ?? 0),
+    df: new Map(terms.map((term, i) => [term, Number(row?.[`df${i}`] ?? 0)])),
+  };
 }

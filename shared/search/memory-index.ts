@@ -1,16 +1,29 @@
-import { type Bm25Params, bm25Idf } from './bm25.ts';
+import { type Bm25Params, bm25TermWeight, distinctTerms, type QueryTerm, weightedTf } from './bm25.ts';
+import type { TermCount } from './tsvector-text.ts';
 import type { RankedNode } from './types.ts';
 
-/** Postgres keeps at most 256 positions per lexeme, so a term frequency fits in 9 bits. */
-const TF_SHIFT = 9;
-const TF_MASK = (1 << TF_SHIFT) - 1;
+/**
+ * Postgres keeps at most 256 positions per lexeme, so a term frequency fits in 9 bits: a posting
+ * packs slot * 2^18 + titleTf * 2^9 + tf in one number (exact below 2^53, so up to 2^35 slots).
+ */
+const TF_BITS = 512;
+const SLOT_UNIT = TF_BITS * TF_BITS;
+const TF_MAX = TF_BITS - 1;
+
+function pack(slot: number, count: TermCount): number {
+  return slot * SLOT_UNIT + Math.min(count.titleTf, TF_MAX) * TF_BITS + Math.min(count.tf, TF_MAX);
+}
+
+function slotOf(packed: number): number {
+  return Math.floor(packed / SLOT_UNIT);
+}
 
 export interface IndexedLeaf {
   id: string;
   /** Token count: the BM25 document length. */
   dl: number;
-  /** Term -> occurrences (positions in the node's tsvector). */
-  terms: Map<string, number>;
+  /** Term -> occurrences (positions in the node's tsvector), all and in the title. */
+  terms: Map<string, TermCount>;
 }
 
 /**
@@ -50,13 +63,13 @@ export class Bm25MemoryIndex {
       slots.push(slot);
       this.liveNodes += 1;
       this.totalLength += leaf.dl;
-      for (const [term, tf] of leaf.terms) {
+      for (const [term, count] of leaf.terms) {
         let list = this.postings.get(term);
         if (!list) {
           list = [];
           this.postings.set(term, list);
         }
-        list.push((slot << TF_SHIFT) | Math.min(tf, TF_MASK));
+        list.push(pack(slot, count));
       }
     }
     this.documents.set(documentId, { version, slots });
@@ -77,43 +90,62 @@ export class Bm25MemoryIndex {
     if (this.deadSlots > 10_000 && this.deadSlots > this.liveNodes) this.compact();
   }
 
+  /** Number of live leaves holding each term. */
+  documentFrequencies(terms: readonly string[]): Map<string, number> {
+    return new Map(terms.map((term) => [term, this.df(term)]));
+  }
+
+  private df(term: string): number {
+    const list = this.postings.get(term) ?? [];
+    if (this.deadSlots === 0) return list.length;
+    let df = 0;
+    for (const packed of list) if (this.alive[slotOf(packed)]) df += 1;
+    return df;
+  }
+
   /**
-   * The `limit` best leaves for the distinct query terms by BM25 (see `bm25Score`), ties by node id;
-   * highlights are the query terms each leaf contains (the first 32 terms are tracked).
+   * The `limit` best leaves for the query terms by BM25 (see `bm25Score`; a term given twice counts
+   * once, with its first weight), ties by node id; highlights are the query terms each leaf contains.
    */
-  rank(terms: string[], limit: number, params: Bm25Params): RankedNode[] {
-    const unique = [...new Set(terms)];
+  rank(terms: readonly QueryTerm[], limit: number, params: Bm25Params): RankedNode[] {
+    const unique = [...distinctTerms(terms)];
     const n = this.liveNodes;
     const avgdl = n > 0 ? this.totalLength / n : 0;
     const scores = new Float64Array(this.nodeIds.length);
-    const masks = new Uint32Array(this.nodeIds.length);
+    // A bit per query term and leaf, 32 terms to a block: which terms each leaf holds.
+    const masks = Array.from(
+      { length: Math.ceil(unique.length / 32) },
+      () => new Uint32Array(this.nodeIds.length),
+    );
     const touched: number[] = [];
     const { k1, b } = params;
-    unique.forEach((term, t) => {
+    unique.forEach(([term, weight], t) => {
       const list = this.postings.get(term);
-      if (!list) return;
-      let df = 0;
-      for (const packed of list) if (this.alive[packed >>> TF_SHIFT]) df += 1;
+      if (!list || !(weight > 0)) return;
+      const df = this.df(term);
       if (df === 0) return;
-      const idf = bm25Idf(n, df);
-      const bit = t < 32 ? 1 << t : 0;
+      const termWeight = bm25TermWeight(n, df, params, weight);
+      const block = masks[t >>> 5] as Uint32Array;
+      const bit = 1 << (t & 31);
       for (const packed of list) {
-        const slot = packed >>> TF_SHIFT;
+        const slot = slotOf(packed);
         if (!this.alive[slot]) continue;
-        const tf = packed & TF_MASK;
+        const low = packed - slot * SLOT_UNIT;
+        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), params);
         const norm = k1 * (1 - b + (b * (this.lengths[slot] ?? 0)) / (avgdl || 1));
-        // idf > 0 and tf >= 1, so a touched slot never scores 0.
+        // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
         if (scores[slot] === 0) touched.push(slot);
-        scores[slot] = (scores[slot] ?? 0) + (idf * tf * (k1 + 1)) / (tf + norm);
-        masks[slot] = (masks[slot] ?? 0) | bit;
+        scores[slot] = (scores[slot] ?? 0) + (termWeight * tf * (k1 + 1)) / (tf + norm);
+        block[slot] = (block[slot] ?? 0) | bit;
       }
     });
     return this.best(touched, scores, limit).map((slot) => {
-      const mask = masks[slot] ?? 0;
       return {
         nodeId: this.nodeIds[slot] ?? '',
         score: scores[slot] ?? 0,
-        highlights: unique.filter((_, t) => t < 32 && (mask & (1 << t)) !== 0),
+        highlights: unique
+          .filter((_, t) => ((masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0)
+          .map(([term]) => term),
       };
     });
   }
@@ -157,8 +189,9 @@ export class Bm25MemoryIndex {
     for (const [term, list] of this.postings) {
       const kept: number[] = [];
       for (const packed of list) {
-        const slot = remap.get(packed >>> TF_SHIFT);
-        if (slot !== undefined) kept.push((slot << TF_SHIFT) | (packed & TF_MASK));
+        const old = slotOf(packed);
+        const slot = remap.get(old);
+        if (slot !== undefined) kept.push(packed - (old - slot) * SLOT_UNIT);
       }
       if (kept.length) this.postings.set(term, kept);
       else this.postings.delete(term);

@@ -1,11 +1,18 @@
+/** A lexeme's occurrences in one tsvector: all of them, and those weighted A (title, section path). */
+export interface TermCount {
+  tf: number;
+  titleTf: number;
+}
+
 /**
  * Term frequencies from a tsvector's text output (`'budget':1A,4B 'it''s':2`): each lexeme with the
- * number of its positions (1 when it has none, as Postgres ranks it).
+ * number of its positions (1 when it has none, as Postgres ranks it) and how many of them carry
+ * weight A.
  *
- * @example parseTsvectorCounts("'a':1A,3 'b':2") // Map { 'a' => 2, 'b' => 1 }
+ * @example parseTsvectorCounts("'a':1A,3 'b':2") // Map { 'a' => { tf: 2, titleTf: 1 }, 'b' => { tf: 1, titleTf: 0 } }
  */
-export function parseTsvectorCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
+export function parseTsvectorCounts(text: string): Map<string, TermCount> {
+  const counts = new Map<string, TermCount>();
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -35,15 +42,18 @@ export function parseTsvectorCounts(text: string): Map<string, number> {
       while (i < n && text[i] !== ' ' && text[i] !== ':') lexeme += text[i++];
     }
     let positions = 0;
+    let title = 0;
     if (text[i] === ':') {
       i++;
       positions = 1;
       while (i < n && text[i] !== ' ') {
         if (text[i] === ',') positions++;
+        else if (text[i] === 'A') title++;
         i++;
       }
     }
-    counts.set(lexeme, (counts.get(lexeme) ?? 0) + Math.max(positions, 1));
+    const held = counts.get(lexeme) ?? { tf: 0, titleTf: 0 };
+    counts.set(lexeme, { tf: held.tf + Math.max(positions, 1), titleTf: held.titleTf + title });
   }
   return counts;
 }

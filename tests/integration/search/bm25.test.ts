@@ -58,6 +58,8 @@ interface Leaf {
   documentId: string;
   content: string;
   tokens: string[];
+  /** The tokens of the title and section path (weighted A in the index). */
+  titleTokens: string[];
 }
 
 /** Leaves of a tree with the document title and their ancestor section titles. */
@@ -85,6 +87,7 @@ function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters):
         documentId: indexed.id,
         content: leaf.content,
         tokens: [...terms(leaf.path.join(' > ')), ...terms(leaf.content)],
+        titleTokens: terms(leaf.path.join(' > ')),
       });
     }
   }
@@ -106,8 +109,15 @@ function terms(text: string): string[] {
   ];
 }
 
-/** Okapi BM25 written out plainly: its own counting, no shared code but the segmenter and its stop words. */
-function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Map<string, number> {
+/**
+ * Okapi BM25 written out plainly: its own counting, no shared code but the segmenter and its stop
+ * words; idf raised to `idfExponent`, title tokens counted `titleWeight` times.
+ */
+function expectedScores(
+  scope: Leaf[],
+  query: string,
+  { k1, b, idfExponent, titleWeight }: { k1: number; b: number; idfExponent: number; titleWeight: number },
+): Map<string, number> {
   const queryTerms = [...new Set(terms(query))];
   const n = scope.length;
   const avgdl = scope.reduce((sum, leaf) => sum + leaf.tokens.length, 0) / n;
@@ -116,11 +126,12 @@ function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Ma
     let score = 0;
     let matched = false;
     for (const term of queryTerms) {
-      const tf = leaf.tokens.filter((t) => t === term).length;
-      if (tf === 0) continue;
+      const count = leaf.tokens.filter((t) => t === term).length;
+      if (count === 0) continue;
       matched = true;
+      const tf = count + (titleWeight - 1) * leaf.titleTokens.filter((t) => t === term).length;
       const df = scope.filter((other) => other.tokens.includes(term)).length;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
       score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * leaf.tokens.length) / avgdl));
     }
     if (matched) scores.set(`${leaf.documentId}|${leaf.content}`, score);
@@ -131,7 +142,12 @@ function expectedScores(scope: Leaf[], query: string, k1: number, b: number): Ma
 describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
   let database: Database;
   let ids: Map<string, IndexedDocument>;
-  const config = loadConfig({ env: {}, overrides: { search: { bm25: { k1: 1.5, b: 0.6 } } } });
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      search: { bm25: { k1: 1.5, b: 0.6, idfExponent: 1.7, titleWeight: 3 }, feedback: { documents: 0 } },
+    },
+  });
 
   beforeAll(async () => {
     database = await openTestDatabase(driver);
@@ -161,9 +177,8 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
 
   it.each(scopes)('scores %s as an independent computation does', async (_name, memoryIndex, filtersOf) => {
     const filters = filtersOf();
-    const { k1, b } = config.search.bm25;
     for (const query of QUERIES) {
-      const expected = expectedScores(scopeLeaves(ids, filters), query, k1, b);
+      const expected = expectedScores(scopeLeaves(ids, filters), query, config.search.bm25);
       const hits = await fulltextSearch(deps(memoryIndex), query, filters, 100);
       expect(hits.length, query).toBe(expected.size);
       for (const hit of hits) {

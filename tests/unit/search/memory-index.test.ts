@@ -4,20 +4,38 @@ import { Bm25MemoryIndex } from '#shared/search/memory-index.ts';
 import { parseTsvectorCounts } from '#shared/search/tsvector-text.ts';
 
 const params = { k1: 1.2, b: 0.75 };
-const leaf = (id: string, terms: Record<string, number>) => ({
-  id,
-  dl: Object.values(terms).reduce((a, b) => a + b, 0),
-  terms: new Map(Object.entries(terms)),
-});
+/** A leaf from term -> tf, or term -> [tf, of which in the title]. */
+const leaf = (id: string, terms: Record<string, number | [number, number]>) => {
+  const counts = Object.entries(terms).map(([term, c]): [string, { tf: number; titleTf: number }] => [
+    term,
+    typeof c === 'number' ? { tf: c, titleTf: 0 } : { tf: c[0], titleTf: c[1] },
+  ]);
+  return { id, dl: counts.reduce((sum, [, c]) => sum + c.tf, 0), terms: new Map(counts) };
+};
+/** Query terms of weight 1. */
+const q = (...terms: string[]) => terms.map((term) => ({ term, weight: 1 }));
 
 describe('parseTsvectorCounts', () => {
   it('counts positions per lexeme, including quoted quotes and backslashes', () => {
     const counts = parseTsvectorCounts(String.raw`'a':1A,3,7B 'it''s':2 'c\\d':4 '预算':5B,6B 'x y':8`);
-    expect(Object.fromEntries(counts)).toEqual({ a: 3, "it's": 1, 'c\\d': 1, 预算: 2, 'x y': 1 });
+    const tfs = Object.fromEntries([...counts].map(([term, c]) => [term, c.tf]));
+    expect(tfs).toEqual({ a: 3, "it's": 1, 'c\\d': 1, 预算: 2, 'x y': 1 });
+  });
+
+  it('counts the positions weighted A (title, section path) apart', () => {
+    const counts = parseTsvectorCounts("'plan':1A,2A,5B 'cost':3B,4C 'aim':6A");
+    expect(Object.fromEntries(counts)).toEqual({
+      plan: { tf: 3, titleTf: 2 },
+      cost: { tf: 2, titleTf: 0 },
+      aim: { tf: 1, titleTf: 1 },
+    });
   });
 
   it('counts a lexeme without positions once and reads an empty vector as nothing', () => {
-    expect(Object.fromEntries(parseTsvectorCounts("'solo' 'b':1"))).toEqual({ solo: 1, b: 1 });
+    expect(Object.fromEntries(parseTsvectorCounts("'solo' 'b':1"))).toEqual({
+      solo: { tf: 1, titleTf: 0 },
+      b: { tf: 1, titleTf: 0 },
+    });
     expect(parseTsvectorCounts('').size).toBe(0);
   });
 });
@@ -28,7 +46,7 @@ describe('Bm25MemoryIndex', () => {
     index.addDocument('d1', 1, [leaf('n1', { budget: 2, plan: 1 }), leaf('n2', { team: 3 })]);
     index.addDocument('d2', 1, [leaf('n3', { budget: 1, team: 1, cost: 4 })]);
     const corpus = { n: 3, avgdl: (3 + 3 + 6) / 3 };
-    const ranked = index.rank(['budget', 'team', 'budget'], 10, params);
+    const ranked = index.rank(q('budget', 'team', 'budget'), 10, params);
     const expected: Record<string, number> = {
       n1: bm25Score([{ tf: 2, df: 2 }], 3, corpus, params),
       n2: bm25Score([{ tf: 3, df: 2 }], 3, corpus, params),
@@ -48,15 +66,51 @@ describe('Bm25MemoryIndex', () => {
     expect(ranked.find((h) => h.nodeId === 'n3')?.highlights).toEqual(['budget', 'team']);
   });
 
+  it('weights query terms, sharpens idf and counts title occurrences as bm25Score does', () => {
+    const index = new Bm25MemoryIndex();
+    index.addDocument('d1', 1, [leaf('n1', { budget: [3, 2], plan: 1 }), leaf('n2', { team: 3, x: 1 })]);
+    index.addDocument('d2', 1, [leaf('n3', { budget: 1, team: [2, 1], cost: 4 }), leaf('n4', { y: 2 })]);
+    const corpus = { n: 4, avgdl: (4 + 4 + 7 + 2) / 4 };
+    const tuned = { ...params, idfExponent: 1.5, titleWeight: 2 };
+    const ranked = index.rank(
+      [
+        { term: 'budget', weight: 1 },
+        { term: 'team', weight: 0.25 },
+      ],
+      10,
+      tuned,
+    );
+    const expected: Record<string, number> = {
+      n1: bm25Score([{ tf: 3, titleTf: 2, df: 2, weight: 1 }], 4, corpus, tuned),
+      n2: bm25Score([{ tf: 3, df: 2, weight: 0.25 }], 4, corpus, tuned),
+      n3: bm25Score(
+        [
+          { tf: 1, df: 2, weight: 1 },
+          { tf: 2, titleTf: 1, df: 2, weight: 0.25 },
+        ],
+        7,
+        corpus,
+        tuned,
+      ),
+    };
+    expect(ranked).toHaveLength(3);
+    for (const hit of ranked) expect(hit.score).toBeCloseTo(expected[hit.nodeId] ?? Number.NaN, 10);
+    // The title counts: n1's 3 budgets, 2 in the title, weigh like 5 in the body.
+    expect(expected.n1).toBeCloseTo(
+      bm25Score([{ tf: 5, df: 2 }], 4, corpus, { ...tuned, titleWeight: 1 }),
+      10,
+    );
+  });
+
   it('drops a removed or replaced document from results and statistics', () => {
     const index = new Bm25MemoryIndex();
     index.addDocument('d1', 1, [leaf('old', { budget: 1 })]);
     index.addDocument('d2', 1, [leaf('other', { budget: 1, extra: 1 })]);
     index.addDocument('d1', 2, [leaf('new', { plan: 1 })]);
-    expect(index.rank(['budget'], 10, params).map((h) => h.nodeId)).toEqual(['other']);
+    expect(index.rank(q('budget'), 10, params).map((h) => h.nodeId)).toEqual(['other']);
     expect(index.versions().get('d1')).toBe(2);
     index.removeDocument('d2');
-    expect(index.rank(['budget'], 10, params)).toEqual([]);
+    expect(index.rank(q('budget'), 10, params)).toEqual([]);
     expect(index.size).toBe(1);
   });
 
@@ -64,7 +118,7 @@ describe('Bm25MemoryIndex', () => {
     const index = new Bm25MemoryIndex();
     const leaves = Array.from({ length: 50 }, (_, i) => leaf(`n${String(i).padStart(2, '0')}`, { same: 1 }));
     index.addDocument('d', 1, leaves.reverse());
-    expect(index.rank(['same'], 3, params).map((h) => h.nodeId)).toEqual(['n00', 'n01', 'n02']);
+    expect(index.rank(q('same'), 3, params).map((h) => h.nodeId)).toEqual(['n00', 'n01', 'n02']);
   });
 
   it('keeps working after compacting many removed documents', () => {
@@ -78,7 +132,7 @@ describe('Bm25MemoryIndex', () => {
     }
     for (let d = 0; d < 20; d++) index.removeDocument(`d${d}`);
     index.addDocument('fresh', 1, [leaf('f', { common: 5 })]);
-    const ranked = index.rank(['common'], 2, params);
+    const ranked = index.rank(q('common'), 2, params);
     expect(ranked[0]?.nodeId).toBe('f');
     expect(index.size).toBe(10 * 800 + 1);
   });
