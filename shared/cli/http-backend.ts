@@ -44,15 +44,25 @@ export class HttpBackend implements Backend {
     }
     for (const doc of documents) this.waiting.add(doc.key);
     const { documents: submitted } = await this.json<{
-      documents: { id: string; key: string; status: string; version?: number }[];
+      documents: {
+        id: string;
+        key?: string;
+        filename: string;
+        status: string;
+        version?: number;
+        error?: { message: string };
+      }[];
     }>('/api/documents/upload', { method: 'POST', body: form });
     const outcomes: IngestOutcome[] = [];
     await Promise.all(
-      submitted.map(async ({ id, key, status, version }) => {
+      submitted.map(async ({ id, filename, key = `uploads/${filename}`, status, version, error }) => {
+        // A file the server refused (its name or key) failed on its own, with the reason.
         const outcome: IngestOutcome =
-          status === 'unchanged'
-            ? { key, documentId: id, version, status: 'unchanged' }
-            : await this.waitForDocument(id, key);
+          status === 'rejected'
+            ? { key, status: 'failed', error: error?.message ?? 'refused' }
+            : status === 'unchanged'
+              ? { key, documentId: id, version, status: 'unchanged' }
+              : await this.waitForDocument(id, key);
         this.waiting.delete(key);
         outcomes.push(outcome);
         onOutcome(outcome);

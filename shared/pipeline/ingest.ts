@@ -19,7 +19,8 @@ import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 export type { IngestFile, SubmittedFile } from './submit.ts';
 export type { PipelineEvent, PipelineOutcome } from './types.ts';
 
-export type IngestOutcome = PipelineOutcome & { key: string; documentId: string };
+/** How a file's ingestion ended; `documentId` is unknown only for a file refused before it had one. */
+export type IngestOutcome = PipelineOutcome & { key: string };
 
 export interface IngestService {
   /**
@@ -215,14 +216,17 @@ export function createIngestService(
       throw error;
     }
     const { submitted, queued: toRun } = submission;
-    // What Register would answer, without an execution: no parse, no model call, no status change.
-    const outcomes: Promise<IngestOutcome>[] = submitted
-      .filter((s) => s.status === 'unchanged')
-      .map((s) => {
-        const outcome: IngestOutcome = { ...s, status: 'unchanged' };
-        notify(onOutcome, outcome);
-        return Promise.resolve(outcome);
-      });
+    // What Register would answer, without an execution: no parse, no model call, no status change;
+    // a file the bucket refused failed on its own.
+    const outcomes: Promise<IngestOutcome>[] = submitted.flatMap((s) => {
+      if (s.status === 'queued') return [];
+      const outcome: IngestOutcome =
+        s.status === 'rejected'
+          ? { key: s.key, status: 'failed', error: s.error }
+          : { ...s, status: 'unchanged' };
+      notify(onOutcome, outcome);
+      return [Promise.resolve(outcome)];
+    });
     // Only files that make new versions count towards a bulk load (and its index rebuild).
     const isBulk = toRun.length >= bulkMinFiles;
     if (isBulk) await bulk.begin(toRun.length);

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { localSequencer } from '../documents/sequencer.ts';
 import { queueDocument } from '../documents/write.ts';
+import { reasonOf, ValidationError } from '../errors.ts';
 import { assertSafeKey } from '../storage/keys.ts';
 import type { StagedFile } from '../storage/staging.ts';
 import type { BlobStore } from '../storage/types.ts';
@@ -15,14 +16,23 @@ export type IngestFile = { key: string; filename?: string; contentType?: string 
   | { staged: StagedFile }
 );
 
-export interface SubmittedFile {
-  key: string;
-  documentId: string;
-  /** `unchanged`: the same bytes as the document's latest version; nothing more happens. */
-  status: 'queued' | 'unchanged';
-  /** The unchanged version, when `unchanged`. */
-  version?: number;
-}
+export type SubmittedFile =
+  | {
+      key: string;
+      documentId: string;
+      /** `unchanged`: the same bytes as the document's latest version; nothing more happens. */
+      status: 'queued' | 'unchanged';
+      /** The unchanged version, when `unchanged`. */
+      version?: number;
+    }
+  | {
+      key: string;
+      /** The bucket refused this file's key (it clashes with a folder or file there): nothing stored. */
+      status: 'rejected';
+      error: string;
+      documentId?: undefined;
+      version?: undefined;
+    };
 
 /** A key's turn to be written: the upload before it on the key has been read by its Register. */
 export interface KeyTurn {
@@ -60,7 +70,7 @@ export interface SubmitOptions {
 /**
  * How files enter the pipeline, locally and in AWS: each key is checked, the file written to the
  * bucket (a staged file streamed, never read whole) and its live document queued (status `queued`),
- * in order. With `answerUnchanged` a file with its latest version's bytes is answered `unchanged`
+ * in order. A file whose key the bucket refuses is `rejected` with the reason; the others go on. With `answerUnchanged` a file with its latest version's bytes is answered `unchanged`
  * (one query per 500 files, once more for a key whose turn waited). Starting executions is the
  * caller's: the local runner, or S3 events in AWS.
  *
@@ -83,7 +93,15 @@ export async function submitFiles(
   const queued: QueuedFile[] = [];
   for (const [i, file] of files.entries()) {
     const turn = await options.turn?.(file.key);
-    await writeObject(deps.store, file);
+    try {
+      await writeObject(deps.store, file);
+    } catch (error) {
+      // A key the bucket refuses fails this file alone; anything else (a full disk) stops the batch.
+      if (!(error instanceof ValidationError)) throw error;
+      turn?.release();
+      submitted.push({ key: file.key, status: 'rejected', error: reasonOf(error) });
+      continue;
+    }
     const sequencer = localSequencer();
     if (options.answerUnchanged) {
       // After waiting, the latest version may be the upload we waited for: ask again.

@@ -64,8 +64,8 @@ function shorten(segment: string): string {
 }
 
 /**
- * Submits the staged files of an upload, each on its own: a name that cannot be stored is refused
- * with its reason, the others go on.
+ * Submits the staged files of an upload, each on its own: a name that cannot be used, or a key the
+ * bucket refuses, is `rejected` with its reason, the others go on.
  *
  * @throws ValidationError when no file is left to submit.
  */
@@ -96,6 +96,14 @@ async function submitUploads(rt: Runtime, files: UploadedFile[]) {
       };
     }
     const s = submitted[next++];
+    if (s?.status === 'rejected') {
+      return {
+        filename: file.filename,
+        key: s.key,
+        status: 'rejected',
+        error: { code: 'validation_failed', message: s.error },
+      };
+    }
     return {
       id: s?.documentId,
       key: s?.key,

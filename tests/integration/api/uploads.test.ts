@@ -163,6 +163,32 @@ describe('uploads over HTTP', () => {
     expect(documents[3]).toMatchObject({ key: 'uploads/good.md', status: 'queued' });
   });
 
+  it('refuses a file whose key the bucket cannot hold on its own, storing the others', async () => {
+    expect((await upload([['clash.md', '# Clash\n\nA file where a folder is wanted.\n']])).status).toBe(200);
+    const res = await upload([
+      ['clash.md/inner.md', '# Inner\n\nCannot live under a file.\n'],
+      ['beside-clash.md', '# Beside\n\nSent with it.\n'],
+    ]);
+    expect(res.status).toBe(200);
+    const { documents } = (await res.json()) as {
+      documents: { key?: string; status: string; error?: { message: string } }[];
+    };
+    expect(documents[0]).toMatchObject({
+      key: 'uploads/clash.md/inner.md',
+      status: 'rejected',
+      error: { message: expect.stringMatching(/conflicts with an existing prefix or object/) },
+    });
+    expect(documents[1]).toMatchObject({ key: 'uploads/beside-clash.md', status: 'queued' });
+    const stored = bucketFiles(dir);
+    expect(stored).toContain('uploads/beside-clash.md');
+    expect(stored.filter((f) => f.startsWith('uploads/.') || f.includes('dropqa-tmp'))).toEqual([]);
+    expect(stagedFiles(dir)).toEqual([]);
+    const listed = (await (await fetch(`${server.url}/api/documents?limit=100`)).json()) as {
+      items: { key: string }[];
+    };
+    expect(listed.items.map((d) => d.key)).not.toContain('uploads/clash.md/inner.md');
+  });
+
   it('judges a file with a NUL or other control bytes in its part header on its own', async () => {
     const res = await upload([
       ['fine.md', '# Fine\n\nSent with bad ones.\n'],

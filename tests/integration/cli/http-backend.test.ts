@@ -73,6 +73,22 @@ describe('CLI lifecycle commands through a running server', () => {
     expect(hits.map((h) => h.content).join(' ')).toContain('3 million');
   });
 
+  it('reports a file the server refuses as failed with the reason, and the others of the batch as ingested', async () => {
+    await ingest('clash.md', '# Clash\n\nA file where a folder is wanted.\n');
+    writeFileSync(join(dir, 'inner.md'), '# Inner\n\nCannot live under a file.\n');
+    const inner = { key: 'uploads/clash.md/inner.md', path: join(dir, 'inner.md'), filename: 'inner.md' };
+    const outcomes = await backend.ingest(
+      [inner, file('beside.md', '# Beside\n\nSent with it.\n')],
+      [],
+      () => {},
+    );
+    expect(outcomes.find((o) => o.key === 'uploads/clash.md/inner.md')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/conflicts with an existing prefix or object/),
+    });
+    expect(outcomes.find((o) => o.key === 'uploads/beside.md')).toMatchObject({ status: 'ready' });
+  });
+
   it('reports an unchanged reindex as unchanged and lists the document by status and name', async () => {
     const outcome = await backend.reindex('uploads/plan.md');
     expect(outcome).toMatchObject({ key: 'uploads/plan.md', status: 'unchanged', version: 2 });

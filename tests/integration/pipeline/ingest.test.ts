@@ -137,6 +137,24 @@ describe('ingest pipeline', () => {
     }
   });
 
+  it('fails a file whose key the bucket refuses on its own and ingests the others of the batch', async () => {
+    await service.ingest([{ key: 'clash/a.md', bytes: utf8('# A\n\nA file where a folder is wanted.\n') }]);
+    const outcomes = await service.ingest([
+      { key: 'clash/a.md/inner.md', bytes: utf8('# Inner\n\nCannot live under a file.\n') },
+      { key: 'clash/b.md', bytes: utf8('# B\n\nSent with it.\n') },
+    ]);
+    expect(outcomes.find((o) => o.key === 'clash/a.md/inner.md')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/conflicts with an existing prefix or object/),
+    });
+    expect(outcomes.find((o) => o.key === 'clash/b.md')).toMatchObject({ status: 'ready', version: 1 });
+    const keys: string[] = [];
+    for await (const blob of deps.store.list('clash/')) keys.push(blob.key);
+    expect(keys.sort()).toEqual(['clash/a.md', 'clash/b.md']);
+    const rows = await deps.db.select().from(documents).where(eq(documents.key, 'clash/a.md/inner.md'));
+    expect(rows).toEqual([]);
+  });
+
   it('makes changed bytes version 2 and keeps version 1', async () => {
     const [first] = await service.ingest([{ key: 'change/a.md', bytes: utf8('# One\n\nFirst text.\n') }]);
     const [second] = await service.ingest([{ key: 'change/a.md', bytes: utf8('# Two\n\nSecond text.\n') }]);
@@ -252,7 +270,7 @@ describe('ingest pipeline', () => {
     ]);
     await service.idle();
     for (const s of submitted)
-      expect(await documentRow(s.documentId)).toMatchObject({ status: 'ready', currentVersion: 1 });
+      expect(await documentRow(s.documentId ?? '')).toMatchObject({ status: 'ready', currentVersion: 1 });
   });
 });
 

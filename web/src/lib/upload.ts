@@ -61,9 +61,19 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
   form.append('files', file, file.name);
   // Only the local folder bucket gets here (S3 answers the presign above), so no payload hash is needed.
   const text = await send('POST', '/api/documents/upload', form, authHeaders(), onProgress);
-  const answer = JSON.parse(text) as { documents?: Uploaded[] };
+  const answer = JSON.parse(text) as {
+    documents?: (Uploaded & { error?: { code: string; message: string } })[];
+  };
   const first = answer.documents?.[0];
   if (!first) throw new ApiError(500, 'bad_answer', 'The server accepted the upload but listed no document');
+  // Refused on its own (its name or its place in the bucket): shown like any refused upload.
+  if (first.status === 'rejected') {
+    throw new ApiError(
+      400,
+      first.error?.code ?? 'validation_failed',
+      first.error?.message ?? 'Upload refused',
+    );
+  }
   return first;
 }
 
