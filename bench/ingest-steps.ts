@@ -4,7 +4,8 @@
  * folder, and prints per pipeline step the mean wall and CPU milliseconds and the SQL statements per
  * document, then the K statements run most often. One execution at a time so that every statement
  * and every CPU millisecond belongs to the step that ran it ("runner": between steps). Counts
- * statements through the PGlite instance of this process (embedded database only).
+ * statements through the PGlite instance, opened on this thread for it (`database.embedded.worker`
+ * false), so the CPU of the database is counted with the step too.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -74,7 +75,10 @@ const files = set.documents.slice(0, docs).map((doc) => ({
   bytes: new TextEncoder().encode(beirMarkdown(doc)),
 }));
 const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-ingest-steps-'));
-const config = loadConfig({ overrides: { dataDir, limits: { pipelineConcurrency: 1 } } });
+// The database on this thread (not the worker the product uses), so its statements can be counted.
+const config = loadConfig({
+  overrides: { dataDir, limits: { pipelineConcurrency: 1 }, database: { embedded: { worker: false } } },
+});
 const rt = await openRuntime(config);
 const wall = new Map<string, number>();
 const cpu = new Map<string, number>();
