@@ -57,10 +57,14 @@ describe('retrieval quality on dev-set slices', () => {
   });
 });
 
-/** nDCG@10 floors (measured values in the comments). */
+/**
+ * nDCG@10 floors, just under what the current method scores (measured values in the comments;
+ * `npm run eval -- tests/fixtures/eval/<slice>` prints them): a change that costs a few queries
+ * a place breaks them. Semantic keeps a little more room (HNSW builds its graph with random levels).
+ */
 const FLOORS = {
-  // Measured 0.817, 0.651, 0.821.
-  scifact: { fulltext: 0.8, semantic: 0.63, hybrid: 0.8 },
-  // Measured 0.995, 0.750, 1.000.
-  cmrc: { fulltext: 0.98, semantic: 0.72, hybrid: 0.98 },
+  // Measured 0.825, 0.651, 0.826 (idf^1.5, title x2, RM3 feedback; plain BM25 scored 0.817, 0.821).
+  scifact: { fulltext: 0.82, semantic: 0.645, hybrid: 0.82 },
+  // Measured 1.000, 0.750, 1.000 (0.995 full-text before).
+  cmrc: { fulltext: 0.99, semantic: 0.74, hybrid: 0.99 },
 };
