@@ -1,4 +1,5 @@
 import { type Handler, Parser } from 'htmlparser2';
+import { collapseSpaces } from '../collapse-spaces.ts';
 import { createOutline, type OutlineBuilder } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
 import type { ImageNode, TreeNode } from '../types.ts';
@@ -63,17 +64,12 @@ function isBoilerplate(name: string, attribs: Attributes): boolean {
   return BOILERPLATE.has(name) || BOILERPLATE_ROLES.has(attribs.role ?? '');
 }
 
-/** The text as one line: its whitespace runs (line breaks included) made single spaces, trimmed. */
-function cleanLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** A whitespace run as `clean` keeps it: a line break if it holds one, else a space. */
 const collapse = (run: string) => (run.includes('\n') ? '\n' : ' ');
 
 /** The text's lines with their whitespace collapsed and trimmed, empty lines dropped. */
 function clean(text: string): string {
-  return text.includes('\n') ? text.replace(/\s+/g, collapse).trim() : cleanLine(text);
+  return text.includes('\n') ? text.replace(/\s+/g, collapse).trim() : collapseSpaces(text);
 }
 
 /**
@@ -308,12 +304,12 @@ class PageWalker implements Partial<Handler> {
         this.capture.close();
         return;
       case END_HEADING: {
-        const title = cleanLine(this.capture.text);
+        const title = collapseSpaces(this.capture.text);
         if (title) this.outline.heading(this.level, title);
         return;
       }
       case END_ITEM: {
-        const item = cleanLine(this.capture.text);
+        const item = collapseSpaces(this.capture.text);
         if (item) this.items.push(item);
         return;
       }
@@ -326,7 +322,7 @@ class PageWalker implements Partial<Handler> {
         return;
       }
       case END_CELL:
-        this.cells.push(cleanLine(this.capture.text));
+        this.cells.push(collapseSpaces(this.capture.text));
         return;
       case END_ROW:
         if (this.cells.some(Boolean)) this.rows.push(this.cells);
@@ -370,7 +366,11 @@ class PageWalker implements Partial<Handler> {
 
   finish(): WalkedPage {
     if (!this.done) this.flush();
-    return { title: cleanLine(this.title?.text ?? ''), children: this.outline.finish(), images: this.images };
+    return {
+      title: collapseSpaces(this.title?.text ?? ''),
+      children: this.outline.finish(),
+      images: this.images,
+    };
   }
 }
 
