@@ -81,7 +81,11 @@ class Bytes {
   }
 }
 
-const wide = (text: string) => /[^\u0000-\u00ff]/.test(text);
+/** Whether a text needs 16-bit characters (anything past Latin-1). */
+function wide(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return true;
+  return false;
+}
 
 function stringChars(out: Bytes, text: string): void {
   if (wide(text)) {
