@@ -8,6 +8,7 @@ import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { rowCounter, XLSX_PARAGRAPH_CHARS } from '../xlsx/parse-xlsx.ts';
 import { sheetSection } from '../xlsx/sheet-section.ts';
+import { readCsv, readsAsDelimited } from './read-csv.ts';
 import { isBiff8, readXls } from './read-xls.ts';
 import { XLSX } from './sheetjs.ts';
 import { sheetjsWorkbook, type WorkbookSource } from './sheetjs-workbook.ts';
@@ -69,8 +70,13 @@ function openWorkbook(input: ParseInput, csv: boolean): { book: WorkbookSource; 
     // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, GBK or Big5 (Chinese Excel).
     const { text, encoding } = decodeTableText(input.bytes, input.filename);
     const tab = /\.tsv$/i.test(input.filename) || (!text.slice(0, 4096).includes(',') && text.includes('\t'));
+    const title = titleFromFilename(input.filename);
+    if (readsAsDelimited(text)) {
+      const sheet = { name: title, hidden: false, rows: readCsv(text, tab ? '\t' : undefined) };
+      return { book: { date1904: false, sheets: [sheet], properties: {} }, encoding };
+    }
     const book = XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
-    return { book: sheetjsWorkbook(book, titleFromFilename(input.filename)), encoding };
+    return { book: sheetjsWorkbook(book, title), encoding };
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
     throw readError(input.filename, error);
