@@ -143,6 +143,15 @@ export class RecordCursor {
     return true;
   }
 
+  /** Fails unless the current record's body holds at least `bytes` bytes (a damaged record). */
+  need(bytes: number): void {
+    if (this.end - this.pos < bytes) {
+      throw new Error(
+        `record 0x${this.type.toString(16)} at byte ${this.start} is ${this.end - this.pos} bytes, fewer than ${bytes}`,
+      );
+    }
+  }
+
   /** The current record's body, joined with the CONTINUE records after it (which it consumes). */
   body(): RecordBody {
     const pieces: [number, number][] = [];

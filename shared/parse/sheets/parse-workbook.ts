@@ -9,9 +9,10 @@ import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.t
 import { rowCounter, XLSX_PARAGRAPH_CHARS } from '../xlsx/parse-xlsx.ts';
 import { sheetSection } from '../xlsx/sheet-section.ts';
 import { readCsv, readsAsDelimited } from './read-csv.ts';
-import { isBiff8, readXls } from './read-xls.ts';
+import { readXls } from './read-xls.ts';
 import { XLSX } from './sheetjs.ts';
 import { sheetjsWorkbook, type WorkbookSource } from './sheetjs-workbook.ts';
+import { isBiff8 } from './xls-globals.ts';
 import { xlsProperties } from './xls-properties.ts';
 
 async function workbookSections(book: WorkbookSource, input: ParseInput): Promise<SectionNode[]> {

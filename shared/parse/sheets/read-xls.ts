@@ -1,14 +1,9 @@
 import { type CellFormat, cellText } from '../xlsx/cell-text.ts';
 import type { SheetCell, SheetRow } from '../xlsx/sheet-layout.ts';
 import type { SheetSource } from '../xlsx/sheet-section.ts';
-import { RECORD, type RecordBody, RecordCursor } from './biff-records.ts';
+import { RECORD, RecordCursor } from './biff-records.ts';
 import { sheetCell } from './sheet-cell.ts';
-import { XLSX } from './sheetjs.ts';
-
-/** The built-in number formats by id, as SheetJS names them (a file's FORMAT records add to them). */
-const BUILT_IN_FORMATS: Readonly<Record<number, string>> = {
-  ...(XLSX.SSF.get_table() as Record<number, string>),
-};
+import { readGlobals, type XlsGlobals } from './xls-globals.ts';
 
 /** Error values by code ([MS-XLS] 2.5.10), as Excel writes them. */
 const ERRORS: Readonly<Record<number, string>> = {
@@ -23,41 +18,16 @@ const ERRORS: Readonly<Record<number, string>> = {
   255: '#WTF?',
 };
 
-const BIFF8 = 0x0600;
-const BOF_GLOBALS = 0x0005;
 const BOF_CHART = 0x0020;
 
-/** What the workbook globals say: sheets by the offset of their BOF, shared strings, cell formats. */
-interface Globals {
-  date1904: boolean;
-  sheets: Map<number, { name: string; hidden: boolean }>;
-  strings: string[];
-  /** By XF index: the number format a cell with that XF shows its number in. */
-  formats: CellFormat[];
-}
-
-/** An .xls workbook read record by record: its date system, then its sheets one at a time. */
+/**
+ * An .xls workbook read record by record: its date system, then its sheets one at a time. Each
+ * sheet's rows stream from the file: read them before asking for the next sheet (rows left unread
+ * are skipped).
+ */
 export interface XlsWorkbook {
   date1904: boolean;
   sheets: Iterable<SheetSource>;
-}
-
-/** Whether a Workbook stream starts with the BOF of BIFF8 workbook globals (Excel 97 and later). */
-export function isBiff8(stream: Buffer): boolean {
-  return (
-    stream.length >= 8 &&
-    stream.readUInt16LE(0) === RECORD.BOF &&
-    stream.readUInt16LE(4) === BIFF8 &&
-    stream.readUInt16LE(6) === BOF_GLOBALS
-  );
-}
-
-function need(cursor: RecordCursor, bytes: number): void {
-  if (cursor.end - cursor.pos < bytes) {
-    throw new Error(
-      `record 0x${cursor.type.toString(16)} at byte ${cursor.start} is ${cursor.end - cursor.pos} bytes, fewer than ${bytes}`,
-    );
-  }
 }
 
 /** An RK number ([MS-XLS] 2.5.217): 30 bits of an integer or of a double's high word, maybe x100. */
@@ -74,66 +44,6 @@ function rkNumber(buf: Buffer, at: number): number {
   return raw & 1 ? value / 100 : value;
 }
 
-/** The shared string table: each string's characters, its formatting runs and phonetic data skipped. */
-function readSst(body: RecordBody): string[] {
-  body.skip(4);
-  const unique = body.u32();
-  const strings: string[] = [];
-  for (let i = 0; i < unique && body.pos < body.end; i++) {
-    const count = body.u16();
-    const flags = body.u8();
-    const runs = flags & 0x08 ? body.u16() : 0;
-    const extra = flags & 0x04 ? body.u32() : 0;
-    strings.push(body.chars(count, (flags & 1) !== 0));
-    // Formatting runs and phonetic data never cross into a string of their own: skip what is there.
-    body.pos = Math.min(body.pos + 4 * runs + extra, body.end);
-  }
-  return strings;
-}
-
-/** Reads the globals substream, up to its EOF; an encrypted workbook stops here with that reason. */
-function readGlobals(cursor: RecordCursor): Globals {
-  const formats: Record<number, string | undefined> = { ...BUILT_IN_FORMATS };
-  const xfFormats: number[] = [];
-  const globals: Globals = { date1904: false, sheets: new Map(), strings: [], formats: [] };
-  cursor.next();
-  while (cursor.next() && cursor.type !== RECORD.EOF) {
-    switch (cursor.type) {
-      case RECORD.FILEPASS:
-        throw new Error('the workbook is encrypted (it is password-protected)');
-      case RECORD.DATEMODE:
-        need(cursor, 2);
-        globals.date1904 = cursor.buf.readUInt16LE(cursor.pos) === 1;
-        break;
-      case RECORD.FORMAT: {
-        const body = cursor.body();
-        const id = body.u16();
-        formats[id] = body.unicodeChars(body.u16());
-        break;
-      }
-      case RECORD.XF:
-        need(cursor, 4);
-        xfFormats.push(cursor.buf.readUInt16LE(cursor.pos + 2));
-        break;
-      case RECORD.BOUNDSHEET: {
-        const body = cursor.body();
-        const offset = body.u32();
-        const hidden = (body.u8() & 3) !== 0;
-        body.skip(1);
-        const count = body.u8();
-        const name = count ? body.chars(count, body.u8() !== 0) : '';
-        globals.sheets.set(offset, { name: name || 'Sheet1', hidden });
-        break;
-      }
-      case RECORD.SST:
-        globals.strings = readSst(cursor.body());
-        break;
-    }
-  }
-  globals.formats = xfFormats.map((id) => ({ numFmt: formats[id], date1904: globals.date1904 }));
-  return globals;
-}
-
 /** A cell that is stored but shows nothing (an empty string, an unknown cached type). */
 const BLANK = null;
 
@@ -141,6 +51,7 @@ const BLANK = null;
 class SheetGrid {
   readonly #rows: ((SheetCell | typeof BLANK)[] | undefined)[] = [];
   #last = -1;
+  #next = 0;
 
   set(row: number, column: number, cell: SheetCell | undefined): void {
     this.touch(row);
@@ -161,18 +72,71 @@ class SheetGrid {
     if (row > this.#last) this.#last = row;
   }
 
-  *rows(): Iterable<SheetRow> {
-    for (let row = 0; row <= this.#last; row++) {
+  /** The first row not yet given out. */
+  get next(): number {
+    return this.#next;
+  }
+
+  /** Gives out the rows before `before` (all stored rows when omitted), letting go of their cells. */
+  *flush(before = this.#last + 1): Iterable<SheetRow> {
+    for (; this.#next < before; this.#next++) {
       const cells: SheetCell[] = [];
-      for (const cell of this.#rows[row] ?? []) if (cell) cells.push(cell);
-      this.#rows[row] = undefined;
-      yield { number: row + 1, cells };
+      for (const cell of this.#rows[this.#next] ?? []) if (cell) cells.push(cell);
+      this.#rows[this.#next] = undefined;
+      yield { number: this.#next + 1, cells };
     }
   }
 }
 
-/** Reads one substream's cells, up to its EOF (embedded charts' records skipped); undefined if cut. */
-function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signal?: AbortSignal) {
+/** Records that hold a cell, their row first. */
+const CELL_RECORDS: ReadonlySet<number> = new Set([
+  RECORD.LABELSST,
+  RECORD.NUMBER,
+  RECORD.RK,
+  RECORD.MULRK,
+  RECORD.BOOLERR,
+  RECORD.FORMULA,
+  RECORD.LABEL,
+  RECORD.RSTRING,
+]);
+
+/**
+ * Looks ahead through a substream (from `offset`, after its BOF) without reading its cells: whether
+ * it has its EOF, and whether its cells come in row order, as Excel and LibreOffice write them.
+ */
+function scanSheet(buf: Buffer, offset: number): { complete: boolean; inOrder: boolean } {
+  const cursor = new RecordCursor(buf, offset);
+  let depth = 1;
+  let last = 0;
+  let inOrder = true;
+  try {
+    while (cursor.next()) {
+      if (cursor.type === RECORD.BOF) depth++;
+      else if (cursor.type === RECORD.EOF && --depth === 0) return { complete: true, inOrder };
+      else if (depth === 1 && CELL_RECORDS.has(cursor.type) && cursor.end - cursor.pos >= 2) {
+        const row = buf.readUInt16LE(cursor.pos);
+        if (row < last) inOrder = false;
+        else last = row;
+      }
+    }
+  } catch {
+    // A record past the stream's end: reading the sheet says so.
+  }
+  return { complete: false, inOrder: false };
+}
+
+/**
+ * Reads one substream's cells up to its EOF (embedded charts' records skipped) and gives out its
+ * rows: each as soon as a later row's cell comes when `inOrder`, else all at the EOF. Returns
+ * whether the EOF came.
+ */
+function* sheetRows(
+  cursor: RecordCursor,
+  globals: XlsGlobals,
+  chart: boolean,
+  inOrder: boolean,
+  signal?: AbortSignal,
+): Generator<SheetRow, boolean> {
   const grid = new SheetGrid();
   const { buf } = cursor;
   const formatOf = (xf: number): CellFormat => globals.formats[xf] ?? { date1904: globals.date1904 };
@@ -184,11 +148,18 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
     if ((records & 0xfff) === 0) signal?.throwIfAborted();
     const { type, pos } = cursor;
     if (type === RECORD.BOF) depth++;
-    else if (type === RECORD.EOF && --depth === 0) return grid;
+    else if (type === RECORD.EOF && --depth === 0) {
+      yield* grid.flush();
+      return true;
+    }
     if (depth > 1) continue;
+    // In row order, the rows before this cell's are complete: give them out, keep memory flat.
+    if (inOrder && CELL_RECORDS.has(type) && buf.readUInt16LE(pos) > grid.next) {
+      yield* grid.flush(buf.readUInt16LE(pos));
+    }
     switch (type) {
       case RECORD.LABELSST: {
-        need(cursor, 10);
+        cursor.need(10);
         const index = buf.readUInt32LE(pos + 6);
         const text = globals.strings[index];
         if (text === undefined)
@@ -198,7 +169,7 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         break;
       }
       case RECORD.NUMBER: {
-        need(cursor, 14);
+        cursor.need(14);
         const row = buf.readUInt16LE(pos);
         let column = buf.readUInt16LE(pos + 2);
         // Chart sheets cache series values; a second value for a cell goes one column right.
@@ -207,7 +178,7 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         break;
       }
       case RECORD.RK:
-        need(cursor, 10);
+        cursor.need(10);
         number(
           buf.readUInt16LE(pos),
           buf.readUInt16LE(pos + 2),
@@ -216,7 +187,7 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         );
         break;
       case RECORD.MULRK: {
-        need(cursor, 6);
+        cursor.need(6);
         const row = buf.readUInt16LE(pos);
         const first = buf.readUInt16LE(pos + 2);
         const last = buf.readUInt16LE(cursor.end - 2);
@@ -229,7 +200,7 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         break;
       }
       case RECORD.BOOLERR: {
-        need(cursor, 8);
+        cursor.need(8);
         const value = buf[pos + 6] as number;
         const error = buf[pos + 7] === 1;
         const column = buf.readUInt16LE(pos + 2);
@@ -238,7 +209,7 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         break;
       }
       case RECORD.FORMULA: {
-        need(cursor, 14);
+        cursor.need(14);
         const row = buf.readUInt16LE(pos);
         const column = buf.readUInt16LE(pos + 2);
         formula = { row, column };
@@ -276,29 +247,34 @@ function readSheet(cursor: RecordCursor, globals: Globals, chart: boolean, signa
         break;
       }
       case RECORD.NOTE:
-        need(cursor, 2);
+        cursor.need(2);
         grid.touch(buf.readUInt16LE(pos));
         break;
     }
   }
-  return undefined;
+  return false;
 }
 
 /** The sheets after the globals, in the order the stream holds them; a sheet is read when asked for. */
-function* readSheets(cursor: RecordCursor, globals: Globals, signal?: AbortSignal): Iterable<SheetSource> {
+function* readSheets(cursor: RecordCursor, globals: XlsGlobals, signal?: AbortSignal): Iterable<SheetSource> {
   // Between substreams only a BOF may follow; anything else (zero padding) ends the workbook.
   while (cursor.next() && cursor.type === RECORD.BOF) {
     const sheet = globals.sheets.get(cursor.start);
     const chart = cursor.end - cursor.pos >= 4 && cursor.buf.readUInt16LE(cursor.pos + 2) === BOF_CHART;
-    const grid = readSheet(cursor, globals, chart, signal);
-    if (grid && sheet) yield { ...sheet, rows: grid.rows() };
+    const { complete, inOrder } = scanSheet(cursor.buf, cursor.end);
+    const rows = sheetRows(cursor, globals, chart, complete && inOrder, signal);
+    // A sheet without its EOF is left out (as SheetJS leaves it), after reading it for damage.
+    if (complete && sheet) yield { ...sheet, rows };
+    // Whatever the caller left unread is read past, to reach the next substream.
+    for (let step = rows.next(); !step.done; step = rows.next());
   }
 }
 
 /**
  * Reads the Workbook stream of an Excel 97-2003 (BIFF8) workbook record by record: the globals
  * (sheet names and states, shared strings, number formats, the 1904 date system), then each sheet
- * when the caller asks for it, so only one sheet's cells are held at a time. Cells are read as
+ * when the caller asks for it, its rows given out as they are read when its cells come in row
+ * order (else held until its end), so memory stays near one row, at most one sheet. Cells are read as
  * SheetJS reads them (cached formula results, numbers by their format, errors as written, a stored
  * empty row still a row); an encrypted workbook fails with that reason, a truncated one too.
  *
