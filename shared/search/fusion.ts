@@ -3,8 +3,9 @@ import type { RankedNode } from './types.ts';
 /**
  * How a hybrid search trusts its semantic side: the weight of the normalised cosine similarity in
  * the fused score (the full-text BM25 gets the rest), set per embedder kind in
- * `search.hybrid.<kind>.semanticWeight` (the offline hashing embedder carries far less meaning than
- * a trained model), and how far a cosine must stand out of the query's candidates to count at all.
+ * `search.hybrid.semanticWeightByEmbedder.<kind>` (the offline hashing embedder carries far less
+ * meaning than a trained model), and how far a cosine must stand out of the query's candidates to
+ * count at all.
  */
 export interface FusionOptions {
   /** 0 ranks by full-text alone, 1 by semantic alone. */
@@ -25,8 +26,10 @@ export interface FusionOptions {
  * without counts as at the floor). So the semantic side moves the ranking only where it singles out
  * a few candidates for this query; where its cosines are a flat spread (a hashing embedder on a
  * question it cannot tell apart) it leaves the full-text order alone instead of reshuffling
- * near-ties at random. Unlike reciprocal rank fusion, a weak semantic side moves the ranking only
- * where full-text scores are close. Ties keep full-text order, then semantic order.
+ * near-ties at random (README, Retrieval quality: hybrid nDCG@10 scifact-train 0.7003 -> 0.7011,
+ * cmrc2018-trial 0.99133 -> 0.99135 = full-text, against min-max scaling). Unlike reciprocal rank
+ * fusion, a weak semantic side moves the ranking only where full-text scores are close. Ties keep
+ * full-text order, then semantic order.
  *
  * @example fuseScores(fulltext, semantic, cosineById, { semanticWeight: 0.2, cosineFloorZ: 2 }).slice(0, 10)
  */
