@@ -31,6 +31,8 @@ export interface XlsOptions {
   encrypted?: boolean;
   /** Largest record body before a CONTINUE (Excel's is 8224; smaller splits more strings). */
   maxRecord?: number;
+  /** Writes each sheet's rows last first (a valid file, though not as Excel orders it). */
+  reverseRows?: boolean;
   /** Title and author in the SummaryInformation stream (8-bit strings). */
   properties?: { title?: string; author?: string };
 }
@@ -235,8 +237,10 @@ export function writeXls(sheets: XlsSheet[], options: XlsOptions = {}): Uint8Arr
     offsets.push(body.length);
     bof(body, 0x0010);
     body.record(0x0200, (b) => b.bytes(Buffer.alloc(14)));
+    const numbered = [...(options.reverseRows ? [...sheet.rows].entries() : [])].reverse();
     let r = 0;
-    for (const row of sheet.rows) {
+    for (const row of options.reverseRows ? numbered.map(([, row]) => row) : sheet.rows) {
+      if (options.reverseRows) r = (numbered.shift() as [number, XlsValue[]])[0];
       let c = 0;
       while (c < row.length) {
         // Runs of RK numbers share a MULRK record, as Excel writes them.

@@ -20,7 +20,11 @@ const ERRORS: Readonly<Record<number, string>> = {
 
 const BOF_CHART = 0x0020;
 
-/** An .xls workbook read record by record: its date system, then its sheets one at a time. */
+/**
+ * An .xls workbook read record by record: its date system, then its sheets one at a time. Each
+ * sheet's rows stream from the file: read them before asking for the next sheet (rows left unread
+ * are skipped).
+ */
 export interface XlsWorkbook {
   date1904: boolean;
   sheets: Iterable<SheetSource>;
@@ -47,6 +51,7 @@ const BLANK = null;
 class SheetGrid {
   readonly #rows: ((SheetCell | typeof BLANK)[] | undefined)[] = [];
   #last = -1;
+  #next = 0;
 
   set(row: number, column: number, cell: SheetCell | undefined): void {
     this.touch(row);
@@ -67,18 +72,71 @@ class SheetGrid {
     if (row > this.#last) this.#last = row;
   }
 
-  *rows(): Iterable<SheetRow> {
-    for (let row = 0; row <= this.#last; row++) {
+  /** The first row not yet given out. */
+  get next(): number {
+    return this.#next;
+  }
+
+  /** Gives out the rows before `before` (all stored rows when omitted), letting go of their cells. */
+  *flush(before = this.#last + 1): Iterable<SheetRow> {
+    for (; this.#next < before; this.#next++) {
       const cells: SheetCell[] = [];
-      for (const cell of this.#rows[row] ?? []) if (cell) cells.push(cell);
-      this.#rows[row] = undefined;
-      yield { number: row + 1, cells };
+      for (const cell of this.#rows[this.#next] ?? []) if (cell) cells.push(cell);
+      this.#rows[this.#next] = undefined;
+      yield { number: this.#next + 1, cells };
     }
   }
 }
 
-/** Reads one substream's cells, up to its EOF (embedded charts' records skipped); undefined if cut. */
-function readSheet(cursor: RecordCursor, globals: XlsGlobals, chart: boolean, signal?: AbortSignal) {
+/** Records that hold a cell, their row first. */
+const CELL_RECORDS: ReadonlySet<number> = new Set([
+  RECORD.LABELSST,
+  RECORD.NUMBER,
+  RECORD.RK,
+  RECORD.MULRK,
+  RECORD.BOOLERR,
+  RECORD.FORMULA,
+  RECORD.LABEL,
+  RECORD.RSTRING,
+]);
+
+/**
+ * Looks ahead through a substream (from `offset`, after its BOF) without reading its cells: whether
+ * it has its EOF, and whether its cells come in row order, as Excel and LibreOffice write them.
+ */
+function scanSheet(buf: Buffer, offset: number): { complete: boolean; inOrder: boolean } {
+  const cursor = new RecordCursor(buf, offset);
+  let depth = 1;
+  let last = 0;
+  let inOrder = true;
+  try {
+    while (cursor.next()) {
+      if (cursor.type === RECORD.BOF) depth++;
+      else if (cursor.type === RECORD.EOF && --depth === 0) return { complete: true, inOrder };
+      else if (depth === 1 && CELL_RECORDS.has(cursor.type) && cursor.end - cursor.pos >= 2) {
+        const row = buf.readUInt16LE(cursor.pos);
+        if (row < last) inOrder = false;
+        else last = row;
+      }
+    }
+  } catch {
+    // A record past the stream's end: reading the sheet says so.
+  }
+  return { complete: false, inOrder: false };
+}
+
+/**
+ * Reads one substream's cells up to its EOF (embedded charts' records skipped) and gives out its
+ * rows: each as soon as a later row's cell comes when `inOrder`, else all at the EOF. Returns
+ * whether the EOF came.
+ */
+function* sheetRows(
+  cursor: RecordCursor,
+  globals: XlsGlobals,
+  chart: boolean,
+  inOrder: boolean,
+  signal?: AbortSignal,
+): Generator<SheetRow, boolean> {
   const grid = new SheetGrid();
   const { buf } = cursor;
   const formatOf = (xf: number): CellFormat => globals.formats[xf] ?? { date1904: globals.date1904 };
@@ -90,8 +148,15 @@ function readSheet(cursor: RecordCursor, globals: XlsGlobals, chart: boolean, si
     if ((records & 0xfff) === 0) signal?.throwIfAborted();
     const { type, pos } = cursor;
     if (type === RECORD.BOF) depth++;
-    else if (type === RECORD.EOF && --depth === 0) return grid;
+    else if (type === RECORD.EOF && --depth === 0) {
+      yield* grid.flush();
+      return true;
+    }
     if (depth > 1) continue;
+    // In row order, the rows before this cell's are complete: give them out, keep memory flat.
+    if (inOrder && CELL_RECORDS.has(type) && buf.readUInt16LE(pos) > grid.next) {
+      yield* grid.flush(buf.readUInt16LE(pos));
+    }
     switch (type) {
       case RECORD.LABELSST: {
         cursor.need(10);
@@ -187,7 +252,7 @@ function readSheet(cursor: RecordCursor, globals: XlsGlobals, chart: boolean, si
         break;
     }
   }
-  return undefined;
+  return false;
 }
 
 /** The sheets after the globals, in the order the stream holds them; a sheet is read when asked for. */
@@ -196,15 +261,20 @@ function* readSheets(cursor: RecordCursor, globals: XlsGlobals, signal?: AbortSi
   while (cursor.next() && cursor.type === RECORD.BOF) {
     const sheet = globals.sheets.get(cursor.start);
     const chart = cursor.end - cursor.pos >= 4 && cursor.buf.readUInt16LE(cursor.pos + 2) === BOF_CHART;
-    const grid = readSheet(cursor, globals, chart, signal);
-    if (grid && sheet) yield { ...sheet, rows: grid.rows() };
+    const { complete, inOrder } = scanSheet(cursor.buf, cursor.end);
+    const rows = sheetRows(cursor, globals, chart, complete && inOrder, signal);
+    // A sheet without its EOF is left out (as SheetJS leaves it), after reading it for damage.
+    if (complete && sheet) yield { ...sheet, rows };
+    // Whatever the caller left unread is read past, to reach the next substream.
+    for (let step = rows.next(); !step.done; step = rows.next());
   }
 }
 
 /**
  * Reads the Workbook stream of an Excel 97-2003 (BIFF8) workbook record by record: the globals
  * (sheet names and states, shared strings, number formats, the 1904 date system), then each sheet
- * when the caller asks for it, so only one sheet's cells are held at a time. Cells are read as
+ * when the caller asks for it, its rows given out as they are read when its cells come in row
+ * order (else held until its end), so memory stays near one row, at most one sheet. Cells are read as
  * SheetJS reads them (cached formula results, numbers by their format, errors as written, a stored
  * empty row still a row); an encrypted workbook fails with that reason, a truncated one too.
  *

@@ -116,13 +116,26 @@ describe('the .xls record reader', () => {
     const fixture = new Uint8Array(readFileSync(join(FIXTURES, 'budget.xls')));
     for (const bytes of [xls, fixture]) {
       const stream = openOle(bytes, 'budget.xls').stream('Workbook') as Uint8Array;
-      const ours = [...readXls(Buffer.from(stream)).sheets].map((sheet) => ({
-        name: sheet.name,
-        hidden: sheet.hidden,
-        rows: plain(sheet.rows),
-      }));
+      // Each sheet's rows are read before the next sheet is asked for (they stream from the file).
+      const ours = [];
+      for (const sheet of readXls(Buffer.from(stream)).sheets) {
+        ours.push({ name: sheet.name, hidden: sheet.hidden, rows: plain(sheet.rows) });
+      }
       expect(ours).toEqual(sheetjsRows(bytes));
     }
+  });
+
+  it('reads a sheet whose rows are stored out of order (held whole, not streamed) as SheetJS does', async () => {
+    const rows: XlsValue[][] = [['Id', 'Name'], [1, 'Ana'], [], [3, 'Lee']];
+    const reversed = writeXls([{ name: 'R', rows }], { reverseRows: true });
+    const stream = openOle(reversed, 'r.xls').stream('Workbook') as Uint8Array;
+    const ours = [];
+    for (const sheet of readXls(Buffer.from(stream)).sheets)
+      ours.push({ name: sheet.name, hidden: sheet.hidden, rows: plain(sheet.rows) });
+    expect(ours).toEqual(sheetjsRows(reversed));
+    expect(sections(await parse(reversed, 'r.xls'))[0]?.text).toEqual([
+      'Id: 1\nName: Ana\n\nId: 3\nName: Lee',
+    ]);
   });
 
   it('reads dates in the 1904 date system', async () => {
