@@ -166,6 +166,16 @@ export const topics = pgTable('topics', {
   createdAt: createdAt(),
 });
 
+/**
+ * One row counting the changes to `topics` (a trigger adds one per row written, at commit): a
+ * process that mirrors the topics in memory reads it to know whether its mirror is still the table
+ * (shared/enrich/topics/topic-mirror.ts).
+ */
+export const topicGeneration = pgTable('topic_generation', {
+  id: boolean('id').primaryKey().default(true),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+});
+
 export const documentTopics = pgTable(
   'document_topics',
   {
