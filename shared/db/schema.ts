@@ -188,7 +188,11 @@ export const documentTopics = pgTable(
     confidence: doublePrecision('confidence').notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.documentId, t.topicId] })],
+  (t) => [
+    primaryKey({ columns: [t.documentId, t.topicId] }),
+    // Whether a topic still has documents (orphans, a document's weakest unshared topic).
+    index('document_topics_topic').on(t.topicId),
+  ],
 );
 
 export const images = pgTable('images', {
