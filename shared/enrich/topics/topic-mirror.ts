@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { overlapKeys, termOverlap } from '#shared/text/topics.ts';
+import { cosine, SparseCosine } from './sparse-cosine.ts';
 import { hasDirection, type Nearness, nearestTopics } from './topic-vectors.ts';
 
 /** A topic as the mirror holds it. */
@@ -10,9 +11,6 @@ interface Entry {
   name: string;
   /** `created_at` in microseconds: topics are ordered by it, then id, as `ORDER BY created_at, id`. */
   createdAt: number;
-  /** The embedding, when the mirror holds the vectors and the topic has one of the current embedder. */
-  vector?: Float32Array;
-  norm?: number;
 }
 
 /** A best term match among topics: `termOverlap` score. */
@@ -31,8 +29,8 @@ interface Mirror {
   topics: Map<string, Entry>;
   /** `overlapKeys` of each name -> the topics under it. */
   index: Map<string, Set<Entry>>;
-  /** The embedder (`model/dimensions`) whose vectors `topics` hold; undefined: names only. */
-  vectors?: string;
+  /** The topics' vectors of one embedder (`model/dimensions`); undefined: names only. */
+  vectors?: { embedder: string; index: SparseCosine };
 }
 
 interface State {
@@ -116,7 +114,7 @@ async function openView(
   let mirror = state.mirror;
   if (!mirror || mirror.generation !== generation) {
     mirror = await readNames(tx, generation);
-  } else if (mirror.vectors !== key) {
+  } else if (mirror.vectors?.embedder !== key) {
     // Unchanged since this process's last transaction: worth holding the vectors too.
     await readVectors(tx, mirror, embedder);
   }
@@ -127,8 +125,8 @@ async function openView(
     view: {
       sameByTerms: (name, mergeThreshold) => sameByTerms(held, name, mergeThreshold),
       nearest: (vectors, mergeThreshold) =>
-        held.vectors === key
-          ? nearestHeld(tx, held, embedder, vectors, mergeThreshold)
+        held.vectors?.embedder === key
+          ? nearestHeld(tx, held.vectors.index, embedder, vectors, mergeThreshold)
           : nearestTopics(tx, embedder, vectors),
     },
   };
@@ -150,23 +148,9 @@ async function readVectors(tx: Db, mirror: Mirror, embedder: Embedder): Promise<
     sql`SELECT id, embedding::text AS embedding FROM topics
         WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int`,
   );
-  for (const entry of mirror.topics.values()) {
-    entry.vector = undefined;
-    entry.norm = undefined;
-  }
-  for (const row of rows) {
-    const entry = mirror.topics.get(row.id);
-    if (entry) setVector(entry, JSON.parse(row.embedding) as number[]);
-  }
-  mirror.vectors = embedderKey(embedder);
-}
-
-function setVector(entry: Entry, vector: readonly number[] | undefined): void {
-  if (!hasDirection(vector)) return;
-  entry.vector = Float32Array.from(vector);
-  let sum = 0;
-  for (const x of entry.vector) sum += x * x;
-  entry.norm = Math.sqrt(sum);
+  const index = new SparseCosine(embedder.dimensions);
+  for (const row of rows) index.add(row.id, JSON.parse(row.embedding) as number[]);
+  mirror.vectors = { embedder: embedderKey(embedder), index };
 }
 
 function add(mirror: Mirror, entry: Entry): void {
@@ -182,6 +166,7 @@ function remove(mirror: Mirror, id: string): void {
   const entry = mirror.topics.get(id);
   if (!entry) return;
   mirror.topics.delete(id);
+  mirror.vectors?.index.remove(id);
   for (const key of overlapKeys(entry.name)) {
     const set = mirror.index.get(key);
     set?.delete(entry);
@@ -193,9 +178,9 @@ function remove(mirror: Mirror, id: string): void {
 function apply(mirror: Mirror, generation: number, changes: TopicChanges, embedder: Embedder): void {
   if (mirror.generation !== generation) return;
   for (const topic of changes.created) {
-    const entry: Entry = { id: topic.id, name: topic.name, createdAt: topic.createdAt };
-    if (mirror.vectors === embedderKey(embedder)) setVector(entry, topic.vector);
-    add(mirror, entry);
+    add(mirror, { id: topic.id, name: topic.name, createdAt: topic.createdAt });
+    if (topic.vector && mirror.vectors?.embedder === embedderKey(embedder))
+      mirror.vectors.index.add(topic.id, topic.vector);
   }
   for (const id of changes.dropped) remove(mirror, id);
   mirror.generation = generation + changes.created.length + changes.dropped.length;
@@ -225,31 +210,15 @@ function sameByTerms(mirror: Mirror, name: string, mergeThreshold: number): Term
  */
 async function nearestHeld(
   tx: Db,
-  mirror: Mirror,
+  index: SparseCosine,
   embedder: Embedder,
   vectors: readonly (number[] | undefined)[],
   mergeThreshold: number,
 ): Promise<Nearness> {
   const floor = mergeThreshold - MARGIN;
-  const given = vectors.flatMap((v, i) => (hasDirection(v) ? [{ i, v, norm: Math.hypot(...v) }] : []));
-  const near = new Set<string>();
-  for (const { v, norm } of given) {
-    const dims = v.flatMap((x, d) => (x === 0 ? [] : [d]));
-    for (const entry of mirror.topics.values()) {
-      const { vector, norm: entryNorm } = entry;
-      if (!vector || !entryNorm || vector.length !== v.length) continue;
-      let dot = 0;
-      for (const d of dims) dot += (v[d] as number) * (vector[d] as number);
-      if (dot / (norm * entryNorm) >= floor) near.add(entry.id);
-    }
-  }
-  const pairs = given.some((a, x) =>
-    given.slice(x + 1).some((b) => {
-      let dot = 0;
-      for (const [d, value] of a.v.entries()) dot += value * (b.v[d] as number);
-      return dot / (a.norm * b.norm) >= floor;
-    }),
-  );
+  const given = vectors.filter(hasDirection);
+  const near = new Set(given.flatMap((vector) => index.above(vector, floor)));
+  const pairs = given.some((a, i) => given.slice(i + 1).some((b) => cosine(a, b) >= floor));
   if (near.size === 0 && !pairs) return { nearest: vectors.map(() => undefined), between: new Map() };
   return nearestTopics(tx, embedder, vectors, [...near]);
 }
