@@ -80,12 +80,10 @@ export async function linkDocumentTopics(
           SELECT ${documentId}::uuid, l.topic_id, l.confidence
           FROM unnest(${pgArray(kept.map((l) => l.topicId))}::uuid[],
             ${pgArray(kept.map((l) => String(l.confidence)))}::float8[]) AS l(topic_id, confidence)`);
-      await dropOrphans(
-        tx,
-        previous.map((p) => p.topic_id).filter((id) => !links.has(id)),
-        changes,
-      );
-      await linkEarlierDocuments(tx, documentId, createdKeys, maxPerDocument, changes);
+      // Orphans are looked for once every link is replaced, the earlier documents' too.
+      const unlinked = previous.map((p) => p.topic_id).filter((id) => !links.has(id));
+      unlinked.push(...(await linkEarlierDocuments(tx, documentId, createdKeys, maxPerDocument)));
+      await dropOrphans(tx, unlinked, changes);
       return { result: [...links.values()], changes };
     }),
   );
@@ -183,16 +181,17 @@ async function insertTopics(
  * (`document_versions.topic_phrases`) are linked to it too. A document that already has
  * `maxPerDocument` topics gives up its weakest topic that no other document has, or else is left as
  * it is. The documents of every new topic are found in one statement; their link counts are then
- * kept here as links are added.
+ * kept here as links are added, and the links are written in one statement at the end (a new
+ * topic is linked to the document being linked, so it is never another's weakest unshared one).
+ * Returns the topics given up, for `dropOrphans`.
  */
 async function linkEarlierDocuments(
   tx: Db,
   documentId: string,
   createdKeys: ReadonlyMap<string, string>,
   maxPerDocument: number,
-  changes: TopicChanges,
-): Promise<void> {
-  if (createdKeys.size === 0) return;
+): Promise<string[]> {
+  if (createdKeys.size === 0) return [];
   const keys = [...new Set(createdKeys.values())];
   const earlier = await queryRows<{ key: string; id: string; links: number }>(
     tx,
@@ -203,6 +202,8 @@ async function linkEarlierDocuments(
         WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid`,
   );
   const links = new Map(earlier.map((doc) => [doc.id, Number(doc.links)]));
+  const given: string[] = [];
+  const added: { documentId: string; topicId: string }[] = [];
   for (const [topicId, key] of createdKeys) {
     for (const doc of earlier) {
       if (doc.key !== key) continue;
@@ -217,14 +218,19 @@ async function linkEarlierDocuments(
               RETURNING topic_id`,
         );
         if (!weakest) continue;
-        await dropOrphans(tx, [weakest.topic_id], changes);
+        given.push(weakest.topic_id);
       } else links.set(doc.id, (links.get(doc.id) ?? 0) + 1);
-      await tx.execute(sql`
-        INSERT INTO document_topics (document_id, topic_id, confidence)
-        VALUES (${doc.id}::uuid, ${topicId}::uuid, ${LATER_LINK_CONFIDENCE})
-        ON CONFLICT (document_id, topic_id) DO NOTHING`);
+      added.push({ documentId: doc.id, topicId });
     }
   }
+  if (added.length > 0)
+    await tx.execute(sql`
+      INSERT INTO document_topics (document_id, topic_id, confidence)
+      SELECT l.document_id, l.topic_id, ${LATER_LINK_CONFIDENCE}::float8
+      FROM unnest(${pgArray(added.map((a) => a.documentId))}::uuid[],
+        ${pgArray(added.map((a) => a.topicId))}::uuid[]) AS l(document_id, topic_id)
+      ON CONFLICT (document_id, topic_id) DO NOTHING`);
+  return given;
 }
 
 /** Deletes those of the topics no document links any more (recorded in `changes.dropped`). */
