@@ -1,12 +1,14 @@
 /**
- * Parse fidelity against pandoc's reading of the same files: for every .docx, .odt and .html of the
- * shared corpus (`../shared/corpus`, or DROPQA_CORPUS_DIR) and the test fixtures, pandoc's JSON AST
- * gives the reference headings (in order) and words; DropQA's tree gives its section titles and text.
+ * Parse fidelity against another parser's reading of the same files: for every .docx, .odt and .html
+ * of the shared corpus (`../shared/corpus`, or DROPQA_CORPUS_DIR) and the test fixtures, pandoc's JSON
+ * AST gives the reference headings (in order) and words; for every .pptx, LibreOffice's OpenDocument
+ * conversion gives the slide titles and slide text (`libreoffice-outline.ts`, since pandoc reads no
+ * decks). DropQA's tree gives its section titles and text.
  * Heading recall: the longest common subsequence of the two heading lists over pandoc's count (files
  * with at least one pandoc heading); word recall: the multiset overlap of words over pandoc's count
- * (all files, pooled). pandoc (Debian `apt-get install pandoc`) is a bench tool only, never a runtime
- * need; files pandoc cannot read are left out and counted. pandoc reads no .pptx, so decks are not
- * measured here. `node bin/run-ts.js bench/fidelity.ts` prints the table.
+ * (all files, pooled). pandoc (Debian `apt-get install pandoc`) and LibreOffice are bench tools only,
+ * never runtime needs; files they cannot read are left out and counted. `node bin/run-ts.js
+ * bench/fidelity.ts [--worst | --all]` prints the table (and the worst files, or every file).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,10 +17,18 @@ import { fileURLToPath } from 'node:url';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { TreeNode } from '#shared/parse/types.ts';
+import { generatedDocuments } from './generated-documents.ts';
+import { convertDecks, readDeckOutline } from './libreoffice-outline.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const CORPUS = resolve(process.env.DROPQA_CORPUS_DIR ?? resolve(REPO, '../shared/corpus'));
-const FORMATS: Record<string, string> = { '.docx': 'docx', '.odt': 'odt', '.html': 'html', '.htm': 'html' };
+const FORMATS: Record<string, string> = {
+  '.docx': 'docx',
+  '.odt': 'odt',
+  '.html': 'html',
+  '.htm': 'html',
+  '.pptx': 'pptx',
+};
 
 interface PandocNode {
   t: string;
@@ -39,6 +49,7 @@ function inlineText(nodes: unknown): string {
   return nodes
     .map((node: PandocNode) => {
       if (node.t === 'Str') return String(node.c);
+      if (node.t === 'Code' && Array.isArray(node.c)) return String(node.c[1]);
       if (node.t === 'Space' || node.t === 'SoftBreak' || node.t === 'LineBreak') return ' ';
       if (Array.isArray(node.c))
         return node.c.map((part) => inlineText(Array.isArray(part) ? part : [part])).join(' ');
@@ -47,8 +58,23 @@ function inlineText(nodes: unknown): string {
     .join('');
 }
 
+interface Outline {
+  headings: string[];
+  words: string[];
+}
+
+/** LibreOffice's slide titles (in order) and all its slide words; undefined when it read nothing. */
+function deckReference(odp: string | undefined): Outline {
+  if (!odp) throw new Error('LibreOffice could not convert the deck');
+  const outline = readDeckOutline(odp);
+  return {
+    headings: outline.headings.map(heading).filter(Boolean),
+    words: outline.text.flatMap(words),
+  };
+}
+
 /** pandoc's headings (in order) and all its words. */
-function pandocReference(path: string, format: string): { headings: string[]; words: string[] } {
+function pandocReference(path: string, format: string): Outline {
   const json = execFileSync('pandoc', ['-f', format, '-t', 'json', path], {
     maxBuffer: 1 << 28,
     timeout: 60_000,
@@ -65,6 +91,9 @@ function pandocReference(path: string, format: string): { headings: string[]; wo
     const node = value as PandocNode;
     if (node.t === 'Header' && Array.isArray(node.c)) headings.push(heading(inlineText(node.c[2])));
     if (node.t === 'Str') all.push(...words(String(node.c)));
+    if ((node.t === 'Code' || node.t === 'CodeBlock') && Array.isArray(node.c)) {
+      all.push(...words(String(node.c[1])));
+    }
     if (node.t === 'Image') return; // alt text is not document text
     visit(node.c);
   };
@@ -72,7 +101,7 @@ function pandocReference(path: string, format: string): { headings: string[]; wo
   return { headings: headings.filter(Boolean), words: all };
 }
 
-function ourReading(children: TreeNode[]): { headings: string[]; words: string[] } {
+function ourReading(children: TreeNode[]): Outline {
   const headings: string[] = [];
   const all: string[] = [];
   const visit = (nodes: TreeNode[]) => {
@@ -136,12 +165,14 @@ interface Tally {
 /** Heading and word recall per format over the corpus and the fixtures. */
 export async function benchFidelity(): Promise<Map<string, Tally>> {
   const tallies = new Map<string, Tally>();
-  const files = [...filesUnder(CORPUS), ...filesUnder(join(REPO, 'tests/fixtures'))];
+  const generated = generatedDocuments(REPO);
+  const files = [...filesUnder(CORPUS), ...filesUnder(join(REPO, 'tests/fixtures')), ...generated];
+  const decks = convertDecks(files.filter((path) => path.toLowerCase().endsWith('.pptx')));
   for (const path of files) {
     const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
     const format = FORMATS[ext];
     if (!format) continue;
-    const key = format === 'docx' ? 'docx' : format;
+    const key = generated.includes(path) ? `${format} (generated)` : format;
     const tally = tallies.get(key) ?? {
       files: 0,
       skipped: 0,
@@ -152,10 +183,10 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
       worst: [],
     };
     tallies.set(key, tally);
-    let reference: ReturnType<typeof pandocReference>;
-    let ours: ReturnType<typeof ourReading>;
+    let reference: Outline;
+    let ours: Outline;
     try {
-      reference = pandocReference(path, format);
+      reference = format === 'pptx' ? deckReference(decks.get(path)) : pandocReference(path, format);
       const bytes = new Uint8Array(readFileSync(path));
       const name = path.slice(path.lastIndexOf('/') + 1);
       ours = ourReading(
@@ -177,7 +208,7 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
     tally.referenceWords += reference.words.length;
     tally.keptWords += kept;
     tally.worst.push({
-      file: path.replace(`${CORPUS}/`, ''),
+      file: path.replace(`${CORPUS}/`, '').replace(/^.*dropqa-fidelity-generated\/\w+\//, ''),
       heading: headingRecall,
       word: reference.words.length ? kept / reference.words.length : 1,
     });
@@ -199,9 +230,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     );
   }
   console.log(lines.join('\n'));
-  if (process.argv.includes('--worst')) {
+  const shown = process.argv.includes('--all') ? Infinity : process.argv.includes('--worst') ? 8 : 0;
+  if (shown) {
     for (const [format, t] of tallies) {
-      for (const w of [...t.worst].sort((a, b) => a.heading + a.word - (b.heading + b.word)).slice(0, 8)) {
+      for (const w of [...t.worst]
+        .sort((a, b) => a.heading + a.word - (b.heading + b.word))
+        .slice(0, shown)) {
         console.log(`${format}\t${w.heading.toFixed(2)}\t${w.word.toFixed(2)}\t${w.file}`);
       }
     }

@@ -4,6 +4,8 @@
  * (the least CPU time of warm runs: on a shared machine wall times swing several-fold with the load,
  * and CPU time only grows with it), and the peak memory of parsing a generated .xls of BENCH_XLS_MB (default 50)
  * in a child process (BENCH_XLS_MB=0 leaves it out). .ppt has no library to compare with (its reader is ours), so it gets its time only.
+ * The larger .doc files are the generated Word reports converted by LibreOffice (`soffice`, a
+ * fixture tool only) into a temporary folder; without it their rows say so.
  * `node bin/run-ts.js bench/parse-legacy.ts` prints the table.
  */
 import { execFile } from 'node:child_process';
@@ -19,7 +21,7 @@ import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { XLSX } from '#shared/parse/sheets/sheetjs.ts';
 import { type BenchRow, formatTable } from './parse.ts';
-import { generateXlsx } from './parse-fixtures.ts';
+import { generateDocx, generateXlsx } from './parse-fixtures.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = 7;
@@ -57,31 +59,38 @@ function sheetjsRaw(bytes: Uint8Array, csv = false): number {
   return chars;
 }
 
+/** `run` done `times` times in a row (a run of a millisecond or less is timed as a batch). */
+const batch = (run: () => Promise<unknown> | unknown, times: number) => async (): Promise<void> => {
+  for (let i = 0; i < times; i++) await run();
+};
+
+/** Our whole parse against the library's raw extraction, interleaved; `repeat` times each timed run. */
 async function compare(
   label: string,
   bytes: Uint8Array,
   filename: string,
   raw?: () => unknown,
+  repeat = 1,
 ): Promise<BenchRow> {
-  const parse = ours(bytes, filename);
+  const parse = batch(ours(bytes, filename), repeat);
+  const library = raw ? batch(raw, repeat) : undefined;
   await parse();
-  if (raw) await raw();
+  await library?.();
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    a.push(await timed(parse));
-    if (raw) b.push(await timed(raw));
+    a.push((await timed(parse)) / repeat);
+    if (library) b.push((await timed(library)) / repeat);
   }
   const oursMs = least(a);
-  process.stderr.write(
-    `${label}: ours ${oursMs.toFixed(1)} ms, raw ${b.length ? least(b).toFixed(1) : '-'} ms\n`,
-  );
+  const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
+  process.stderr.write(`${label}: ours ${ms(oursMs)} ms, raw ${b.length ? ms(least(b)) : '-'} ms\n`);
   if (!raw)
-    return { metric: `parse ${label}`, value: `${oursMs.toFixed(1)} ms (no library to compare)`, target: '' };
+    return { metric: `parse ${label}`, value: `${ms(oursMs)} ms (no library to compare)`, target: '' };
   const rawMs = least(b);
   return {
     metric: `parse ${label}`,
-    value: `${oursMs.toFixed(1)} ms vs raw ${rawMs.toFixed(1)} ms = ${(oursMs / rawMs).toFixed(2)}x`,
+    value: `${ms(oursMs)} ms vs raw ${ms(rawMs)} ms = ${(oursMs / rawMs).toFixed(2)}x`,
     target: '<= 1.5x raw',
   };
 }
@@ -95,6 +104,86 @@ function largeHtml(sections: number): Uint8Array {
     );
   }
   return new TextEncoder().encode(`${parts.join('')}</body></html>`);
+}
+
+/**
+ * A long article as a site serves it: head with styles and scripts, header and navigation, then
+ * nested divs of sections whose paragraphs carry links, emphasis and code, lists, figures and tables.
+ */
+function articleHtml(sections: number): Uint8Array {
+  const parts = [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Travel handbook</title>',
+    '<link rel="stylesheet" href="/site.css"><style>.note{color:#333}</style><script>window.dataLayer=[];</script></head>',
+    '<body class="docs"><header class="site"><nav aria-label="Main"><ul><li><a href="/">Home</a></li><li><a href="/docs">Docs</a></li></ul></nav></header>',
+    '<div class="layout"><aside class="toc"><a href="#s0">Contents</a></aside><main id="content"><article>',
+  ];
+  for (let i = 0; i < sections; i++) {
+    parts.push(
+      `<section id="s${i}"><h2 class="title"><a class="anchor" href="#s${i}">Section ${i}</a></h2>`,
+      `<div class="body"><p class="lead">Employees book <em>flights</em> through the <a href="/desk" title="desk">travel desk</a> at least <strong>14 days</strong> ahead; rule <code>T-${i}</code> applies.</p>`,
+      `<p>Receipts are filed within 30 days of the trip, <span class="note">scanned or photographed</span>, with the <a href="/form">expense form</a>.</p>`,
+      `<ul class="list"><li><span>Lisbon</span>: 180 euros</li><li><span>Madrid</span>: 160 euros</li><li><span>Porto</span>: 140 euros</li></ul>`,
+      `<figure><img src="img/chart${i}.png" alt="Chart ${i}" width="400"><figcaption>Spending in quarter ${i % 4}</figcaption></figure>`,
+      `<table class="data"><thead><tr><th>City</th><th>Limit</th></tr></thead><tbody><tr><td>Lisbon</td><td>${180 + i}</td></tr><tr><td>Madrid</td><td>160</td></tr></tbody></table></div></section>`,
+    );
+  }
+  parts.push(
+    '</article></main></div><footer><p>Copyright Example</p><script>track();</script></footer></body></html>',
+  );
+  return new TextEncoder().encode(parts.join('\n'));
+}
+
+/** The generated Word report of `sections` sections saved as .doc by LibreOffice, or undefined without it. */
+async function generatedDoc(dir: string, sections: number): Promise<Uint8Array | undefined> {
+  const docx = join(dir, `report-${sections}.docx`);
+  writeFileSync(docx, await generateDocx(sections));
+  try {
+    await promisify(execFile)(
+      'soffice',
+      [
+        '--headless',
+        `-env:UserInstallation=file://${join(dir, 'lo-profile')}`,
+        '--convert-to',
+        'doc',
+        '--outdir',
+        dir,
+        docx,
+      ],
+      { timeout: 300_000 },
+    );
+    return new Uint8Array(readFileSync(join(dir, `report-${sections}.doc`)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The .doc rows: the small fixture, then generated reports of growing size. */
+async function docRows(rows: BenchRow[]): Promise<void> {
+  const wordRaw = (bytes: Uint8Array) => async () =>
+    (await new WordExtractor().extract(Buffer.from(bytes))).getBody();
+  const fixture = new Uint8Array(readFileSync(join(REPO, 'tests/fixtures/legacy/handbook.doc')));
+  rows.push(
+    await compare('tests/fixtures/legacy/handbook.doc', fixture, 'handbook.doc', wordRaw(fixture), 50),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'dropqa-doc-bench-'));
+  try {
+    for (const [sections, repeat] of [
+      [20, 10],
+      [200, 1],
+    ] as const) {
+      const doc = await generatedDoc(dir, sections);
+      const label = `generated .doc (${sections} sections${doc ? `, ${(doc.length / 1024).toFixed(0)} KB` : ''})`;
+      if (doc) rows.push(await compare(label, doc, 'report.doc', wordRaw(doc), repeat));
+      else
+        rows.push({
+          metric: `parse ${label}`,
+          value: 'skipped: LibreOffice (soffice) is not installed',
+          target: '',
+        });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function largeXlsPeak(rows: BenchRow[]): Promise<void> {
@@ -149,22 +238,28 @@ export async function benchParseLegacy(): Promise<BenchRow[]> {
   rows.push(
     await compare('generated .csv (20,000 rows x 6)', csv, 'orders.csv', () => sheetjsRaw(csv, true)),
   );
+  await docRows(rows);
   const fixtures = join(REPO, 'tests/fixtures/legacy');
-  const doc = new Uint8Array(readFileSync(join(fixtures, 'handbook.doc')));
-  rows.push(
-    await compare('tests/fixtures/legacy/handbook.doc', doc, 'handbook.doc', async () =>
-      (await new WordExtractor().extract(Buffer.from(doc))).getBody(),
-    ),
-  );
   const ppt = new Uint8Array(readFileSync(join(fixtures, 'review.ppt')));
   rows.push(await compare('tests/fixtures/legacy/review.ppt', ppt, 'review.ppt'));
+  const htmlRaw = (bytes: Uint8Array) => () =>
+    DomUtils.textContent(parseDom(new TextDecoder().decode(bytes)));
   const html = largeHtml(2_000);
   rows.push(
     await compare(
       `generated .html (2,000 sections, ${(html.length / 1024).toFixed(0)} KB)`,
       html,
       'page.html',
-      () => DomUtils.textContent(parseDom(new TextDecoder().decode(html))),
+      htmlRaw(html),
+    ),
+  );
+  const article = articleHtml(1_000);
+  rows.push(
+    await compare(
+      `generated article .html (1,000 sections with inline markup, ${(article.length / 1024).toFixed(0)} KB)`,
+      article,
+      'article.html',
+      htmlRaw(article),
     ),
   );
   await largeXlsPeak(rows);

@@ -7,14 +7,29 @@ export const DAMAGED_ADVICE =
   'open it in the program that made it and save it again (or export it anew), or upload an intact copy';
 
 /**
+ * Whether an error is the JavaScript engine's own (a `TypeError`, `RangeError` or `ReferenceError`):
+ * a reader tripped over data it did not expect, and its message ("Cannot read properties of
+ * undefined (reading 'length')") tells the person who sent the file nothing.
+ */
+export function isEngineError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+}
+
+/**
  * `<file> is damaged: <what> (<detail>); open it in the program that made it and save it again
  * (or export it anew), or upload an intact copy`. The detail is the cause's own reason, kept for
- * whoever investigates; the advice is what the person who sent the file can do.
+ * whoever investigates, unless it is an engine error's message (`isEngineError`), which stays in
+ * the error's `cause` only; the advice is what the person who sent the file can do.
  *
  * @example damagedFile('cut.docx', 'its ZIP archive is truncated or corrupted', error)
  */
 export function damagedFile(filename: string, what: string, cause?: unknown): UnsupportedDocumentError {
-  const detail = cause instanceof DamagedZipError ? cause.detail : cause === undefined ? '' : reasonOf(cause);
+  const detail =
+    cause instanceof DamagedZipError
+      ? cause.detail
+      : cause === undefined || isEngineError(cause)
+        ? ''
+        : reasonOf(cause);
   return new UnsupportedDocumentError(
     `${filename} is damaged: ${what}${detail ? ` (${detail})` : ''}; ${DAMAGED_ADVICE}`,
     { cause },

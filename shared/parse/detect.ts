@@ -160,7 +160,7 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
   if (sniffed) throw binaryError(filename, sniffed.label);
-  if (isRtf(bytes)) return 'rtf';
+  if (isRtf(bytes, filename)) return 'rtf';
   const textKind = textType(bytes, filename);
   // Both declare their own charsets (GBK mail, legacy pages): not UTF-8 text to check here.
   if (textKind === 'html' || textKind === 'eml') return textKind;

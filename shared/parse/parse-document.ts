@@ -1,4 +1,5 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { DAMAGED_ADVICE, isEngineError } from './damaged.ts';
 import { withDeadline } from './deadline.ts';
 import { describeType, readableTypesSentence } from './file-types.ts';
 import { DEFAULT_PARSE_LIMITS } from './limits.ts';
@@ -44,11 +45,12 @@ export async function parseDocument(input: ParseInput, type: FileType): Promise<
     return notes.length > 0 ? { ...parsed, warnings: [...notes, ...parsed.warnings] } : parsed;
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
-    throw new UnsupportedDocumentError(
-      `${input.filename} could not be parsed as ${type}: ${reasonOf(error)}`,
-      {
-        cause: error,
-      },
-    );
+    // An engine error's message ("Cannot read properties of undefined") stays in the cause only.
+    const reason = isEngineError(error)
+      ? `its reader stopped on content it did not expect, so the file may be damaged; ${DAMAGED_ADVICE}`
+      : reasonOf(error);
+    throw new UnsupportedDocumentError(`${input.filename} could not be parsed as ${type}: ${reason}`, {
+      cause: error,
+    });
   }
 }

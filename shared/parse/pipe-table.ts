@@ -13,10 +13,17 @@ function escapeCell(cell: string): string {
  * @example pipeTable([['Region', 'Q1'], ['North', '10']]) // '| Region | Q1 |\n| --- | --- |\n| North | 10 |'
  */
 export function pipeTable(rows: readonly (readonly string[])[]): string {
-  const [header, ...body] = rows;
+  const header = rows[0];
   if (!header) return '';
-  const width = Math.max(...rows.map((row) => row.length));
-  const line = (cells: readonly string[]) =>
-    `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? '')).join(' | ')} |`;
-  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+  let width = 0;
+  for (const row of rows) width = Math.max(width, row.length);
+  // Plain loops: building each line with Array.from and join cost more than the rest of a table.
+  const line = (cells: readonly string[]) => {
+    let inner = '';
+    for (let i = 0; i < width; i++) inner += `${i > 0 ? ' | ' : ''}${escapeCell(cells[i] ?? '')}`;
+    return `| ${inner} |`;
+  };
+  let table = `${line(header)}\n|${' --- |'.repeat(width)}`;
+  for (let r = 1; r < rows.length; r++) table += `\n${line(rows[r] ?? [])}`;
+  return table;
 }

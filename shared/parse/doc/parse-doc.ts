@@ -1,5 +1,6 @@
 import WordExtractor from 'word-extractor';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
+import { collapseSpaces } from '../collapse-spaces.ts';
 import { damagedFile } from '../damaged.ts';
 import { createEmbeddedImages } from '../embedded-images.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
@@ -46,15 +47,17 @@ function bodyTree(body: string, headings: WordHeading[], pictures: Map<number, I
     rows = [];
     inTable = [];
   };
-  for (const [index, line] of body.split('\n').entries()) {
-    const here = pictures.get(index) ?? [];
-    if (TABLE_ROW.test(line)) {
+  const lines = body.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const here = pictures.get(index);
+    if (line.endsWith('\t')) {
       rows.push(line);
-      inTable.push(...here);
+      if (here) inTable.push(...here);
       continue;
     }
-    flushTable();
-    const text = line.replace(/\s+/g, ' ').trim();
+    if (rows.length > 0 || inTable.length > 0) flushTable();
+    const text = collapseSpaces(line);
     const heading = headings[next];
     if (heading && heading.text === text) {
       outline.heading(heading.level, text);
@@ -62,7 +65,7 @@ function bodyTree(body: string, headings: WordHeading[], pictures: Map<number, I
     } else if (text) {
       outline.leaf({ type: 'paragraph', text });
     }
-    for (const image of here) outline.leaf(image);
+    if (here) for (const image of here) outline.leaf(image);
   }
   flushTable();
   return outline.finish();

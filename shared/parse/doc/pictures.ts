@@ -1,6 +1,6 @@
 import { type Blip, FBSE, fbsePicture } from '../officeart/blip.ts';
 import { recordsIn } from '../officeart/records.ts';
-import { cpAfter, fkpRuns, sprms, tableRowEnds, view, type WordBody } from './word-binary.ts';
+import { cpAfter, eachSprm, fkpRuns, tableRowEnds, view, type WordBody } from './word-binary.ts';
 
 /**
  * The inline pictures of a Word 97-2003 body ([MS-DOC] 2.9.192, [MS-ODRAW]): a picture is a 0x01
@@ -20,7 +20,10 @@ const SPRM_OLE2 = 0x080a;
 const PICTURE_CHAR = 0x01;
 const PICF_HEADER = 0x44;
 const MM_SHAPEFILE = 0x66;
-const LINE_ENDS = /[\r\n\v\f]/;
+/** The characters that end a line of the extracted text: paragraph marks, line, column and page breaks. */
+function endsLine(code: number): boolean {
+  return code === 0x0d || code === 0x0a || code === 0x0b || code === 0x0c;
+}
 
 /** The picture of the PICF at `offset` in the Data stream. */
 function pictureAt(data: Uint8Array, offset: number, maxBytes: number): Blip {
@@ -53,10 +56,11 @@ export function readWordPictures(
   for (const run of fkpRuns(body.word, body.fib, 'character')) {
     let offset: number | undefined;
     let skip = false;
-    for (const { sprm, at } of sprms(w, run.from, run.to)) {
+    eachSprm(w, run.from, run.to, (sprm, at) => {
       if (sprm === SPRM_PIC_LOCATION && at + 4 <= run.to) offset = w.getUint32(at, true);
       else if ((sprm === SPRM_FORM_DATA || sprm === SPRM_OLE2) && w.getUint8(at) === 1) skip = true;
-    }
+      return false;
+    });
     if (offset === undefined || skip) continue;
     const cpEnd = cpAfter(body.pieces, run.fcEnd);
     const cpStart = cpAfter(body.pieces, run.fcStart + 1);
@@ -65,13 +69,14 @@ export function readWordPictures(
       if (body.text.charCodeAt(cp) === PICTURE_CHAR) found.push({ cp, offset });
     }
   }
+  if (found.length === 0) return [];
   found.sort((a, b) => a.cp - b.cp);
   const rowEnds = tableRowEnds(body);
   let line = 0;
   let counted = 0;
   let row = 0;
   return found.map(({ cp, offset }) => {
-    for (; counted < cp; counted++) if (LINE_ENDS.test(body.text[counted] ?? '')) line++;
+    for (; counted < cp; counted++) if (endsLine(body.text.charCodeAt(counted))) line++;
     while ((rowEnds[row] ?? Number.POSITIVE_INFINITY) < cp) row++;
     return { line: line + row, picture: pictureAt(data, offset, maxBytes) };
   });

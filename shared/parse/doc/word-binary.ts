@@ -21,6 +21,8 @@ const F_WHICH_TABLE = 0x0200;
 const STI_HEADING_MAX = 9;
 const SPRM_OUTLINE_LEVEL = 0x2640;
 const CELL_MARK = 0x07;
+/** A sprm's operand size by its spra (the code's top 3 bits); -1: a length byte comes first. */
+const OPERAND_SIZES = [1, 1, 2, 4, 2, 2, -1, 3];
 const HEADING_NAME = /^(?:heading|标题|標題|überschrift|titre)\s*([1-9])$/i;
 
 export interface Piece {
@@ -35,6 +37,10 @@ export interface Fib {
   ccpText: number;
   fcLcb: (index: number) => { fc: number; lcb: number };
 }
+
+/** Built once: a decoder costs more to make than a style name or a piece of text takes to decode. */
+const UTF16LE = new TextDecoder('utf-16le');
+const CP1252 = new TextDecoder('windows-1252');
 
 export function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -125,33 +131,43 @@ function headingStyles(fib: Fib): Map<number, number> {
     const nameAt = std + cbBase;
     if (nameAt + 2 > std + cbStd) continue;
     const length = t.getUint16(nameAt, true);
-    const name = new TextDecoder('utf-16le').decode(fib.table.subarray(nameAt + 2, nameAt + 2 + length * 2));
+    const name = UTF16LE.decode(fib.table.subarray(nameAt + 2, nameAt + 2 + length * 2));
     const match = HEADING_NAME.exec(name.trim());
     if (match?.[1]) levels.set(istd, Number(match[1]));
   }
   return levels;
 }
 
-/** The property modifiers (sprms) of a grpprl between `from` and `to`: each one's code and operand offset. */
-export function* sprms(grpprl: DataView, from: number, to: number): Generator<{ sprm: number; at: number }> {
+/**
+ * Calls `visit` with each property modifier (sprm) of a grpprl between `from` and `to`: its code
+ * and its operand's offset; stops early when `visit` returns true.
+ */
+export function eachSprm(
+  grpprl: DataView,
+  from: number,
+  to: number,
+  visit: (sprm: number, at: number) => boolean | undefined,
+): void {
   let at = from;
   while (at + 2 <= to) {
     const sprm = grpprl.getUint16(at, true);
     at += 2;
-    const size = [1, 1, 2, 4, 2, 2, -1, 3][sprm >> 13] ?? 1;
-    yield { sprm, at };
+    const size = OPERAND_SIZES[sprm >> 13] ?? 1;
+    if (visit(sprm, at)) return;
     at += size >= 0 ? size : 1 + grpprl.getUint8(at);
   }
 }
 
 /** The outline level a paragraph's own properties set (sprmPOutLvl 0-8), if any. */
 function outlineLevel(grpprl: DataView, from: number, to: number): number | undefined {
-  for (const { sprm, at } of sprms(grpprl, from, to)) {
-    if (sprm !== SPRM_OUTLINE_LEVEL) continue;
-    const level = grpprl.getUint8(at);
-    return level <= 8 ? level + 1 : undefined;
-  }
-  return undefined;
+  let level: number | undefined;
+  eachSprm(grpprl, from, to, (sprm, at) => {
+    if (sprm !== SPRM_OUTLINE_LEVEL) return false;
+    const value = grpprl.getUint8(at);
+    level = value <= 8 ? value + 1 : undefined;
+    return true;
+  });
+  return level;
 }
 
 /** A run of text with the same properties, as a formatted disk page (FKP) lists it. */
@@ -213,7 +229,7 @@ export function textOf(word: Uint8Array, pieces: Piece[], cpStart: number, cpEnd
     const width = piece.compressed ? 1 : 2;
     const start = piece.fc + (from - piece.cpStart) * width;
     const bytes = word.subarray(start, start + (to - from) * width);
-    out += new TextDecoder(piece.compressed ? 'windows-1252' : 'utf-16le').decode(bytes);
+    out += (piece.compressed ? CP1252 : UTF16LE).decode(bytes);
   }
   return out;
 }
@@ -269,9 +285,10 @@ export function tableRowEnds(body: WordBody): number[] {
   const w = view(body.word);
   const ends: number[] = [];
   for (const { cpEnd, run } of paragraphs(body)) {
-    for (const { sprm, at } of sprms(w, run.from + 2, run.to)) {
+    eachSprm(w, run.from + 2, run.to, (sprm, at) => {
       if (sprm === SPRM_TABLE_ROW_END && w.getUint8(at) === 1) ends.push(cpEnd - 1);
-    }
+      return false;
+    });
   }
   return ends.sort((a, b) => a - b);
 }

@@ -31,11 +31,14 @@ function paragraph(text: string, metadata?: Record<string, unknown>): ParagraphN
  *
  * @param knownTitle the title from the core properties, if any; Title-styled paragraphs that repeat
  *   it are dropped, others become paragraphs.
+ * @param silentStyles paragraph styles whose automatic numbering shows no number
+ *   (`silentlyNumberedStyles`): their headings get none.
  */
 export async function buildDocxTree(
   document: DocxDocument,
   images: DocxImages,
   knownTitle: string | undefined,
+  silentStyles: ReadonlySet<string> = new Set(),
 ): Promise<DocxTree> {
   const root: TreeNode[] = [];
   const open: { depth: number; section: SectionNode }[] = [];
@@ -92,7 +95,7 @@ export async function buildDocxTree(
     if (!text) return false;
     flushList();
     const metadata: Record<string, unknown> = { style: element.styleName ?? element.styleId };
-    if (element.numbering?.isOrdered) {
+    if (element.numbering?.isOrdered && !silentStyles.has(element.styleId ?? '')) {
       const number = numberHeading(depth);
       metadata.number = number;
       if (!STARTS_NUMBERED.test(`${text} `)) text = `${number} ${text}`;

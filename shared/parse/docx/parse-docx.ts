@@ -1,9 +1,11 @@
 import { readCoreProperties } from '../core-properties.ts';
+import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
 import { buildDocxTree } from './build-tree.ts';
 import { createDocxImages } from './images.ts';
 import { readDocxModel } from './read-model.ts';
+import { silentlyNumberedStyles } from './silent-numbering.ts';
 
 /** mammoth's note on non-web image types repeats the warning the image collector gives. */
 const IMAGE_TYPE_WARNING = /unlikely to display in web browsers/;
@@ -19,7 +21,9 @@ export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
   const metadata: Record<string, unknown> = readCoreProperties(input.bytes);
   const coreTitle = typeof metadata.title === 'string' ? metadata.title : undefined;
   const images = createDocxImages();
-  const tree = await buildDocxTree(document, images, coreTitle);
+  const maxBytes = (input.limits ?? DEFAULT_PARSE_LIMITS).maxUncompressedBytes;
+  const silentStyles = silentlyNumberedStyles(input.bytes, maxBytes);
+  const tree = await buildDocxTree(document, images, coreTitle, silentStyles);
   const warnings = [...readWarnings.filter((w) => !IMAGE_TYPE_WARNING.test(w)), ...images.warnings];
   return {
     title: coreTitle ?? tree.title ?? titleFromFilename(input.filename),

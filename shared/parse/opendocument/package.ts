@@ -14,7 +14,7 @@ export interface OdfPackage {
 }
 
 /**
- * Opens an OpenDocument package. The archive limits and the DTD check were applied by
+ * Opens an OpenDocument package, refusing a password-protected one with that reason. The archive limits and the DTD check were applied by
  * `checkOoxml` (through `parseDocument`); each entry is inflated no further than its declared size.
  */
 export function openOdf(input: ParseInput, kind: string): OdfPackage {
@@ -29,6 +29,14 @@ export function openOdf(input: ParseInput, kind: string): OdfPackage {
     const bytes = read(path);
     return bytes ? parseDocument(new TextDecoder().decode(bytes), { xmlMode: true }) : undefined;
   };
+  // A password-protected package lists the encryption of each part in its manifest; the parts
+  // themselves are ciphertext, which would read as "no document body".
+  const manifest = read('META-INF/manifest.xml');
+  if (manifest && new TextDecoder().decode(manifest).includes('encryption-data')) {
+    throw new UnsupportedDocumentError(
+      `${input.filename} is password-protected (an encrypted OpenDocument ${kind}); save it without a password`,
+    );
+  }
   const content = xml('content.xml');
   if (!content || !findElement(content, 'office:body')) {
     throw new UnsupportedDocumentError(

@@ -1,10 +1,12 @@
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { readCoreProperties } from '../core-properties.ts';
+import { damagedFile } from '../damaged.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
+import { DamagedZipError } from '../zip.ts';
 import { openPresentationArchive, unreadablePresentation } from './container.ts';
-import { createPptxImages } from './images.ts';
+import { createPptxImages, type PptxImages } from './images.ts';
 import { openPackage } from './package.ts';
 import { readSlides, type SlideSections } from './read-slides.ts';
 
@@ -29,12 +31,17 @@ export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
   const { bytes, filename } = input;
   const limits = input.limits ?? DEFAULT_PARSE_LIMITS;
   const entries = openPresentationArchive(bytes, filename);
-  const pkg = openPackage(bytes, entries, limits.maxUncompressedBytes);
-  const images = createPptxImages(pkg.bytes, limits.maxUncompressedBytes);
+  let images: PptxImages;
   let slides: SlideSections;
   try {
+    const pkg = openPackage(bytes, entries, limits.maxUncompressedBytes);
+    images = createPptxImages(pkg.bytes, limits.maxUncompressedBytes);
     slides = await readSlides(pkg, input, images);
   } catch (error) {
+    // A part that will not inflate: the archive's reason alone would not name the file.
+    if (error instanceof DamagedZipError) {
+      throw damagedFile(filename, 'a part of its ZIP archive is corrupted', error);
+    }
     // The deadline's own reason (or a caller's abort) passes through as it is.
     if (
       error instanceof UnsupportedDocumentError ||

@@ -5,9 +5,25 @@ import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser } from '../types.ts';
 import { type RtfDocument, readRtf } from './read-rtf.ts';
 
-/** True when the bytes open an RTF document (`{\rtf`), whatever the file's name. */
-export function isRtf(bytes: Uint8Array): boolean {
-  return bytes.length >= 5 && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '{\\rtf';
+/**
+ * The header every RTF writer starts with (Word, WordPad, TextEdit, LibreOffice): `{\rtf1`, then
+ * control words only (`\adeflang1025`) up to the character set (`\ansi`, `\mac`, `\pc`, `\pca`).
+ */
+const RTF_HEADER = /^\{\\rtf1(?:\\[A-Za-z]+-?\d*[ \r\n]*)*?\\(?:ansi|mac|pca?)(?![A-Za-z])/;
+
+/**
+ * True when the bytes are an RTF document for a file of this name: one named .rtf only has to open
+ * with `{\rtf`; under another name (a `.txt` that a word processor saved as RTF) the content has to
+ * carry a writer's whole header (`RTF_HEADER`), so that a note that merely starts with `{\rtf` stays
+ * the plain text it is, while a real RTF document is read as RTF (with the name's mismatch warned).
+ *
+ * @example isRtf(bytes('{\\rtf1\\ansi\\deff0 Hi}'), 'notes.txt') // true
+ * @example isRtf(bytes('{\\rtf is how RTF files begin'), 'notes.txt') // false
+ */
+export function isRtf(bytes: Uint8Array, filename: string): boolean {
+  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1');
+  if (!head.startsWith('{\\rtf')) return false;
+  return /\.rtf$/i.test(filename) || RTF_HEADER.test(head);
 }
 
 /**

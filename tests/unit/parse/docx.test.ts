@@ -12,7 +12,7 @@ import {
 } from 'docx';
 import { describe, expect, it } from 'vitest';
 import { parseDocx } from '#shared/parse/docx/index.ts';
-import { docxBytes, leaves, outline } from './docx-fixtures.ts';
+import { docxBytes, leaves, outline, rewriteDocx, text } from './docx-fixtures.ts';
 
 const NUMBERING = {
   config: [
@@ -217,6 +217,49 @@ describe('parseDocx', () => {
     ]);
     const first = parsed.children[0];
     expect(first?.type === 'section' && first.metadata?.number).toBe('1');
+  });
+
+  it('gives no number to headings whose outline numbering shows none, as LibreOffice writes them', async () => {
+    // LibreOffice links each heading style to its outline numbering (w:lvl/w:pStyle), whose levels
+    // have the format "none": Word and LibreOffice show "Scope", not "1 Scope".
+    const outlineLevel = (level: 0 | 1, format: 'none' | 'decimal') => ({
+      level,
+      format: format === 'none' ? LevelFormat.NONE : LevelFormat.DECIMAL,
+      text: `%${level + 1}`,
+      alignment: AlignmentType.START,
+    });
+    const build = async (format: 'none' | 'decimal') => {
+      const heading = (value: string, level: 0 | 1) =>
+        new Paragraph({
+          text: value,
+          heading: level === 0 ? HeadingLevel.HEADING_1 : HeadingLevel.HEADING_2,
+          numbering: { reference: 'outline', level },
+        });
+      const bytes = await docxBytes(
+        new Document({
+          numbering: {
+            config: [{ reference: 'outline', levels: [outlineLevel(0, format), outlineLevel(1, format)] }],
+          },
+          sections: [{ children: [heading('Scope', 0), heading('Goals', 1), new Paragraph('Weekly.')] }],
+        }),
+      );
+      return rewriteDocx(bytes, (name, data) =>
+        name === 'word/numbering.xml'
+          ? text(data).replace(
+              // The outline's levels only (their text has a placeholder; the package's bullets have none).
+              /<w:lvl w:ilvl="([01])"([^>]*)>(?=(?:(?!<\/w:lvl>)[\s\S])*w:lvlText w:val="%)/g,
+              (_, level: string, rest: string) =>
+                `<w:lvl w:ilvl="${level}"${rest}><w:pStyle w:val="Heading${Number(level) + 1}"/>`,
+            )
+          : data,
+      );
+    };
+    const silent = await parseDocx({ bytes: await build('none'), filename: 'lo.docx' });
+    expect(outline(silent.children)).toEqual([['section:Scope', [['section:Goals', ['paragraph:Weekly.']]]]]);
+    const numbered = await parseDocx({ bytes: await build('decimal'), filename: 'word.docx' });
+    expect(outline(numbered.children)).toEqual([
+      ['section:1 Scope', [['section:1.1 Goals', ['paragraph:Weekly.']]]],
+    ]);
   });
 
   it('keeps text before the first heading and nests skipped heading levels', async () => {

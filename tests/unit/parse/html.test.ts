@@ -86,4 +86,38 @@ describe('web pages', () => {
       expect.stringMatching(/https:\/\/example\.com\/x\.png" skipped: remote images are never fetched/),
     ]);
   });
+
+  it('reads the first body only, lists by their own items and tables by their own rows, as the page nests them', async () => {
+    const html = (text: string) => parse(utf8(text), 'page.html');
+    const bodies = await html(
+      '<p>Before the body</p><title>First</title><body><h2>Kept<p>split</p>title</h2><p>one<br>two</p></body><p>after</p><title>Second</title><body><p>second body</p></body>',
+    );
+    expect(bodies.title).toBe('First');
+    expect(outline(bodies.children)).toEqual([['section:Kept split title', ['paragraph:one\ntwo']]]);
+    // The first body counts even inside navigation; what follows it does not.
+    const hidden = await html('<nav><body hidden><h1>Inside</h1>text</body></nav><h1>Outside</h1>');
+    expect(outline(hidden.children)).toEqual([['section:Inside', ['paragraph:text']]]);
+    const list = await html(
+      '<body><ul>stray text<li>a <ul><li>nested</li></ul></li><li hidden>gone</li><p>not an item</p><li> b\n c </li></ul></body>',
+    );
+    expect(outline(list.children)).toEqual(['paragraph:- a nested\n- b c']);
+    const table = await html(
+      '<body><table><caption>cap</caption><tr><th>k</th><td aria-hidden="true">secret</td><td>v|w</td></tr><tr hidden><td>gone</td></tr><tbody><tr><td><table><tr><td>inner</td></tr></table>outer</td><div>no cell</div><td></td></tr></tbody><tr><td> </td></tr></table></body>',
+    );
+    expect(table.children).toEqual([
+      {
+        type: 'table',
+        text: '| k |  | v\\|w |\n| --- | --- | --- |\n| inner outer |  |  |',
+        rows: [
+          ['k', '', 'v|w'],
+          ['inner outer', ''],
+        ],
+      },
+    ]);
+    // Elements left open at the end of the file (a tag cut off included) still close.
+    expect(outline((await html('<h1>Open heading <b>bold')).children)).toEqual([
+      ['section:Open heading bold', []],
+    ]);
+    expect(outline((await html('<div>text <p class="x')).children)).toEqual(['paragraph:text']);
+  });
 });

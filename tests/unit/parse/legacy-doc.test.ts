@@ -104,7 +104,8 @@ describe('Word 97-2003 documents', () => {
       new DataView(word.buffer).setUint32(0x01a2, 0x7fffffff, true);
     });
     await expect(parse(noTable, 'broken.doc')).rejects.toThrow(
-      /^broken\.doc is damaged: the text of the Word 97-2003 document could not be read \(.*\); open it in the program that made it and save it again/,
+      // The reader's RangeError ('The value of "offset" is out of range') stays in the cause only.
+      /^broken\.doc is damaged: the text of the Word 97-2003 document could not be read; open it in the program that made it and save it again/,
     );
     const noStyles = editWordStream(fixture('handbook.doc'), (word) => {
       // Point the style sheet (fcStshf) past the end of the table stream.

@@ -112,6 +112,15 @@ describe('OpenDocument text (.odt)', () => {
     ]);
   });
 
+  it('fails a password-protected package with that reason, not as one without a body', async () => {
+    const bytes = new Uint8Array(
+      readFileSync(new URL('../../fixtures/encrypted/handbook-password.odt', import.meta.url)),
+    );
+    await expect(parse(bytes, 'locked.odt')).rejects.toThrow(
+      'locked.odt is password-protected (an encrypted OpenDocument text document); save it without a password',
+    );
+  });
+
   it('fails a package without content.xml and a damaged archive with readable reasons', async () => {
     const empty = zipBytes([
       { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text' },

@@ -55,6 +55,29 @@ describe('parseDocument', () => {
     const broken = { filename: 'b.md', bytes: undefined as unknown as Uint8Array };
     const error = await parseDocument(broken, 'md').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedDocumentError);
-    expect((error as Error).message).toMatch(/^b\.md could not be parsed as md: /);
+    expect((error as Error).message).toMatch(
+      /^b\.md could not be parsed as md: its reader stopped on content it did not expect, so the file may be damaged; open it/,
+    );
+    // The engine's own message ("Cannot read properties of undefined") is kept in the cause only.
+    expect((error as Error).message).not.toMatch(/undefined|Cannot/);
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('keeps the reason of a plain error as it is, which a library wrote for people', async () => {
+    const saved = parsers.md;
+    parsers.md = {
+      type: 'md',
+      parse: async () => {
+        throw new Error('the table nests deeper than 64 levels');
+      },
+    };
+    try {
+      const error = await parseDocument(markdownInput('x'), 'md').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(
+        /could not be parsed as md: the table nests deeper than 64 levels$/,
+      );
+    } finally {
+      parsers.md = saved;
+    }
   });
 });

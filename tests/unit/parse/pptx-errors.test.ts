@@ -47,6 +47,21 @@ function slides(count: number): Promise<Uint8Array> {
 }
 
 describe('parsePptx failures', () => {
+  it('names the file and the part when a part of the archive will not inflate', async () => {
+    // Re-zipped with every part deflated, then the slide part's data garbled (0xff starts a deflate
+    // block of the reserved type); its local header and name stay as they were.
+    const bytes = rewritePptx(await slides(1), () => undefined);
+    const slide = readZipDirectory(bytes).find((entry) => entry.name === 'ppt/slides/slide1.xml');
+    if (!slide) throw new Error('the fixture has no slide part');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const at = slide.localHeaderOffset;
+    const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+    bytes.fill(0xff, start, start + Math.min(slide.compressedSize, 64));
+    expect(await reasonFor(bytes)).toMatch(
+      /^deck\.pptx is damaged: a part of its ZIP archive is corrupted \(ppt\/slides\/slide1\.xml could not be inflated\); open it in the program that made it/,
+    );
+  });
+
   it('says a truncated file is not a readable PowerPoint presentation', async () => {
     const bytes = await slides(1);
     expect(await reasonFor(bytes.subarray(0, Math.floor(bytes.length / 2)))).toMatch(

@@ -4,7 +4,7 @@ import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { ParsedDocument } from '#shared/parse/types.ts';
 import { outline } from './docx-fixtures.ts';
-import { encodeGbk } from './fixtures.ts';
+import { encodeGbk, utf8 } from './fixtures.ts';
 
 async function parse(bytes: Uint8Array, filename: string): Promise<ParsedDocument> {
   return parseDocument({ bytes, filename }, detectFileType(bytes, filename));
@@ -38,7 +38,7 @@ describe('RTF documents', () => {
   it('gives outline levels and heading styles as the tree, decodes GBK bytes and \\uN, keeps tables and fields', async () => {
     const bytes = new Uint8Array(Buffer.from(WORD_RTF, 'latin1'));
     expect(detectFileType(bytes, 'policy.rtf')).toBe('rtf');
-    // Content decides: an RTF under another name is still RTF.
+    // Content decides: an RTF document under another name is still RTF, with the mismatch warned.
     expect(detectFileType(bytes, 'policy.txt')).toBe('rtf');
     const doc = await parse(bytes, 'policy.rtf');
     expect(doc.title).toBe('Travel {policy}');
@@ -95,6 +95,30 @@ describe('RTF documents', () => {
     const rtf = `{\\rtf1\\ansi\\ansicpg936\\deff0{\\fonttbl{\\f0\\fnil SimSun;}}\\pard ${hexGbk('数据平台')}\\par}`;
     const doc = await parse(new Uint8Array(Buffer.from(rtf, 'latin1')), 'cn.rtf');
     expect(outline(doc.children)).toEqual(['paragraph:数据平台']);
+  });
+
+  it('reads a .txt that a word processor saved as RTF as RTF, and a note that starts with {\\rtf as text', async () => {
+    // What WordPad, Word and TextEdit write: the text, not the markup, is what the person wants.
+    for (const header of [
+      '{\\rtf1\\ansi\\ansicpg1252\\deff0\\nouicompat\\deflang1033',
+      '{\\rtf1\\adeflang1025\\ansi\\ansicpg1252\\uc1',
+      '{\\rtf1\\ansi\\ansicpg1252\\cocoartf2639',
+    ]) {
+      const saved = utf8(`${header}{\\fonttbl{\\f0 Calibri;}}\n\\pard Meeting at noon.\\par\n}`);
+      expect(detectFileType(saved, 'notes.txt')).toBe('rtf');
+      const doc = await parseDocument({ bytes: saved, filename: 'notes.txt' }, 'rtf');
+      expect(doc.children).toEqual([{ type: 'paragraph', text: 'Meeting at noon.' }]);
+      expect(doc.warnings).toContain('notes.txt is named .txt but is an RTF document; it was read as one');
+    }
+    // A note about RTF keeps its words, braces and backslashes included.
+    const note = utf8('{\\rtf1 opens every RTF file; then comes \\ansi and the font table.\n');
+    expect(detectFileType(note, 'notes.txt')).toBe('txt');
+    const doc = await parseDocument({ bytes: note, filename: 'notes.txt' }, 'txt');
+    expect(doc.children).toEqual([
+      { type: 'paragraph', text: '{\\rtf1 opens every RTF file; then comes \\ansi and the font table.' },
+    ]);
+    // Named .rtf, the opening alone is enough (a minimal or hand-written RTF).
+    expect(detectFileType(utf8('{\\rtf1 Hello}'), 'hello.rtf')).toBe('rtf');
   });
 
   it('reads a file named .rtf that is not RTF as the text it is', async () => {

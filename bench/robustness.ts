@@ -1,0 +1,180 @@
+/**
+ * Robustness on damaged and encrypted files (issue 16: "every file indexed or failed with a reason,
+ * none unreported; no crash; each within 30 s"). Takes every file DropQA reads from the shared corpus
+ * (`../shared/corpus`, or DROPQA_CORPUS_DIR) and `tests/fixtures`, makes its damaged variants
+ * (`damage.ts`: truncated, bytes flipped, ZIP entries removed or garbled, OLE sectors garbled), adds
+ * the password-protected files of `tests/fixtures/encrypted`, and runs each through the Parse step's
+ * path (`parse-outcome.ts`) in a child process watched from here: a file that hangs the child (no
+ * answer in 60 s) or kills it is reported as such and the run goes on with the next file.
+ *
+ * `node bin/run-ts.js bench/robustness.ts [--sample N] [--intact]` prints the counts, the slowest
+ * files (wall and CPU time; the machine may be loaded) and every problem; exits 1 when there is one.
+ * `--sample N` keeps every Nth source file; `--intact` runs the sources as they are too.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { damagedVariants } from './damage.ts';
+import { type ParseOutcome, parseOutcome } from './parse-outcome.ts';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const CORPUS = resolve(process.env.DROPQA_CORPUS_DIR ?? resolve(REPO, '../shared/corpus'));
+/** The target for one file, and how long the child may stay silent before it counts as hung. */
+const PER_FILE_MS = 30_000;
+const HUNG_MS = 60_000;
+const READ = /\.(?:docx|docm|pptx|pptm|xlsx|xlsm|xls|doc|ppt|odt|ods|odp|rtf|pdf|html?|eml|msg|csv|tsv)$/i;
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+}
+
+/** Writes the variants to a fresh folder; returns their paths. */
+function makeVariants(sample: number, intact: boolean): string[] {
+  const dir = join(tmpdir(), `dropqa-robustness-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const sources = [...filesUnder(CORPUS), ...filesUnder(join(REPO, 'tests/fixtures'))].filter(
+    (path) => READ.test(path) && !path.includes('/encrypted/'),
+  );
+  const paths: string[] = [];
+  const write = (index: number, name: string, bytes: Uint8Array) => {
+    const folder = join(dir, String(index));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, name), bytes);
+    paths.push(join(folder, name));
+  };
+  sources.forEach((path, index) => {
+    if (index % sample !== 0) return;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const bytes = new Uint8Array(readFileSync(path));
+    if (intact) write(index, name, bytes);
+    for (const variant of damagedVariants(name, bytes)) write(index, variant.name, variant.bytes);
+  });
+  for (const path of filesUnder(join(REPO, 'tests/fixtures/encrypted')).filter((p) => READ.test(p))) {
+    write(-1, path.slice(path.lastIndexOf('/') + 1), new Uint8Array(readFileSync(path)));
+  }
+  return paths;
+}
+
+/** Child mode: parses the listed files in order, one JSON line before and after each. */
+async function child(listFile: string): Promise<void> {
+  for (const path of readFileSync(listFile, 'utf8').split('\n').filter(Boolean)) {
+    process.stdout.write(`${JSON.stringify({ start: path })}\n`);
+    const outcome = await parseOutcome(
+      path.slice(path.lastIndexOf('/') + 1),
+      new Uint8Array(readFileSync(path)),
+    );
+    process.stdout.write(`${JSON.stringify({ path, outcome })}\n`);
+  }
+}
+
+type Watched = Omit<ParseOutcome, 'status'> & {
+  path: string;
+  status: ParseOutcome['status'] | 'hung' | 'killed';
+};
+
+/** Runs the files through child processes, restarting after a hang or a death. */
+async function runWatched(paths: string[]): Promise<Watched[]> {
+  const results: Watched[] = [];
+  let rest = paths;
+  while (rest.length) {
+    const listFile = join(tmpdir(), `dropqa-robustness-list-${process.pid}`);
+    writeFileSync(listFile, rest.join('\n'));
+    const proc = spawn(
+      process.execPath,
+      [join(REPO, 'bin/run-ts.js'), fileURLToPath(import.meta.url), '--child', listFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    proc.stderr.resume();
+    let current: string | undefined;
+    let startedAt = 0;
+    let hung = false;
+    const watchdog = setInterval(() => {
+      if (current && performance.now() - startedAt > HUNG_MS) {
+        hung = true;
+        proc.kill('SIGKILL');
+      }
+    }, 1000);
+    const done = new Set<string>();
+    for await (const line of createInterface({ input: proc.stdout })) {
+      const message = JSON.parse(line) as { start?: string; path?: string; outcome?: ParseOutcome };
+      if (message.start) {
+        current = message.start;
+        startedAt = performance.now();
+      } else if (message.path && message.outcome) {
+        results.push({ ...message.outcome, path: message.path });
+        done.add(message.path);
+        current = undefined;
+      }
+    }
+    const code = await new Promise<number | null>((resolveExit) =>
+      proc.exitCode !== null || proc.signalCode !== null
+        ? resolveExit(proc.exitCode)
+        : proc.on('close', resolveExit),
+    );
+    clearInterval(watchdog);
+    if (current) {
+      const name = current.slice(current.lastIndexOf('/') + 1);
+      const ms = Math.round(performance.now() - startedAt);
+      results.push({
+        name,
+        path: current,
+        status: hung ? 'hung' : 'killed',
+        reason: `exit ${code}`,
+        ms,
+        cpuMs: 0,
+      });
+      done.add(current);
+    } else if (code !== 0 && done.size === 0) {
+      throw new Error(`the child process failed before its first file (exit ${code})`);
+    }
+    rest = rest.filter((path) => !done.has(path));
+  }
+  return results;
+}
+
+function report(results: Watched[]): number {
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  const problems = results.filter(
+    (r) => r.status !== 'ready' && (r.status !== 'failed' || r.problem || r.ms > PER_FILE_MS),
+  );
+  const slow = results.filter((r) => r.status === 'ready' && r.ms > PER_FILE_MS);
+  console.log(`${results.length} files: ${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')}`);
+  const byWall = [...results].sort((a, b) => b.ms - a.ms);
+  const maxCpu = Math.max(0, ...results.map((r) => r.cpuMs));
+  console.log(`max wall ${byWall[0]?.ms ?? 0} ms (loaded machine), max CPU ${maxCpu} ms; slowest:`);
+  for (const r of byWall.slice(0, 8))
+    console.log(
+      `  ${String(r.ms).padStart(7)} ms wall ${String(r.cpuMs).padStart(7)} ms CPU  ${r.status.padEnd(6)} ${r.name}`,
+    );
+  const shown = [...problems, ...slow];
+  console.log(`${shown.length} problems`);
+  for (const r of shown)
+    console.log(`  ${r.status}${r.problem ? ` (${r.problem})` : ''} ${r.ms} ms ${r.path}: ${r.reason ?? ''}`);
+  return shown.length ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--child');
+  if (at > 0) {
+    await child(process.argv[at + 1] ?? '');
+    process.exit(0);
+  }
+  const sampleAt = process.argv.indexOf('--sample');
+  const sample = sampleAt > 0 ? Math.max(1, Number(process.argv[sampleAt + 1])) : 1;
+  const paths = makeVariants(sample, process.argv.includes('--intact'));
+  console.log(`${paths.length} files to parse`);
+  process.exit(report(await runWatched(paths)));
+}
