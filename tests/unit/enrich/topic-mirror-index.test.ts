@@ -41,7 +41,7 @@ describe('SparseCosine', () => {
     const embedder = new HashingEmbedder({ dimensions: 64 });
     const vectors = await embedder.embed(NAMES);
     const index = new SparseCosine(64);
-    NAMES.forEach((name, i) => index.add(name, vectors[i] ?? []));
+    for (const [i, name] of NAMES.entries()) index.add(name, vectors[i] ?? []);
     for (const [q, query] of vectors.entries())
       for (const floor of [0.2, 0.5, 0.849, 0.99]) {
         const scanned = NAMES.filter((_, i) => cosine(query, vectors[i] ?? []) >= floor - 1e-6);
