@@ -102,7 +102,9 @@ export const documentVersions = pgTable(
   },
   (t) => [
     uniqueIndex('document_versions_doc_version').on(t.documentId, t.version),
-    index('document_versions_topic_phrases').using('gin', t.topicPhrases),
+    // No pending list: nothing vacuums an embedded database, and every search scanned the list
+    // of entries not yet merged (up to 4 MB), growing with each document's kept phrases.
+    index('document_versions_topic_phrases').using('gin', t.topicPhrases).with({ fastupdate: false }),
   ],
 );
 

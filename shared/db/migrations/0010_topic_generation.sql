@@ -3,7 +3,9 @@ CREATE TABLE "topic_generation" (
 	"n" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "document_versions_topic_phrases";--> statement-breakpoint
 CREATE INDEX "document_topics_topic" ON "document_topics" USING btree ("topic_id");--> statement-breakpoint
+CREATE INDEX "document_versions_topic_phrases" ON "document_versions" USING gin ("topic_phrases") WITH (fastupdate=false);--> statement-breakpoint
 INSERT INTO "topic_generation" ("id", "n") VALUES (true, 0);--> statement-breakpoint
 CREATE FUNCTION "topics_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
