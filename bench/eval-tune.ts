@@ -22,6 +22,9 @@ const DEPTH = 300;
 const K1 = [0.6, 0.9, 1.2, 1.5, 2.0];
 const B = [0.3, 0.4, 0.5, 0.6, 0.75, 0.9];
 const WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1];
+/** Cosine floors in standard deviations above the candidates' mean; -Infinity is plain min-max. */
+const FLOORS = [Number.NEGATIVE_INFINITY, 0, 1, 1.5, 2, 2.5, 3];
+const GRIDS = ['bm25', 'idf', 'feedback', 'hybrid'] as const;
 const EXPONENTS = [1, 1.25, 1.5, 2];
 const TITLE_WEIGHTS = [1, 1.5, 2, 3];
 const FEEDBACK = [
@@ -35,15 +38,16 @@ const FEEDBACK = [
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { data: { type: 'string' }, limit: { type: 'string' } },
+  options: { data: { type: 'string' }, limit: { type: 'string' }, grids: { type: 'string' } },
 });
 const [dir] = positionals;
 if (!dir || !values.data) {
   console.error(
-    'usage: node bin/run-ts.js bench/eval-tune.ts <set dir> --data <ingested data dir> [--limit N]',
+    `usage: node bin/run-ts.js bench/eval-tune.ts <set dir> --data <ingested data dir> [--limit N] [--grids ${GRIDS.join(',')}]`,
   );
   process.exit(2);
 }
+const grids = new Set((values.grids ?? GRIDS.join(',')).split(',').map((g) => g.trim()));
 const set = loadBeirSet(resolve(dir));
 const queries = set.queries
   .filter((q) => q.text.trim())
@@ -83,57 +87,75 @@ try {
     return score(lists).toFixed(3);
   };
 
-  console.log(`\n${set.name}: full-text nDCG@10 by k1 (rows) and b (columns), ${queries.length} queries\n`);
-  console.log(`| k1 \\ b | ${B.join(' | ')} |`);
-  console.log(`|---|${B.map(() => '---').join('|')}|`);
-  for (const k1 of K1) {
-    const cells: string[] = [];
-    for (const b of B) cells.push(await fulltextScore(withSearch({ k1, b }, { documents: 0 })));
-    console.log(`| ${k1} | ${cells.join(' | ')} |`);
+  if (grids.has('bm25')) await bm25Grid();
+  if (grids.has('idf')) await idfGrid();
+  if (grids.has('feedback')) await feedbackGrid();
+  if (grids.has('hybrid')) await hybridGrid();
+
+  async function bm25Grid() {
+    console.log(`\n${set.name}: full-text nDCG@10 by k1 (rows) and b (columns), ${queries.length} queries\n`);
+    console.log(`| k1 \\ b | ${B.join(' | ')} |`);
+    console.log(`|---|${B.map(() => '---').join('|')}|`);
+    for (const k1 of K1) {
+      const cells: string[] = [];
+      for (const b of B) cells.push(await fulltextScore(withSearch({ k1, b }, { documents: 0 })));
+      console.log(`| ${k1} | ${cells.join(' | ')} |`);
+    }
   }
 
-  console.log(
-    `\n${set.name}: full-text nDCG@10 by idf exponent (rows) and title weight (columns), no feedback\n`,
-  );
-  console.log(`| exponent \\ title | ${TITLE_WEIGHTS.join(' | ')} |`);
-  console.log(`|---|${TITLE_WEIGHTS.map(() => '---').join('|')}|`);
-  for (const idfExponent of EXPONENTS) {
-    const cells: string[] = [];
-    for (const titleWeight of TITLE_WEIGHTS)
-      cells.push(await fulltextScore(withSearch({ idfExponent, titleWeight }, { documents: 0 })));
-    console.log(`| ${idfExponent} | ${cells.join(' | ')} |`);
-  }
-
-  console.log(
-    `\n${set.name}: full-text nDCG@10 by pseudo-relevance feedback (documents / terms / original weight)\n`,
-  );
-  console.log('| feedback | nDCG@10 |\n|---|---|');
-  for (const feedback of FEEDBACK)
+  async function idfGrid() {
     console.log(
-      `| ${feedback.documents ? `${feedback.documents} / ${feedback.terms} / ${feedback.originalWeight}` : 'off'} | ${await fulltextScore(withSearch({}, feedback))} |`,
+      `\n${set.name}: full-text nDCG@10 by idf exponent (rows) and title weight (columns), no feedback\n`,
     );
-
-  const { k1, b } = rt.qa.search.bm25;
-  const sides: { fulltext: RankedNode[]; semantic: RankedNode[]; cosine: Map<string, number> }[] = [];
-  for (const q of queries) {
-    const fulltext = await rankFulltext(rt.qa, q.text, {}, DEPTH);
-    const semantic = await rankSemantic(rt.qa, q.text, {}, DEPTH);
-    const cosine = new Map(semantic.map((h) => [h.nodeId, h.score]));
-    const missing = fulltext.filter((h) => !cosine.has(h.nodeId)).map((h) => h.nodeId);
-    const vector = await embedQuery(rt.qa.embedder, q.text);
-    for (const [id, c] of await cosineSimilarities(rt.db, rt.qa.embedder, vector, missing)) cosine.set(id, c);
-    const kept = semantic.filter((h) => h.score >= rt.qa.search.minSemanticScore);
-    sides.push({ fulltext, semantic: kept, cosine });
+    console.log(`| exponent \\ title | ${TITLE_WEIGHTS.join(' | ')} |`);
+    console.log(`|---|${TITLE_WEIGHTS.map(() => '---').join('|')}|`);
+    for (const idfExponent of EXPONENTS) {
+      const cells: string[] = [];
+      for (const titleWeight of TITLE_WEIGHTS)
+        cells.push(await fulltextScore(withSearch({ idfExponent, titleWeight }, { documents: 0 })));
+      console.log(`| ${idfExponent} | ${cells.join(' | ')} |`);
+    }
   }
-  console.log(
-    `\n${set.name}: hybrid nDCG@10 by semantic weight (k1 ${k1}, b ${b}, embedder ${rt.qa.embedder.model})\n`,
-  );
-  console.log(`| weight | ${WEIGHTS.join(' | ')} |`);
-  console.log(`|---|${WEIGHTS.map(() => '---').join('|')}|`);
-  const cells = WEIGHTS.map((w) =>
-    score(sides.map((s) => fuseScores(s.fulltext, s.semantic, s.cosine, { semanticWeight: w }))).toFixed(3),
-  );
-  console.log(`| nDCG@10 | ${cells.join(' | ')} |`);
+
+  async function feedbackGrid() {
+    console.log(
+      `\n${set.name}: full-text nDCG@10 by pseudo-relevance feedback (documents / terms / original weight)\n`,
+    );
+    console.log('| feedback | nDCG@10 |\n|---|---|');
+    for (const feedback of FEEDBACK)
+      console.log(
+        `| ${feedback.documents ? `${feedback.documents} / ${feedback.terms} / ${feedback.originalWeight}` : 'off'} | ${await fulltextScore(withSearch({}, feedback))} |`,
+      );
+  }
+
+  async function hybridGrid() {
+    const { k1, b } = rt.qa.search.bm25;
+    const sides: { fulltext: RankedNode[]; semantic: RankedNode[]; cosine: Map<string, number> }[] = [];
+    for (const q of queries) {
+      const fulltext = await rankFulltext(rt.qa, q.text, {}, DEPTH);
+      const semantic = await rankSemantic(rt.qa, q.text, {}, DEPTH);
+      const cosine = new Map(semantic.map((h) => [h.nodeId, h.score]));
+      const missing = fulltext.filter((h) => !cosine.has(h.nodeId)).map((h) => h.nodeId);
+      const vector = await embedQuery(rt.qa.embedder, q.text);
+      for (const [id, c] of await cosineSimilarities(rt.db, rt.qa.embedder, vector, missing))
+        cosine.set(id, c);
+      const kept = semantic.filter((h) => h.score >= rt.qa.search.minSemanticScore);
+      sides.push({ fulltext, semantic: kept, cosine });
+    }
+    console.log(
+      `\n${set.name}: hybrid nDCG@10 by cosine floor (rows, standard deviations above the candidates' mean; -Infinity: min-max) and semantic weight (columns), k1 ${k1}, b ${b}, embedder ${rt.qa.embedder.model}; full-text ${score(sides.map((s) => s.fulltext)).toFixed(3)}\n`,
+    );
+    console.log(`| floor \\ weight | ${WEIGHTS.join(' | ')} |`);
+    console.log(`|---|${WEIGHTS.map(() => '---').join('|')}|`);
+    for (const cosineFloorZ of FLOORS) {
+      const cells = WEIGHTS.map((semanticWeight) =>
+        score(
+          sides.map((s) => fuseScores(s.fulltext, s.semantic, s.cosine, { semanticWeight, cosineFloorZ })),
+        ).toFixed(4),
+      );
+      console.log(`| ${cosineFloorZ} | ${cells.join(' | ')} |`);
+    }
+  }
 } finally {
   await rt.close();
 }

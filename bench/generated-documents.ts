@@ -8,9 +8,18 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { convertWithLibreOffice } from './libreoffice.ts';
 
 function markdownIn(dir: string): string[] {
   return existsSync(dir)
@@ -19,22 +28,6 @@ function markdownIn(dir: string): string[] {
         .sort()
         .map((name) => join(dir, name))
     : [];
-}
-
-function soffice(profile: string, format: string, outdir: string, inputs: string[]): void {
-  execFileSync(
-    'soffice',
-    [
-      '--headless',
-      `-env:UserInstallation=file://${profile}`,
-      '--convert-to',
-      format,
-      '--outdir',
-      outdir,
-      ...inputs,
-    ],
-    { stdio: 'ignore', timeout: 30 * 60_000 },
-  );
 }
 
 /**
@@ -64,27 +57,23 @@ export function generatedDocuments(repo: string): string[] {
       }
     }
     const stems = sources.map((source) => basename(source, '.md'));
-    const profile = join(root, 'profile');
-    soffice(
-      profile,
-      'docx',
-      officeDir,
-      stems.map((stem) => join(work, `${stem}.odt`)),
-    );
-    soffice(
-      profile,
-      'odp',
-      work,
+    const copy = (converted: Map<string, string | undefined>, stem: string, input: string, ext: string) => {
+      const output = converted.get(input);
+      if (output) copyFileSync(output, join(officeDir, `${stem}.${ext}`));
+    };
+    const odts = stems.map((stem) => join(work, `${stem}.odt`));
+    const docx = convertWithLibreOffice(odts, 'docx');
+    for (const [i, stem] of stems.entries()) copy(docx, stem, odts[i] ?? '', 'docx');
+    const odps = convertWithLibreOffice(
       stems.map((stem) => join(pandocDir, `${stem}.pptx`)),
+      'odp',
     );
-    soffice(
-      profile,
+    const decks = convertWithLibreOffice(
+      [...odps.values()].filter((path) => path !== undefined),
       'pptx',
-      officeDir,
-      stems.map((stem) => join(work, `${stem}.odp`)),
     );
+    for (const stem of stems) copy(decks, stem, odps.get(join(pandocDir, `${stem}.pptx`)) ?? '', 'pptx');
     rmSync(work, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
     writeFileSync(done, '');
   }
   return [pandocDir, officeDir].flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)));

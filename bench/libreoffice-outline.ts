@@ -1,70 +1,17 @@
 /**
  * A reference outline for presentations, which pandoc cannot read: LibreOffice (Debian
  * `libreoffice-impress-nogui`, a bench tool only, never a runtime need) converts each deck to
- * OpenDocument (.odp), whose `content.xml` gives every slide (`draw:page`) with its title frame
- * (`presentation:class="title"`) and all its text, speaker notes included. Conversions are cached by
- * content hash under the system temp directory, and made in one LibreOffice run for all missing ones.
+ * OpenDocument (.odp; `convertWithLibreOffice`), whose `content.xml` gives every slide (`draw:page`)
+ * with its title frame (`presentation:class="title"`) and all its text, speaker notes included.
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
 import { readZipDirectory, readZipEntry } from '#shared/parse/zip.ts';
-
-const CACHE = join(tmpdir(), 'dropqa-fidelity-odp');
 
 /** Slide titles in order and the text of every slide (titles included), space-separated runs. */
 export interface DeckOutline {
   headings: string[];
   text: string[];
-}
-
-function cachedPath(path: string): string {
-  const hash = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 24);
-  return join(CACHE, `${hash}.odp`);
-}
-
-/**
- * Converts the decks not yet in the cache with one LibreOffice run; returns each deck's .odp path,
- * or undefined where LibreOffice wrote none (it cannot read the file). Throws when `soffice` is missing.
- */
-export function convertDecks(paths: string[]): Map<string, string | undefined> {
-  mkdirSync(CACHE, { recursive: true });
-  const missing = paths.filter((path) => !existsSync(cachedPath(path)));
-  if (missing.length) {
-    const staging = join(CACHE, `staging-${process.pid}`);
-    mkdirSync(staging, { recursive: true });
-    const inputs = missing.map((path) => {
-      const input = join(staging, `${cachedPath(path).slice(CACHE.length + 1, -4)}.pptx`);
-      copyFileSync(path, input);
-      return input;
-    });
-    try {
-      execFileSync(
-        'soffice',
-        [
-          '--headless',
-          `-env:UserInstallation=file://${join(CACHE, 'profile')}`,
-          '--convert-to',
-          'odp',
-          '--outdir',
-          CACHE,
-          ...inputs,
-        ],
-        { stdio: 'ignore', timeout: 30 * 60_000 },
-      );
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
-  }
-  return new Map(
-    paths.map((path) => {
-      const odp = cachedPath(path);
-      return [path, existsSync(odp) ? odp : undefined];
-    }),
-  );
 }
 
 /**

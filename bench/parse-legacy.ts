@@ -2,7 +2,7 @@
  * Parse benchmark of the formats read through SheetJS, word-extractor, the .ppt record reader and
  * htmlparser2: whole-tree parsing against each library's own raw text extraction on generated files
  * (the least CPU time of warm runs: on a shared machine wall times swing several-fold with the load,
- * and CPU time only grows with it), and the peak memory of parsing a generated .xls of BENCH_XLS_MB (default 50)
+ * and CPU time only grows with it), and the peak memory of parsing a generated .xls of BENCH_XLS_MB (default 50; written by tests/helpers/xls-writer.ts, as Excel writes cells)
  * in a child process (BENCH_XLS_MB=0 leaves it out). .ppt has no library to compare with (its reader is ours), so it gets its time only.
  * The larger .doc files are the generated Word reports converted by LibreOffice (`soffice`, a
  * fixture tool only) into a temporary folder; without it their rows say so.
@@ -20,6 +20,7 @@ import { detectFileType } from '#shared/parse/detect.ts';
 import { DEFAULT_PARSE_LIMITS } from '#shared/parse/limits.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import { XLSX } from '#shared/parse/sheets/sheetjs.ts';
+import { writeXls, type XlsValue } from '../tests/helpers/xls-writer.ts';
 import { type BenchRow, formatTable } from './parse.ts';
 import { generateDocx, generateXlsx } from './parse-fixtures.ts';
 
@@ -106,6 +107,27 @@ function largeHtml(sections: number): Uint8Array {
   return new TextEncoder().encode(`${parts.join('')}</body></html>`);
 }
 
+/** Rows a generated .xls holds per sheet (BIFF8 sheets stop at 65,536). */
+const XLS_SHEET_ROWS = 60_000;
+
+/** Rows of six typed columns: an id, two repeated codes, an amount, a date and a note of its own. */
+function* xlsBenchRows(from: number, to: number): Iterable<XlsValue[]> {
+  yield ['Id', 'Code', 'Region', 'Amount', 'Day', 'Note'];
+  for (let i = from; i < to; i++) {
+    yield [
+      i,
+      `c${i % 9973}`,
+      `r${i % 7}`,
+      ((i * 37) % 100000) / 100,
+      { date: 45000 + (i % 365) },
+      `note ${i} on the Lisbon budget`,
+    ];
+  }
+}
+
+/** ~120 bytes a row in BIFF8 (measured on this generator): six cell records and a shared string. */
+const XLS_ROW_BYTES = 120;
+
 /**
  * A long article as a site serves it: head with styles and scripts, header and navigation, then
  * nested divs of sections whose paragraphs carry links, emphasis and code, lists, figures and tables.
@@ -191,30 +213,27 @@ async function largeXlsPeak(rows: BenchRow[]): Promise<void> {
   if (targetMb <= 0) return;
   const dir = mkdtempSync(join(tmpdir(), 'dropqa-xls-bench-'));
   try {
-    // ~40 bytes a row of six short cells in BIFF8 (measured on this generator).
-    const count = Math.ceil((targetMb * 2 ** 20) / 40);
-    const data: unknown[][] = [['Id', 'Code', 'Region', 'Amount', 'Day', 'Note']];
-    for (let i = 1; i <= count; i++)
-      data.push([i, `c${i % 9973}`, `r${i % 7}`, (i * 37) % 100000, i % 365, `n${i % 101}`]);
-    const book = XLSX.utils.book_new();
-    for (let start = 0, n = 1; start < data.length; start += 65_000, n++) {
-      XLSX.utils.book_append_sheet(
-        book,
-        XLSX.utils.aoa_to_sheet(data.slice(start, start + 65_000)),
-        `Data${n}`,
-      );
+    const count = Math.ceil((targetMb * 2 ** 20) / XLS_ROW_BYTES);
+    const sheets = [];
+    for (let start = 0, n = 1; start < count; start += XLS_SHEET_ROWS, n++) {
+      sheets.push({ name: `Data${n}`, rows: xlsBenchRows(start, Math.min(count, start + XLS_SHEET_ROWS)) });
     }
     const path = join(dir, 'large.xls');
-    writeFileSync(path, XLSX.write(book, { type: 'buffer', bookType: 'biff8' }) as Buffer);
+    writeFileSync(path, writeXls(sheets));
     const size = statSync(path).size;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [join(REPO, 'bin/run-ts.js'), join(REPO, 'bench/parse-rss.ts'), path, String(count + 10)],
+      [
+        join(REPO, 'bin/run-ts.js'),
+        join(REPO, 'bench/parse-rss.ts'),
+        path,
+        String(count + 10 * sheets.length),
+      ],
       { cwd: REPO, maxBuffer: 1 << 20 },
     );
     const measured = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { ms: number; peakRssMb: number };
     rows.push({
-      metric: `peak RSS parsing a generated ${(size / 2 ** 20).toFixed(0)} MB .xls (${count.toLocaleString('en-US')} rows)`,
+      metric: `peak RSS parsing a generated ${(size / 2 ** 20).toFixed(0)} MB .xls (${count.toLocaleString('en-US')} rows, ${sheets.length} sheets)`,
       value: `${measured.peakRssMb.toFixed(0)} MB, ${(measured.ms / 1000).toFixed(1)} s`,
       target: '< 1024 MB',
     });

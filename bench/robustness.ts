@@ -7,9 +7,12 @@
  * path (`parse-outcome.ts`) in a child process watched from here: a file that hangs the child (no
  * answer in 60 s) or kills it is reported as such and the run goes on with the next file.
  *
- * `node bin/run-ts.js bench/robustness.ts [--sample N] [--intact]` prints the counts, the slowest
- * files (wall and CPU time; the machine may be loaded) and every problem; exits 1 when there is one.
- * `--sample N` keeps every Nth source file; `--intact` runs the sources as they are too.
+ * `node bin/run-ts.js bench/robustness.ts [--sample N] [--intact] [--legacy]` prints the counts, the
+ * slowest files (wall and CPU time; the machine may be loaded) and every problem; exits 1 when there
+ * is one. `--sample N` keeps every Nth source file; `--intact` runs the sources as they are too;
+ * `--legacy` adds LibreOffice's Word/Excel/PowerPoint 97-2003 copies of the corpus's .docx, .xlsx
+ * and .pptx (`convertWithLibreOffice`), which must all be indexed (another parser wrote and reads
+ * them), and their damaged variants.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { damagedVariants } from './damage.ts';
+import { convertWithLibreOffice } from './libreoffice.ts';
 import { type ParseOutcome, parseOutcome } from './parse-outcome.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -37,8 +41,37 @@ function filesUnder(dir: string): string[] {
     });
 }
 
-/** Writes the variants to a fresh folder; returns their paths. */
-function makeVariants(sample: number, intact: boolean): string[] {
+/** The legacy format LibreOffice writes for each OOXML one. */
+const LEGACY: Record<string, string> = { '.docx': 'doc', '.xlsx': 'xls', '.pptx': 'ppt' };
+
+/**
+ * LibreOffice's legacy copies (`<stem>.lo.<doc|xls|ppt>`) of the OOXML sources that DropQA indexes
+ * as they are (a hostile archive that DropQA refuses can keep LibreOffice busy for many minutes).
+ */
+async function legacyCopies(sources: string[]): Promise<{ name: string; path: string }[]> {
+  const copies: { name: string; path: string }[] = [];
+  for (const [ext, format] of Object.entries(LEGACY)) {
+    const own: string[] = [];
+    for (const path of sources.filter((p) => p.toLowerCase().endsWith(ext))) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if ((await parseOutcome(name, new Uint8Array(readFileSync(path)))).status === 'ready') own.push(path);
+    }
+    const converted = convertWithLibreOffice(own, format);
+    for (const path of own) {
+      const copy = converted.get(path);
+      const stem = path.slice(path.lastIndexOf('/') + 1, -ext.length);
+      if (copy) copies.push({ name: `${stem}.lo.${format}`, path: copy });
+    }
+  }
+  return copies;
+}
+
+/** Writes the files to run to a fresh folder; returns their paths and those that must be indexed. */
+async function makeVariants(
+  sample: number,
+  intact: boolean,
+  legacy: boolean,
+): Promise<{ paths: string[]; mustIndex: Set<string> }> {
   const dir = join(tmpdir(), `dropqa-robustness-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -46,11 +79,13 @@ function makeVariants(sample: number, intact: boolean): string[] {
     (path) => READ.test(path) && !path.includes('/encrypted/'),
   );
   const paths: string[] = [];
-  const write = (index: number, name: string, bytes: Uint8Array) => {
+  const mustIndex = new Set<string>();
+  const write = (index: number | string, name: string, bytes: Uint8Array) => {
     const folder = join(dir, String(index));
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, name), bytes);
     paths.push(join(folder, name));
+    return join(folder, name);
   };
   sources.forEach((path, index) => {
     if (index % sample !== 0) return;
@@ -60,9 +95,17 @@ function makeVariants(sample: number, intact: boolean): string[] {
     for (const variant of damagedVariants(name, bytes)) write(index, variant.name, variant.bytes);
   });
   for (const path of filesUnder(join(REPO, 'tests/fixtures/encrypted')).filter((p) => READ.test(p))) {
-    write(-1, path.slice(path.lastIndexOf('/') + 1), new Uint8Array(readFileSync(path)));
+    write('encrypted', path.slice(path.lastIndexOf('/') + 1), new Uint8Array(readFileSync(path)));
   }
-  return paths;
+  if (legacy) {
+    for (const [index, copy] of (await legacyCopies(sources.filter((_, i) => i % sample === 0))).entries()) {
+      const bytes = new Uint8Array(readFileSync(copy.path));
+      mustIndex.add(write(`legacy-${index}`, copy.name, bytes));
+      for (const variant of damagedVariants(copy.name, bytes))
+        write(`legacy-${index}`, variant.name, variant.bytes);
+    }
+  }
+  return { paths, mustIndex };
 }
 
 /** Child mode: parses the listed files in order, one JSON line before and after each. */
@@ -144,12 +187,18 @@ async function runWatched(paths: string[]): Promise<Watched[]> {
   return results;
 }
 
-function report(results: Watched[]): number {
+function report(results: Watched[], mustIndex: Set<string>): number {
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  const problems = results.filter(
-    (r) => r.status !== 'ready' && (r.status !== 'failed' || r.problem || r.ms > PER_FILE_MS),
-  );
+  const problems = results
+    .filter(
+      (r) =>
+        (mustIndex.has(r.path) && r.status !== 'ready') ||
+        (r.status !== 'ready' && (r.status !== 'failed' || r.problem || r.ms > PER_FILE_MS)),
+    )
+    .map((r) =>
+      mustIndex.has(r.path) ? { ...r, problem: r.problem ?? 'LibreOffice wrote and reads it' } : r,
+    );
   const slow = results.filter((r) => r.status === 'ready' && r.ms > PER_FILE_MS);
   console.log(`${results.length} files: ${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')}`);
   const byWall = [...results].sort((a, b) => b.ms - a.ms);
@@ -174,7 +223,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   const sampleAt = process.argv.indexOf('--sample');
   const sample = sampleAt > 0 ? Math.max(1, Number(process.argv[sampleAt + 1])) : 1;
-  const paths = makeVariants(sample, process.argv.includes('--intact'));
-  console.log(`${paths.length} files to parse`);
-  process.exit(report(await runWatched(paths)));
+  const { paths, mustIndex } = await makeVariants(
+    sample,
+    process.argv.includes('--intact'),
+    process.argv.includes('--legacy'),
+  );
+  console.log(`${paths.length} files to parse (${mustIndex.size} legacy copies that must be indexed)`);
+  process.exit(report(await runWatched(paths), mustIndex));
 }

@@ -192,6 +192,11 @@ const configShape = z.strictObject({
       hybrid: z
         .strictObject({
           semanticWeight: z.coerce.number().min(0).max(1).optional(),
+          /**
+           * A cosine counts in the fusion only above the candidates' mean plus this many standard
+           * deviations (`fuseScores`): below, its differences are the embedder's noise for the query.
+           */
+          cosineFloorZ: num(2).pipe(z.number().min(-10).max(10)),
           semanticWeightByEmbedder: z
             .strictObject({
               offline: num(0.05).pipe(z.number().min(0).max(1)),

@@ -1,5 +1,6 @@
 import CFB from 'cfb';
 import { damagedContainer } from './damaged.ts';
+import { loopingAllocationTable } from './ole-chains.ts';
 
 /** What an OLE compound file holds, told by its streams' names. */
 export type OleKind = 'doc' | 'xls' | 'ppt' | 'msg' | 'unknown';
@@ -27,7 +28,8 @@ function kindOf(names: Set<string>): OleKind {
 /**
  * Opens an OLE compound file (the container of Word, Excel and PowerPoint 97-2003 files) with the
  * `cfb` library and tells what it holds. A damaged container fails with that reason and what to do
- * (`damagedFile`).
+ * (`damagedFile`), and so does one whose sector chains loop (`loopingAllocationTable`), which `cfb`
+ * survives but other readers of the same bytes (word-extractor) do not.
  *
  * @example openOle(bytes, 'old.doc').kind // 'doc'
  */
@@ -35,6 +37,8 @@ export function openOle(bytes: Uint8Array, filename: string): OleFile {
   let container: CFB.CFB$Container;
   try {
     container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+    const looping = loopingAllocationTable(bytes);
+    if (looping) throw new Error(`a sector chain of its ${looping} loops back on itself`);
   } catch (error) {
     throw damagedContainer(filename, 'OLE container', 'Office 97-2003 file', error);
   }

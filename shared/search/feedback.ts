@@ -69,19 +69,33 @@ export function expandQuery(
   options: FeedbackOptions,
   share: (term: string) => number = () => 0,
 ): QueryTerm[] {
+  const added = expansionTerms(query, model, options, share);
+  if (added.length === 0) return [...query];
+  const weights = new Map<string, number>();
+  for (const { term, weight } of [...query, ...added]) weights.set(term, (weights.get(term) ?? 0) + weight);
+  return [...weights].map(([term, weight]) => ({ term, weight }));
+}
+
+/**
+ * What `expandQuery` adds to the query: each expansion term with the weight it adds (a term also
+ * in the query adds this to its own weight). BM25 being a sum over terms, scoring these on top of
+ * the query's own scores ranks as the expanded query does (`Bm25Scorer`).
+ */
+export function expansionTerms(
+  query: readonly QueryTerm[],
+  model: readonly [string, number][],
+  options: FeedbackOptions,
+  share: (term: string) => number = () => 0,
+): QueryTerm[] {
   const expansion = model
     .filter(([term]) => share(term) <= MAX_EXPANSION_SHARE)
     .slice(0, Math.max(0, options.terms));
-  if (expansion.length === 0 || query.length === 0) return [...query];
+  if (expansion.length === 0 || query.length === 0) return [];
   const expansionTotal = expansion.reduce((sum, [, p]) => sum + p, 0) || 1;
   const queryTotal = query.reduce((sum, t) => sum + t.weight, 0) || 1;
   const alpha = Math.min(1, Math.max(MIN_ORIGINAL_WEIGHT, options.originalWeight));
   const expansionWeight = ((1 - alpha) / alpha) * queryTotal;
-  const weights = new Map<string, number>();
-  for (const { term, weight } of query) weights.set(term, (weights.get(term) ?? 0) + weight);
-  for (const [term, p] of expansion)
-    weights.set(term, (weights.get(term) ?? 0) + (expansionWeight * p) / expansionTotal);
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return expansion.map(([term, p]) => ({ term, weight: (expansionWeight * p) / expansionTotal }));
 }
 
 /** The feedback leaves of a first ranking: its first `count` hits with their indexed terms. */

@@ -1,6 +1,6 @@
 import { searchTerms } from '#shared/index/analyze.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
-import { expandQuery, feedbackLeaves, relevanceModel } from './feedback.ts';
+import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
@@ -34,7 +34,11 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
       ? Promise.resolve(index.rank(weighted, depth, params))
       : rankFulltextSql(deps.db, weighted, filters, depth, params);
   if (feedback.documents < 1 || feedback.terms < 1) return rank(terms, limit);
-  const first = await rank(terms, Math.max(limit, feedback.documents));
+  // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
+  const scorer = index?.scorer(params);
+  scorer?.add(terms);
+  const firstDepth = Math.max(limit, feedback.documents);
+  const first = scorer ? scorer.top(firstDepth) : await rank(terms, firstDepth);
   const leaves = await feedbackLeaves(deps.db, first, feedback.documents);
   // The most probable terms, three times as many as are added, to leave out the too common ones.
   const model = relevanceModel(leaves).slice(0, feedback.terms * 3);
@@ -44,7 +48,11 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     : await documentFrequenciesSql(deps.db, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
   const own = new Set(terms.map((t) => t.term));
-  const ranked = await rank(expandQuery(terms, model, feedback, share), limit);
+  // The index may have changed while the leaves were read: then rank the expanded query afresh.
+  if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
+  const ranked = scorer?.current
+    ? scorer.top(limit)
+    : await rank(expandQuery(terms, model, feedback, share), limit);
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
 };

@@ -26,14 +26,16 @@ export const rankHybrid: QueryRanker = async (deps, query, filters, limit) => {
     const similarities = await cosineSimilarities(deps.db, deps.embedder, await vectorPromise, unknown);
     for (const [id, similarity] of similarities) cosine.set(id, similarity);
   }
-  const fused = fuseScores(fulltext, kept, cosine, { semanticWeight: deps.search.hybrid.semanticWeight });
+  const { semanticWeight, cosineFloorZ } = deps.search.hybrid;
+  const fused = fuseScores(fulltext, kept, cosine, { semanticWeight, cosineFloorZ });
   return fused.slice(0, limit).map((hit) => ({ ...hit, relevance: cosine.get(hit.nodeId) ?? 0 }));
 };
 
 /**
  * Hybrid search: full-text (BM25) and semantic (cosine) rankings computed in parallel, semantic hits
  * below `search.minSemanticScore` dropped, then fused by a weighted sum of normalised scores
- * (`fuseScores`, semantic weight `search.hybrid.semanticWeight`, by default per embedder kind).
+ * (`fuseScores`, semantic weight `search.hybrid.semanticWeight`, by default per embedder kind; a
+ * cosine counts from `search.hybrid.cosineFloorZ` standard deviations above the candidates' mean).
  * Every hit carries its cosine `relevance` to the query.
  *
  * @example await hybridSearch(deps, 'What is the 2024 budget?', { documentIds: [id] }, 10)

@@ -41,6 +41,8 @@ export class Bm25MemoryIndex {
   private liveNodes = 0;
   private totalLength = 0;
   private deadSlots = 0;
+  /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
+  private generation = 0;
 
   /** The version of each indexed document. */
   versions(): Map<string, number> {
@@ -54,6 +56,7 @@ export class Bm25MemoryIndex {
   /** Adds (or replaces) a document's leaves for one version. */
   addDocument(documentId: string, version: number, leaves: IndexedLeaf[]): void {
     this.removeDocument(documentId);
+    this.generation += 1;
     const slots: number[] = [];
     for (const leaf of leaves) {
       const slot = this.nodeIds.length;
@@ -79,6 +82,7 @@ export class Bm25MemoryIndex {
   removeDocument(documentId: string): void {
     const doc = this.documents.get(documentId);
     if (!doc) return;
+    this.generation += 1;
     for (const slot of doc.slots) {
       if (!this.alive[slot]) continue;
       this.alive[slot] = false;
@@ -108,72 +112,32 @@ export class Bm25MemoryIndex {
    * once, with its first weight), ties by node id; highlights are the query terms each leaf contains.
    */
   rank(terms: readonly QueryTerm[], limit: number, params: Bm25Params): RankedNode[] {
-    const unique = [...distinctTerms(terms)];
-    const n = this.liveNodes;
-    const avgdl = n > 0 ? this.totalLength / n : 0;
-    const scores = new Float64Array(this.nodeIds.length);
-    // A bit per query term and leaf, 32 terms to a block: which terms each leaf holds.
-    const masks = Array.from(
-      { length: Math.ceil(unique.length / 32) },
-      () => new Uint32Array(this.nodeIds.length),
-    );
-    const touched: number[] = [];
-    const { k1, b } = params;
-    unique.forEach(([term, weight], t) => {
-      const list = this.postings.get(term);
-      if (!list || !(weight > 0)) return;
-      const df = this.df(term);
-      if (df === 0) return;
-      const termWeight = bm25TermWeight(n, df, params, weight);
-      const block = masks[t >>> 5] as Uint32Array;
-      const bit = 1 << (t & 31);
-      for (const packed of list) {
-        const slot = slotOf(packed);
-        if (!this.alive[slot]) continue;
-        const low = packed - slot * SLOT_UNIT;
-        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), params);
-        const norm = k1 * (1 - b + (b * (this.lengths[slot] ?? 0)) / (avgdl || 1));
-        // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
-        if (scores[slot] === 0) touched.push(slot);
-        scores[slot] = (scores[slot] ?? 0) + (termWeight * tf * (k1 + 1)) / (tf + norm);
-        block[slot] = (block[slot] ?? 0) | bit;
-      }
-    });
-    return this.best(touched, scores, limit).map((slot) => {
-      return {
-        nodeId: this.nodeIds[slot] ?? '',
-        score: scores[slot] ?? 0,
-        highlights: unique
-          .filter((_, t) => ((masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0)
-          .map(([term]) => term),
-      };
-    });
+    const scorer = this.scorer(params);
+    scorer.add(terms);
+    return scorer.top(limit);
   }
 
-  /** The `limit` best slots by score, then node id, without sorting every candidate. */
-  private best(slots: number[], scores: Float64Array, limit: number): number[] {
-    const ids = this.nodeIds;
-    const better = (a: number, b: number): boolean => {
-      const diff = (scores[a] ?? 0) - (scores[b] ?? 0);
-      if (diff !== 0) return diff > 0;
-      return (ids[a] ?? '') < (ids[b] ?? '');
-    };
-    const top: number[] = [];
-    for (const slot of slots) {
-      if (top.length === limit) {
-        const last = top[limit - 1];
-        if (last === undefined || !better(slot, last)) continue;
-        top.pop();
-      }
-      let i = top.length;
-      top.push(slot);
-      while (i > 0 && better(slot, top[i - 1] ?? 0)) {
-        top[i] = top[i - 1] ?? 0;
-        i -= 1;
-      }
-      top[i] = slot;
-    }
-    return top;
+  /**
+   * A BM25 accumulator over the index as it stands now, extended term by term (`Bm25Scorer`): a
+   * second ranking that only adds terms to a first (pseudo-relevance feedback) reads only the new
+   * terms' postings.
+   */
+  scorer(params: Bm25Params): Bm25Scorer {
+    const generation = this.generation;
+    const n = this.liveNodes;
+    return new Bm25Scorer(
+      {
+        nodeIds: this.nodeIds,
+        lengths: this.lengths,
+        alive: this.alive,
+        postings: this.postings,
+        n,
+        avgdl: n > 0 ? this.totalLength / n : 0,
+        df: (term) => this.df(term),
+        unchanged: () => generation === this.generation,
+      },
+      params,
+    );
   }
 
   private compact(): void {
@@ -201,5 +165,120 @@ export class Bm25MemoryIndex {
     this.lengths = lengths;
     this.alive = ids.map(() => true);
     this.deadSlots = 0;
+  }
+}
+
+/** What a `Bm25Scorer` reads of its index: the arrays as they were when it began. */
+interface ScorerView {
+  nodeIds: readonly string[];
+  lengths: readonly number[];
+  alive: readonly boolean[];
+  postings: ReadonlyMap<string, readonly number[]>;
+  n: number;
+  avgdl: number;
+  df(term: string): number;
+  /** False once the index has changed (its slots may name other leaves). */
+  unchanged(): boolean;
+}
+
+/**
+ * BM25 scores of one query over a `Bm25MemoryIndex`, accumulated term by term: `add` adds the terms'
+ * contributions (each distinct term of one call once, with its first weight; a term added again by a
+ * later call adds its new weight's share, as a summed weight would), `top` reads the best leaves.
+ * BM25 is a sum over terms, so adding expansion terms to a first query's scores ranks as the
+ * expanded query does. Valid while the index is unchanged (`current`).
+ */
+export class Bm25Scorer {
+  private readonly scores: Float64Array;
+  private readonly touched: number[] = [];
+  /** Per distinct term, a bit per leaf (32 terms to a block): which terms each leaf holds. */
+  private readonly masks: Uint32Array[] = [];
+  private readonly terms = new Map<string, number>();
+
+  constructor(
+    private readonly view: ScorerView,
+    private readonly params: Bm25Params,
+  ) {
+    this.scores = new Float64Array(view.nodeIds.length);
+  }
+
+  /** False once the index has changed since this scorer began: rank afresh then. */
+  get current(): boolean {
+    return this.view.unchanged();
+  }
+
+  add(terms: readonly QueryTerm[]): void {
+    if (!this.current) throw new Error('the BM25 index changed since this scorer began');
+    const { n, avgdl, lengths, alive } = this.view;
+    const { k1, b } = this.params;
+    const scores = this.scores;
+    for (const [term, weight] of distinctTerms(terms)) {
+      const list = this.view.postings.get(term);
+      if (!list || !(weight > 0)) continue;
+      const df = this.view.df(term);
+      if (df === 0) continue;
+      const termWeight = bm25TermWeight(n, df, this.params, weight);
+      const t = this.bitOf(term);
+      const block = this.masks[t >>> 5] as Uint32Array;
+      const bit = 1 << (t & 31);
+      for (const packed of list) {
+        const slot = slotOf(packed);
+        if (!alive[slot]) continue;
+        const low = packed - slot * SLOT_UNIT;
+        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), this.params);
+        const norm = k1 * (1 - b + (b * (lengths[slot] ?? 0)) / (avgdl || 1));
+        // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
+        if (scores[slot] === 0) this.touched.push(slot);
+        scores[slot] = (scores[slot] ?? 0) + (termWeight * tf * (k1 + 1)) / (tf + norm);
+        block[slot] = (block[slot] ?? 0) | bit;
+      }
+    }
+  }
+
+  /** The `limit` best leaves so far, ties by node id, with the added terms each contains. */
+  top(limit: number): RankedNode[] {
+    const terms = [...this.terms.keys()];
+    return this.best(limit).map((slot) => ({
+      nodeId: this.view.nodeIds[slot] ?? '',
+      score: this.scores[slot] ?? 0,
+      highlights: terms.filter((_, t) => ((this.masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0),
+    }));
+  }
+
+  /** The term's bit index, a new one (and a new block every 32) for a term not seen before. */
+  private bitOf(term: string): number {
+    const known = this.terms.get(term);
+    if (known !== undefined) return known;
+    const t = this.terms.size;
+    this.terms.set(term, t);
+    if (t >>> 5 >= this.masks.length) this.masks.push(new Uint32Array(this.scores.length));
+    return t;
+  }
+
+  /** The `limit` best slots by score, then node id, without sorting every candidate. */
+  private best(limit: number): number[] {
+    const ids = this.view.nodeIds;
+    const scores = this.scores;
+    const better = (a: number, b: number): boolean => {
+      const diff = (scores[a] ?? 0) - (scores[b] ?? 0);
+      if (diff !== 0) return diff > 0;
+      return (ids[a] ?? '') < (ids[b] ?? '');
+    };
+    const top: number[] = [];
+    for (const slot of this.touched) {
+      if (top.length === limit) {
+        const last = top[limit - 1];
+        if (last === undefined || !better(slot, last)) continue;
+        top.pop();
+      }
+      let i = top.length;
+      top.push(slot);
+      while (i > 0 && better(slot, top[i - 1] ?? 0)) {
+        top[i] = top[i - 1] ?? 0;
+        i -= 1;
+      }
+      top[i] = slot;
+    }
+    return top;
   }
 }

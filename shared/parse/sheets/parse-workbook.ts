@@ -1,75 +1,32 @@
-import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { damagedFile } from '../damaged.ts';
 import { decodeTableText, type TableEncoding } from '../decode.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
+import { openOle } from '../ole.ts';
+import { sniffBinary } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
-import { cellText } from '../xlsx/cell-text.ts';
 import { rowCounter, XLSX_PARAGRAPH_CHARS } from '../xlsx/parse-xlsx.ts';
-import type { SheetCell, SheetRow } from '../xlsx/sheet-layout.ts';
-import { isTextLabel, oneLine, sheetSection } from '../xlsx/sheet-section.ts';
+import { sheetSection } from '../xlsx/sheet-section.ts';
+import { readCsv, readsAsDelimited } from './read-csv.ts';
+import { readXls } from './read-xls.ts';
 import { XLSX } from './sheetjs.ts';
+import { sheetjsWorkbook, type WorkbookSource } from './sheetjs-workbook.ts';
+import { isBiff8 } from './xls-globals.ts';
+import { xlsProperties } from './xls-properties.ts';
 
-/** A cell whose "is it a label" is worked out only when a layout asks (most rows never do). */
-class Cell implements SheetCell {
-  #label: boolean | undefined;
-  constructor(
-    readonly column: number,
-    readonly text: string,
-    private readonly textual: boolean,
-  ) {}
-  get label(): boolean {
-    this.#label ??= isTextLabel(this.textual, this.text);
-    return this.#label;
-  }
-}
-
-/** A SheetJS cell as the text Excel shows: cached values, dates by their number format, errors as written. */
-function sheetCell(cell: CellObject | undefined, column: number, date1904: boolean): SheetCell | undefined {
-  if (!cell || cell.t === 'z') return undefined;
-  const value = cell.t === 'e' ? (cell.w ?? '') : cell.v;
-  // Text (every CSV cell) is its own text; numbers and dates go through their number format.
-  const text = oneLine(
-    typeof value === 'string'
-      ? value.trim()
-      : cellText(value as never, { numFmt: typeof cell.z === 'string' ? cell.z : undefined, date1904 }),
-  );
-  if (!text) return undefined;
-  return new Cell(column + 1, text, cell.t === 's');
-}
-
-function* sheetRows(sheet: WorkSheet, date1904: boolean): Iterable<SheetRow> {
-  const data = (sheet['!data'] ?? []) as (CellObject[] | undefined)[];
-  for (let r = 0; r < data.length; r++) {
-    const row = data[r];
-    const cells: SheetCell[] = [];
-    if (row) {
-      for (let c = 0; c < row.length; c++) {
-        const cell = sheetCell(row[c], c, date1904);
-        if (cell) cells.push(cell);
-      }
-    }
-    yield { number: r + 1, cells };
-  }
-}
-
-async function workbookSections(book: WorkBook, input: ParseInput): Promise<SectionNode[]> {
+async function workbookSections(book: WorkbookSource, input: ParseInput): Promise<SectionNode[]> {
   const countRow = rowCounter(input.filename, (input.limits ?? DEFAULT_PARSE_LIMITS).maxRows);
-  const date1904 = Boolean(book.Workbook?.WBProps?.date1904);
+  const options = { maxChars: XLSX_PARAGRAPH_CHARS, date1904: book.date1904, signal: input.signal, countRow };
   const sections: SectionNode[] = [];
-  for (const [index, name] of book.SheetNames.entries()) {
+  for (const sheet of book.sheets) {
     input.signal?.throwIfAborted();
-    const sheet = book.Sheets[name];
-    if (!sheet) continue;
-    const hidden = Boolean(book.Workbook?.Sheets?.[index]?.Hidden);
-    const options = { maxChars: XLSX_PARAGRAPH_CHARS, date1904, signal: input.signal, countRow };
-    sections.push(await sheetSection({ name, hidden, rows: sheetRows(sheet, date1904) }, options));
+    sections.push(await sheetSection(sheet, options));
   }
   return sections;
 }
 
-/** What SheetJS says of an encrypted file, said as DropQA says it of every encrypted Office file. */
+/** What a reader says of an encrypted file, said as DropQA says it of every encrypted Office file. */
 function readError(filename: string, error: unknown): UnsupportedDocumentError {
   const reason = reasonOf(error);
   if (/password|encrypt/i.test(reason)) {
@@ -81,7 +38,23 @@ function readError(filename: string, error: unknown): UnsupportedDocumentError {
   return damagedFile(filename, 'the workbook could not be read', error);
 }
 
-function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?: TableEncoding } {
+/**
+ * An Excel 97-2003 workbook read by our BIFF8 reader, which holds one sheet at a time (SheetJS
+ * holds every sheet with a formatted copy of each cell: 1.3 GB for a 28 MB file). Undefined for
+ * anything else SheetJS reads (.xlsb, BIFF5 and older, HTML or XML saved as .xls).
+ */
+function openXls(input: ParseInput): WorkbookSource | undefined {
+  if (sniffBinary(input.bytes)?.kind !== 'ole') return undefined;
+  const ole = openOle(input.bytes, input.filename);
+  const stream = ole.stream('Workbook');
+  if (!stream) return undefined;
+  const buf = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  if (!isBiff8(buf)) return undefined;
+  const { date1904, sheets } = readXls(buf, input.signal);
+  return { date1904, sheets, properties: xlsProperties(ole) };
+}
+
+function openWorkbook(input: ParseInput, csv: boolean): { book: WorkbookSource; encoding?: TableEncoding } {
   const options = {
     dense: true,
     cellNF: true,
@@ -90,12 +63,21 @@ function readBook(input: ParseInput, csv: boolean): { book: WorkBook; encoding?:
     cellStyles: false,
   } as const;
   try {
-    if (!csv) return { book: XLSX.read(input.bytes, { ...options, type: 'array' }) };
+    if (!csv) {
+      const xls = openXls(input);
+      if (xls) return { book: xls };
+      return { book: sheetjsWorkbook(XLSX.read(input.bytes, { ...options, type: 'array' })) };
+    }
     // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, GBK or Big5 (Chinese Excel).
     const { text, encoding } = decodeTableText(input.bytes, input.filename);
     const tab = /\.tsv$/i.test(input.filename) || (!text.slice(0, 4096).includes(',') && text.includes('\t'));
+    const title = titleFromFilename(input.filename);
+    if (readsAsDelimited(text)) {
+      const sheet = { name: title, hidden: false, rows: readCsv(text, tab ? '\t' : undefined) };
+      return { book: { date1904: false, sheets: [sheet], properties: {} }, encoding };
+    }
     const book = XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
-    return { book, encoding };
+    return { book: sheetjsWorkbook(book, title), encoding };
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
     throw readError(input.filename, error);
@@ -118,13 +100,8 @@ const LEGACY_ENCODINGS: Partial<Record<TableEncoding, string>> = {
  * @example (await parseWorkbook({ bytes, filename: 'budget.xls' })).children[0] // { type: 'section', title: 'Budget', ... }
  */
 export async function parseWorkbook(input: ParseInput, csv = false): Promise<ParsedDocument> {
-  const { book, encoding } = readBook(input, csv);
+  const { book, encoding } = openWorkbook(input, csv);
   const title = titleFromFilename(input.filename);
-  if (csv && book.SheetNames[0] && book.SheetNames[0] !== title) {
-    const [first] = book.SheetNames;
-    book.Sheets[title] = book.Sheets[first] as WorkSheet;
-    book.SheetNames = [title];
-  }
   let children: SectionNode[];
   try {
     children = await workbookSections(book, input);
@@ -132,7 +109,7 @@ export async function parseWorkbook(input: ParseInput, csv = false): Promise<Par
     if (error instanceof UnsupportedDocumentError) throw error;
     throw readError(input.filename, error);
   }
-  const core = book.Props ?? {};
+  const core = book.properties;
   const metadata: Record<string, unknown> = { sheets: children.length };
   if (core.Author) metadata.author = core.Author;
   if (core.Title) metadata.title = core.Title;

@@ -2,8 +2,8 @@ import type { ParagraphNode } from '../types.ts';
 
 /** Rows of one sheet gathered into paragraphs of at most `maxChars` characters. */
 export interface RowParagraphs {
-  /** Adds a rendered row (its "column: value" lines). */
-  add(rowNumber: number, lines: string[]): void;
+  /** Adds a rendered row: its "column: value" lines, joined by line breaks. */
+  add(rowNumber: number, row: string): void;
   /** The paragraphs so far, the last one closed. */
   finish(): ParagraphNode[];
 }
@@ -18,36 +18,42 @@ const ROW_SEPARATOR = '\n\n';
  */
 export function createRowParagraphs(sheet: string, maxChars: number): RowParagraphs {
   const paragraphs: ParagraphNode[] = [];
-  let text = '';
+  // The open paragraph's pieces (separators included), joined once when it closes: a string built
+  // by `+=` is a chain of pieces that outlives many garbage collections, one flat string is not.
+  let pieces: string[] = [];
+  let length = 0;
   let firstRow = 0;
   let lastRow = 0;
 
   const close = () => {
-    if (text) {
+    if (length > 0) {
+      const text = pieces.join('');
       paragraphs.push({ type: 'paragraph', text, metadata: { kind: 'rows', sheet, firstRow, lastRow } });
     }
-    text = '';
+    pieces = [];
+    length = 0;
   };
   const append = (rowNumber: number, piece: string, separator: string) => {
-    if (text && text.length + separator.length + piece.length > maxChars) close();
-    if (!text) {
-      text = piece;
+    if (length > 0 && length + separator.length + piece.length > maxChars) close();
+    if (length === 0) {
       firstRow = rowNumber;
     } else {
-      text += separator + piece;
+      pieces.push(separator);
+      length += separator.length;
     }
+    pieces.push(piece);
+    length += piece.length;
     lastRow = rowNumber;
   };
 
   return {
-    add(rowNumber, lines) {
-      const row = lines.join('\n');
+    add(rowNumber, row) {
       if (row.length <= maxChars) {
         append(rowNumber, row, ROW_SEPARATOR);
         return;
       }
       close();
-      for (const line of lines) append(rowNumber, line, '\n');
+      for (const line of row.split('\n')) append(rowNumber, line, '\n');
       close();
     },
     finish() {

@@ -56,6 +56,16 @@ function rowCells(row: Row, date1904: boolean): SheetCell[] {
   return cells;
 }
 
+/** A row's cells as "column: value" lines, each column named by `names[column]` ("Name: "). */
+function namedLines(row: SheetRow, names: string[]): string {
+  let text = '';
+  for (const cell of row.cells) {
+    const name = names[cell.column] ?? `${fallbackColumnName(cell.column)}: `;
+    text = text ? `${text}\n${name}${cell.text}` : name + cell.text;
+  }
+  return text;
+}
+
 /** Renders rows once the layout is known: notes, the header, then "column: value" rows. */
 function createRowRenderer(sheet: string, maxChars: number) {
   const paragraphs = createRowParagraphs(sheet, maxChars);
@@ -63,14 +73,14 @@ function createRowRenderer(sheet: string, maxChars: number) {
   const metadata: Record<string, unknown> = { sheet };
   let header: Map<number, string> | undefined;
   let headerRow = 0;
-  let render: (row: SheetRow) => string[] = (row) =>
-    row.cells.map((cell) => `${fallbackColumnName(cell.column)}: ${cell.text}`);
+  // Each row's cells never hold a line break (`oneLine`), so its lines join into one string.
+  let render: (row: SheetRow) => string = (row) => namedLines(row, []);
 
   const start = (rows: SheetRow[]) => {
     const layout = chooseLayout(rows);
     if (layout.kind === 'form') {
       metadata.layout = 'form';
-      render = formLines;
+      render = (row) => formLines(row).join('\n');
     } else {
       for (const row of rows.slice(0, layout.notes)) {
         notes.push({
@@ -84,10 +94,9 @@ function createRowRenderer(sheet: string, maxChars: number) {
         const names = new Map(first.cells.map((cell) => [cell.column, columnLabel(cell.text)]));
         header = names;
         headerRow = first.number;
-        render = (row) =>
-          row.cells.map(
-            (cell) => `${names.get(cell.column) ?? fallbackColumnName(cell.column)}: ${cell.text}`,
-          );
+        const prefixes: string[] = [];
+        for (const [column, name] of names) prefixes[column] = `${name}: `;
+        render = (row) => namedLines(row, prefixes);
       }
     }
     const body = layout.kind === 'form' ? rows : rows.slice(layout.notes + (header ? 1 : 0));

@@ -42,7 +42,7 @@ describe('retrieval quality on dev-set slices', () => {
     expect(ndcg(result, 'fulltext')).toBeGreaterThanOrEqual(FLOORS.scifact.fulltext);
     expect(ndcg(result, 'semantic')).toBeGreaterThanOrEqual(FLOORS.scifact.semantic);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(FLOORS.scifact.hybrid);
-    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.005);
+    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.001);
   });
 
   it('Chinese questions over 100 paragraphs: segmentation keeps full-text near perfect', {
@@ -53,7 +53,7 @@ describe('retrieval quality on dev-set slices', () => {
     expect(ndcg(result, 'fulltext')).toBeGreaterThanOrEqual(FLOORS.cmrc.fulltext);
     expect(ndcg(result, 'semantic')).toBeGreaterThanOrEqual(FLOORS.cmrc.semantic);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(FLOORS.cmrc.hybrid);
-    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.005);
+    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.001);
   });
 });
 
@@ -63,8 +63,8 @@ describe('retrieval quality on dev-set slices', () => {
  * a place breaks them. Semantic keeps a little more room (HNSW builds its graph with random levels).
  */
 const FLOORS = {
-  // Measured 0.825, 0.651, 0.826 (idf^1.5, title x2, RM3 feedback; plain BM25 scored 0.817, 0.821).
-  scifact: { fulltext: 0.82, semantic: 0.645, hybrid: 0.82 },
+  // Measured 0.825, 0.651, 0.829 (cosine noise floor; 0.826 with min-max; plain BM25 0.817, 0.821).
+  scifact: { fulltext: 0.82, semantic: 0.645, hybrid: 0.825 },
   // Measured 1.000, 0.750, 1.000 (0.995 full-text before).
   cmrc: { fulltext: 0.99, semantic: 0.74, hybrid: 0.99 },
 };

@@ -120,4 +120,10 @@ describe('web pages', () => {
     ]);
     expect(outline((await html('<div>text <p class="x')).children)).toEqual(['paragraph:text']);
   });
+
+  it('reads a page nested 20,000 elements deep, which a recursive walk could not', async () => {
+    const html = `${'<div>'.repeat(20_000)}<h1>Deep</h1>text${'</div>'.repeat(20_000)}`;
+    const doc = await parse(utf8(html), 'deep.html');
+    expect(outline(doc.children)).toEqual([['section:Deep', ['paragraph:text']]]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery, MAX_EXPANSION_SHARE, relevanceModel } from '#shared/search/feedback.ts';
+import { expandQuery, expansionTerms, MAX_EXPANSION_SHARE, relevanceModel } from '#shared/search/feedback.ts';
 
 const counts = (terms: Record<string, number>) =>
   new Map(Object.entries(terms).map(([term, tf]) => [term, { tf, titleTf: 0 }]));
@@ -62,5 +62,17 @@ describe('expandQuery', () => {
     // cell is left out, so the two added are bone and sclerostin (already in the query).
     expect(expanded.map((t) => t.term)).toEqual(['sclerostin', 'hip', 'bone']);
     expect(expandQuery(query, model, { documents: 5, terms: 0, originalWeight: 0.7 })).toEqual(query);
+  });
+
+  it('expansionTerms are what expandQuery adds to the query', () => {
+    const options = { documents: 5, terms: 3, originalWeight: 0.5 };
+    const added = expansionTerms(query, model, options);
+    expect(added.map((t) => t.term)).toEqual(['bone', 'cell', 'sclerostin']);
+    const summed = new Map(query.map((t) => [t.term, t.weight]));
+    for (const { term, weight } of added) summed.set(term, (summed.get(term) ?? 0) + weight);
+    const expanded = expandQuery(query, model, options);
+    expect(expanded.map((t) => t.term)).toEqual([...summed.keys()]);
+    for (const t of expanded) expect(t.weight).toBeCloseTo(summed.get(t.term) ?? Number.NaN, 12);
+    expect(expansionTerms(query, model, { ...options, terms: 0 })).toEqual([]);
   });
 });

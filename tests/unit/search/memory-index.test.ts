@@ -136,4 +136,47 @@ describe('Bm25MemoryIndex', () => {
     expect(ranked[0]?.nodeId).toBe('f');
     expect(index.size).toBe(10 * 800 + 1);
   });
+
+  it('a scorer extended by more terms ranks as the summed query does, reading only the new terms', () => {
+    const index = new Bm25MemoryIndex();
+    index.addDocument('d1', 1, [leaf('n1', { bone: 2, hip: 1 }), leaf('n2', { cell: 3, bone: 1 })]);
+    index.addDocument('d2', 1, [leaf('n3', { hip: 2, cell: 1, fractur: 1 }), leaf('n4', { fractur: 4 })]);
+    const scorer = index.scorer(params);
+    scorer.add(q('bone', 'hip'));
+    expect(scorer.top(10).map((h) => h.nodeId)).toEqual(
+      index.rank(q('bone', 'hip'), 10, params).map((h) => h.nodeId),
+    );
+    // Added: a new term (fractur) and more weight for one already there (bone).
+    scorer.add([
+      { term: 'fractur', weight: 0.5 },
+      { term: 'bone', weight: 0.25 },
+    ]);
+    const summed = index.rank(
+      [
+        { term: 'bone', weight: 1.25 },
+        { term: 'hip', weight: 1 },
+        { term: 'fractur', weight: 0.5 },
+      ],
+      10,
+      params,
+    );
+    const extended = scorer.top(10);
+    expect(extended.map((h) => h.nodeId)).toEqual(summed.map((h) => h.nodeId));
+    extended.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(summed[i]?.score ?? Number.NaN, 12);
+      expect(hit.highlights).toEqual(summed[i]?.highlights);
+    });
+    expect(extended.find((h) => h.nodeId === 'n4')?.highlights).toEqual(['fractur']);
+  });
+
+  it('a scorer knows when the index changed under it and then refuses to add', () => {
+    const index = new Bm25MemoryIndex();
+    index.addDocument('d1', 1, [leaf('n1', { bone: 1 })]);
+    const scorer = index.scorer(params);
+    scorer.add(q('bone'));
+    expect(scorer.current).toBe(true);
+    index.addDocument('d2', 1, [leaf('n2', { bone: 1 })]);
+    expect(scorer.current).toBe(false);
+    expect(() => scorer.add(q('bone'))).toThrow(/changed/);
+  });
 });
