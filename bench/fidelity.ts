@@ -1,9 +1,9 @@
 /**
  * Parse fidelity against another parser's reading of the same files: for every .docx, .odt and .html
  * of the shared corpus (`../shared/corpus`, or DROPQA_CORPUS_DIR) and the test fixtures, pandoc's JSON
- * AST gives the reference headings (in order) and words; for every .pptx, LibreOffice's OpenDocument
- * conversion gives the slide titles and slide text (`libreoffice-outline.ts`, since pandoc reads no
- * decks). DropQA's tree gives its section titles and text.
+ * AST gives the reference headings (in order) and words; for every .pptx and .ppt (the fixtures' and
+ * LibreOffice's .ppt copies of the corpus's decks), LibreOffice's OpenDocument conversion gives the
+ * slide titles and slide text (`libreoffice-outline.ts`, since pandoc reads no decks). DropQA's tree gives its section titles and text.
  * Heading recall: the longest common subsequence of the two heading lists over pandoc's count (files
  * with at least one pandoc heading); word recall: the multiset overlap of words over pandoc's count
  * (all files, pooled). pandoc (Debian `apt-get install pandoc`) and LibreOffice are bench tools only,
@@ -29,6 +29,7 @@ const FORMATS: Record<string, string> = {
   '.html': 'html',
   '.htm': 'html',
   '.pptx': 'pptx',
+  '.ppt': 'ppt',
 };
 
 interface PandocNode {
@@ -169,16 +170,29 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
   const generated = generatedDocuments(REPO);
   // The password-protected fixtures have no text to compare.
   const fixtures = filesUnder(join(REPO, 'tests/fixtures')).filter((path) => !path.includes('/encrypted/'));
-  const files = [...filesUnder(CORPUS), ...fixtures, ...generated];
+  const corpus = filesUnder(CORPUS);
+  // PowerPoint 97-2003 decks: LibreOffice's .ppt copies of the corpus's .pptx (named after them).
+  const copies = new Map<string, string>();
+  for (const [pptx, ppt] of convertWithLibreOffice(
+    corpus.filter((path) => path.toLowerCase().endsWith('.pptx')),
+    'ppt',
+  )) {
+    if (ppt) copies.set(ppt, `${pptx.replace(`${CORPUS}/`, '')} as .ppt`);
+  }
+  const files = [...corpus, ...fixtures, ...generated, ...copies.keys()];
   const decks = convertWithLibreOffice(
-    files.filter((path) => path.toLowerCase().endsWith('.pptx')),
+    files.filter((path) => /\.pptx?$/i.test(path)),
     'odp',
   );
   for (const path of files) {
     const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
     const format = FORMATS[ext];
     if (!format) continue;
-    const key = generated.includes(path) ? `${format} (generated)` : format;
+    const key = generated.includes(path)
+      ? `${format} (generated)`
+      : copies.has(path)
+        ? `${format} (LibreOffice copies)`
+        : format;
     const tally = tallies.get(key) ?? {
       files: 0,
       skipped: 0,
@@ -192,7 +206,7 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
     let reference: Outline;
     let ours: Outline;
     try {
-      reference = format === 'pptx' ? deckReference(decks.get(path)) : pandocReference(path, format);
+      reference = decks.has(path) ? deckReference(decks.get(path)) : pandocReference(path, format);
       const bytes = new Uint8Array(readFileSync(path));
       const name = path.slice(path.lastIndexOf('/') + 1);
       ours = ourReading(
@@ -214,7 +228,8 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
     tally.referenceWords += reference.words.length;
     tally.keptWords += kept;
     tally.worst.push({
-      file: path.replace(`${CORPUS}/`, '').replace(/^.*dropqa-fidelity-generated\/\w+\//, ''),
+      file:
+        copies.get(path) ?? path.replace(`${CORPUS}/`, '').replace(/^.*dropqa-fidelity-generated\/\w+\//, ''),
       heading: headingRecall,
       word: reference.words.length ? kept / reference.words.length : 1,
     });
