@@ -102,7 +102,9 @@ export const documentVersions = pgTable(
   },
   (t) => [
     uniqueIndex('document_versions_doc_version').on(t.documentId, t.version),
-    index('document_versions_topic_phrases').using('gin', t.topicPhrases),
+    // No pending list: nothing vacuums an embedded database, and every search scanned the list
+    // of entries not yet merged (up to 4 MB), growing with each document's kept phrases.
+    index('document_versions_topic_phrases').using('gin', t.topicPhrases).with({ fastupdate: false }),
   ],
 );
 
@@ -166,6 +168,16 @@ export const topics = pgTable('topics', {
   createdAt: createdAt(),
 });
 
+/**
+ * One row counting the changes to `topics` (a trigger adds one per row written, at commit): a
+ * process that mirrors the topics in memory reads it to know whether its mirror is still the table
+ * (shared/enrich/topics/topic-mirror.ts).
+ */
+export const topicGeneration = pgTable('topic_generation', {
+  id: boolean('id').primaryKey().default(true),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+});
+
 export const documentTopics = pgTable(
   'document_topics',
   {
@@ -178,7 +190,11 @@ export const documentTopics = pgTable(
     confidence: doublePrecision('confidence').notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.documentId, t.topicId] })],
+  (t) => [
+    primaryKey({ columns: [t.documentId, t.topicId] }),
+    // Whether a topic still has documents (orphans, a document's weakest unshared topic).
+    index('document_topics_topic').on(t.topicId),
+  ],
 );
 
 export const images = pgTable('images', {

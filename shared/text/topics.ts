@@ -214,6 +214,18 @@ export function termOverlap(a: string, b: string): number {
   return union === 0 ? 0 : shared / union;
 }
 
+/**
+ * Keys under which to index a topic name so that every name with a `termOverlap` above 0 against it
+ * shares one of them: its normalised key (same name), its key's last word (a name ending the
+ * other's ends on the same word) and its search tokens (shared words).
+ *
+ * @example overlapKeys('Project Borealis') // ['k:project borealis', 'w:borealis', 't:project', 't:borealis']
+ */
+export function overlapKeys(name: string): string[] {
+  const { key, tokens } = topicTerms(name);
+  return [`k:${key}`, `w:${key.slice(key.lastIndexOf(' ') + 1)}`, ...[...tokens].map((t) => `t:${t}`)];
+}
+
 /** The first sentence that uses the phrase (or, written in another form, its last word). */
 function describe(phrase: KeyPhrase, sentences: string[]): string {
   const lower = sentences.map((s) => s.toLowerCase());

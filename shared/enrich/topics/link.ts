@@ -6,7 +6,8 @@ import type { Embedder } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import { termOverlap } from '#shared/text/topics.ts';
 import type { TopicCandidate } from './extract.ts';
-import { hasDirection, type Near, type Nearness, nearestTopics } from './topic-vectors.ts';
+import { CREATED_MICROS, type TermMatch, type TopicChanges, withTopicMirror } from './topic-mirror.ts';
+import { hasDirection, type Near, type Nearness } from './topic-vectors.ts';
 
 /** One link of a document to a topic. */
 export interface TopicLink {
@@ -39,56 +40,53 @@ export async function linkDocumentTopics(
   maxPerDocument = candidates.length,
 ): Promise<TopicLink[]> {
   const vectors = candidates.length > 0 ? await embedder.embed(candidates.map((c) => c.name)) : [];
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('dropqa:topics'))`);
-    const existing = await queryRows<{ id: string; name: string }>(
-      tx,
-      sql`SELECT id, name FROM topics ORDER BY created_at, id`,
-    );
-    // Each candidate's best match by terms among the existing topics; one matched there never needs
-    // the nearest vector, so the others' are looked up together, before any topic is created.
-    const byTerms = candidates.map((candidate) => sameByTerms(existing, candidate.name, mergeThreshold));
-    const nearness = await nearestTopics(
-      tx,
-      embedder,
-      vectors.map((vector, i) => (byTerms[i] ? undefined : vector)),
-    );
-    const links = new Map<string, TopicLink>();
-    const createdKeys = new Map<string, string>();
-    const created: CreatedTopic[] = [];
-    for (const [i, candidate] of candidates.entries()) {
-      const confidence = Math.min(1, Math.max(0, candidate.confidence));
-      const link = resolveTopic(i, candidate, byTerms[i], created, nearness, hasDirection(vectors[i]), {
-        confidence,
+  return withTopicMirror(db, embedder, (open) =>
+    db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('dropqa:topics'))`);
+      const existing = await open(tx);
+      // Each candidate's best match by terms among the existing topics; one matched there never needs
+      // the nearest vector, so the others' are looked up together, before any topic is created.
+      const byTerms = candidates.map((candidate) => existing.sameByTerms(candidate.name, mergeThreshold));
+      const nearness = await existing.nearest(
+        vectors.map((vector, i) => (byTerms[i] ? undefined : vector)),
         mergeThreshold,
-      });
-      if (link.created) {
-        created.push({ index: i, id: link.topicId, name: link.name, candidate, vector: vectors[i] });
-        if (candidate.key) createdKeys.set(link.topicId, candidate.key);
+      );
+      const links = new Map<string, TopicLink>();
+      const createdKeys = new Map<string, string>();
+      const created: CreatedTopic[] = [];
+      for (const [i, candidate] of candidates.entries()) {
+        const confidence = Math.min(1, Math.max(0, candidate.confidence));
+        const link = resolveTopic(i, candidate, byTerms[i], created, nearness, hasDirection(vectors[i]), {
+          confidence,
+          mergeThreshold,
+        });
+        if (link.created) {
+          created.push({ index: i, id: link.topicId, name: link.name, candidate, vector: vectors[i] });
+          if (candidate.key) createdKeys.set(link.topicId, candidate.key);
+        }
+        const known = links.get(link.topicId);
+        if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
       }
-      const known = links.get(link.topicId);
-      if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
-    }
-    await insertTopics(tx, embedder, created);
-    const previous = await queryRows<{ topic_id: string }>(
-      tx,
-      sql`DELETE FROM document_topics WHERE document_id = ${documentId}::uuid RETURNING topic_id`,
-    );
-    const kept = [...links.values()];
-    if (kept.length > 0)
-      await tx.execute(sql`
-        INSERT INTO document_topics (document_id, topic_id, confidence)
-        SELECT ${documentId}::uuid, l.topic_id, l.confidence
-        FROM unnest(${pgArray(kept.map((l) => l.topicId))}::uuid[],
-          ${pgArray(kept.map((l) => String(l.confidence)))}::float8[]) AS l(topic_id, confidence)`);
-    await dropOrphans(
-      tx,
-      previous.map((p) => p.topic_id).filter((id) => !links.has(id)),
-    );
-    await linkEarlierDocuments(tx, documentId, createdKeys, maxPerDocument);
-    return [...links.values()];
-  });
+      const changes: TopicChanges = { created: await insertTopics(tx, embedder, created), dropped: [] };
+      const previous = await queryRows<{ topic_id: string }>(
+        tx,
+        sql`DELETE FROM document_topics WHERE document_id = ${documentId}::uuid RETURNING topic_id`,
+      );
+      const kept = [...links.values()];
+      if (kept.length > 0)
+        await tx.execute(sql`
+          INSERT INTO document_topics (document_id, topic_id, confidence)
+          SELECT ${documentId}::uuid, l.topic_id, l.confidence
+          FROM unnest(${pgArray(kept.map((l) => l.topicId))}::uuid[],
+            ${pgArray(kept.map((l) => String(l.confidence)))}::float8[]) AS l(topic_id, confidence)`);
+      // Orphans are looked for once every link is replaced, the earlier documents' too.
+      const unlinked = previous.map((p) => p.topic_id).filter((id) => !links.has(id));
+      unlinked.push(...(await linkEarlierDocuments(tx, documentId, createdKeys, maxPerDocument)));
+      await dropOrphans(tx, unlinked, changes);
+      return { result: [...links.values()], changes };
+    }),
+  );
 }
 
 /** A topic a candidate creates, written once every candidate is resolved. */
@@ -106,8 +104,8 @@ function sameByTerms(
   topics: readonly { id: string; name: string }[],
   name: string,
   mergeThreshold: number,
-  best?: { id: string; name: string; score: number },
-): { id: string; name: string; score: number } | undefined {
+  best?: TermMatch,
+): TermMatch | undefined {
   let same = best;
   for (const topic of topics) {
     const score = termOverlap(topic.name, name);
@@ -125,7 +123,7 @@ function sameByTerms(
 function resolveTopic(
   i: number,
   candidate: TopicCandidate,
-  existingByTerms: { id: string; name: string; score: number } | undefined,
+  existingByTerms: TermMatch | undefined,
   created: readonly CreatedTopic[],
   nearness: Nearness,
   directed: boolean,
@@ -151,16 +149,30 @@ function resolveTopic(
   return { topicId: randomUUID(), name: candidate.name, confidence, created: true };
 }
 
-/** Writes the topics the candidates created, in one statement. */
-async function insertTopics(tx: Db, embedder: Embedder, created: readonly CreatedTopic[]): Promise<void> {
-  if (created.length === 0) return;
+/** Writes the topics the candidates created, in one statement; returns them as the mirror holds them. */
+async function insertTopics(
+  tx: Db,
+  embedder: Embedder,
+  created: readonly CreatedTopic[],
+): Promise<TopicChanges['created']> {
+  if (created.length === 0) return [];
   const values = created.map(
     (topic) =>
       sql`(${topic.id}::uuid, ${topic.name}, ${topic.candidate.description || null},
         ${hasDirection(topic.vector) ? vectorLiteral(topic.vector) : null}::vector, ${embedder.model})`,
   );
-  await tx.execute(sql`
-    INSERT INTO topics (id, name, description, embedding, embedding_model) VALUES ${sql.join(values, sql`, `)}`);
+  const rows = await queryRows<{ id: string; created: number | string }>(
+    tx,
+    sql`INSERT INTO topics (id, name, description, embedding, embedding_model) VALUES ${sql.join(values, sql`, `)}
+        RETURNING id, ${CREATED_MICROS} AS created`,
+  );
+  const at = new Map(rows.map((row) => [row.id, Number(row.created)]));
+  return created.map((topic) => ({
+    id: topic.id,
+    name: topic.name,
+    createdAt: at.get(topic.id) ?? 0,
+    ...(topic.vector ? { vector: topic.vector } : {}),
+  }));
 }
 
 /**
@@ -169,15 +181,17 @@ async function insertTopics(tx: Db, embedder: Embedder, created: readonly Create
  * (`document_versions.topic_phrases`) are linked to it too. A document that already has
  * `maxPerDocument` topics gives up its weakest topic that no other document has, or else is left as
  * it is. The documents of every new topic are found in one statement; their link counts are then
- * kept here as links are added.
+ * kept here as links are added, and the links are written in one statement at the end (a new
+ * topic is linked to the document being linked, so it is never another's weakest unshared one).
+ * Returns the topics given up, for `dropOrphans`.
  */
 async function linkEarlierDocuments(
   tx: Db,
   documentId: string,
   createdKeys: ReadonlyMap<string, string>,
   maxPerDocument: number,
-): Promise<void> {
-  if (createdKeys.size === 0) return;
+): Promise<string[]> {
+  if (createdKeys.size === 0) return [];
   const keys = [...new Set(createdKeys.values())];
   const earlier = await queryRows<{ key: string; id: string; links: number }>(
     tx,
@@ -188,6 +202,8 @@ async function linkEarlierDocuments(
         WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid`,
   );
   const links = new Map(earlier.map((doc) => [doc.id, Number(doc.links)]));
+  const given: string[] = [];
+  const added: { documentId: string; topicId: string }[] = [];
   for (const [topicId, key] of createdKeys) {
     for (const doc of earlier) {
       if (doc.key !== key) continue;
@@ -202,20 +218,29 @@ async function linkEarlierDocuments(
               RETURNING topic_id`,
         );
         if (!weakest) continue;
-        await dropOrphans(tx, [weakest.topic_id]);
+        given.push(weakest.topic_id);
       } else links.set(doc.id, (links.get(doc.id) ?? 0) + 1);
-      await tx.execute(sql`
-        INSERT INTO document_topics (document_id, topic_id, confidence)
-        VALUES (${doc.id}::uuid, ${topicId}::uuid, ${LATER_LINK_CONFIDENCE})
-        ON CONFLICT (document_id, topic_id) DO NOTHING`);
+      added.push({ documentId: doc.id, topicId });
     }
   }
+  if (added.length > 0)
+    await tx.execute(sql`
+      INSERT INTO document_topics (document_id, topic_id, confidence)
+      SELECT l.document_id, l.topic_id, ${LATER_LINK_CONFIDENCE}::float8
+      FROM unnest(${pgArray(added.map((a) => a.documentId))}::uuid[],
+        ${pgArray(added.map((a) => a.topicId))}::uuid[]) AS l(document_id, topic_id)
+      ON CONFLICT (document_id, topic_id) DO NOTHING`);
+  return given;
 }
 
-/** Deletes those of the topics no document links any more. */
-async function dropOrphans(tx: Db, topicIds: string[]): Promise<void> {
+/** Deletes those of the topics no document links any more (recorded in `changes.dropped`). */
+async function dropOrphans(tx: Db, topicIds: string[], changes: TopicChanges): Promise<void> {
   if (topicIds.length === 0) return;
-  await tx.execute(sql`
-    DELETE FROM topics t WHERE t.id = ANY(${pgArray(topicIds)}::uuid[])
-      AND NOT EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id IS NOT NULL AND dt.topic_id = t.id)`);
+  const dropped = await queryRows<{ id: string }>(
+    tx,
+    sql`DELETE FROM topics t WHERE t.id = ANY(${pgArray(topicIds)}::uuid[])
+      AND NOT EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id IS NOT NULL AND dt.topic_id = t.id)
+      RETURNING t.id`,
+  );
+  changes.dropped.push(...dropped.map((row) => row.id));
 }

@@ -69,12 +69,13 @@ export interface Nearness {
  * (by cosine distance, then id, as an index-less scan orders them), and the distances between the
  * candidates themselves, so a candidate can be compared with the topics the ones before it create
  * without writing them first. pgvector computes both, so they equal what a query against the
- * written topics would give.
+ * written topics would give. With `among`, only those topics are looked at.
  */
 export async function nearestTopics(
   db: Db,
   embedder: Pick<Embedder, 'model' | 'dimensions'>,
   vectors: readonly (number[] | undefined)[],
+  among?: readonly string[],
 ): Promise<Nearness> {
   const nearness: Nearness = { nearest: vectors.map(() => undefined), between: new Map() };
   const given = vectors.flatMap((vector, i) =>
@@ -96,7 +97,9 @@ export async function nearestTopics(
         )
         SELECT c.i, NULL::int AS j, n.id, n.name, n.distance FROM c CROSS JOIN LATERAL (
           SELECT id, name, embedding::vector(${dims}) <=> c.v AS distance FROM topics
-          WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int
+          WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int${
+            among ? sql` AND id = ANY(${pgArray([...among])}::uuid[])` : sql``
+          }
           ORDER BY embedding::vector(${dims}) <=> c.v, id
           LIMIT 1
         ) n

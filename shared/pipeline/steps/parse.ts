@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
@@ -18,7 +17,7 @@ import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
 import { versionPrefix } from '../version-prefix.ts';
 
-const { documents, documentVersions, images } = schema;
+const { images } = schema;
 
 export { versionPrefix };
 
@@ -38,13 +37,9 @@ export async function parse(
 ): Promise<{ images: string[]; warnings: string[] }> {
   const ref = parseStepInput(versionRefSchema, raw, 'Parse');
   const { db, store, config } = deps;
-  await startStep(db, ref, 'parse');
-  const [version] = await db
-    .select({ objectKey: documentVersions.objectKey, filename: documents.filename })
-    .from(documentVersions)
-    .leftJoin(documents, eq(documents.id, documentVersions.documentId))
-    .where(and(eq(documentVersions.documentId, ref.documentId), eq(documentVersions.version, ref.version)));
-  if (!version) throw new NotFoundError(`No version ${ref.version} of document ${ref.documentId}`);
+  const version = await startStep(db, ref, 'parse');
+  if (version.objectKey === null)
+    throw new NotFoundError(`No version ${ref.version} of document ${ref.documentId}`);
   const filename = version.filename ?? version.objectKey.slice(version.objectKey.lastIndexOf('/') + 1);
 
   const bytes = await store.get(version.objectKey);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { normalizeSequencer } from '../../documents/sequencer.ts';
 import { getVersion, startStep } from '../../documents/versions.ts';
@@ -91,23 +91,33 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     }
     const version = (latest?.version ?? 0) + 1;
     const now = new Date();
-    const [created] = await db
-      .insert(documentVersions)
-      .values({
-        documentId: doc.id,
-        version,
-        fileHash: hash,
-        fileSize: head.size,
-        fileType,
-        objectKey: input.key,
-        sequencer: sequencer ?? null,
-        status: reason ? 'failed' : 'processing',
-        step: 'register',
-        error: reason ?? null,
-        completedAt: reason ? now : null,
-      })
-      .onConflictDoNothing()
-      .returning({ version: documentVersions.version });
+    const inserted = db.$with('inserted').as(
+      db
+        .insert(documentVersions)
+        .values({
+          documentId: doc.id,
+          version,
+          fileHash: hash,
+          fileSize: head.size,
+          fileType,
+          objectKey: input.key,
+          sequencer: sequencer ?? null,
+          status: reason ? 'failed' : 'processing',
+          step: 'register',
+          error: reason ?? null,
+          completedAt: reason ? now : null,
+        })
+        .onConflictDoNothing()
+        .returning({ version: documentVersions.version }),
+    );
+    // In the same statement, a version that goes on marks its document `processing`.
+    const processing = db.$with('processing').as(
+      db
+        .update(documents)
+        .set({ status: 'processing', statusDetail: 'register', fileType, updatedAt: now })
+        .where(and(eq(documents.id, doc.id), sql`${!reason} AND EXISTS (SELECT 1 FROM ${inserted})`)),
+    );
+    const [created] = await db.with(inserted, processing).select().from(inserted);
     if (!created) {
       if (attempt >= MAX_VERSION_ATTEMPTS)
         throw new Error(`Could not create a new version of ${input.key}: too many concurrent writers`);
@@ -117,10 +127,6 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
       await settleDocumentStatus(db, doc.id);
       return { documentId: doc.id, version, outcome: 'rejected', reason };
     }
-    await db
-      .update(documents)
-      .set({ status: 'processing', statusDetail: 'register', fileType, updatedAt: now })
-      .where(eq(documents.id, doc.id));
     return { documentId: doc.id, version, outcome: 'created' };
   }
 }

@@ -306,6 +306,40 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     expect(models).toEqual([{ embedding_model: 'table-v1', dims: 3 }]);
   });
 
+  it('merges by the vectors it holds in memory and sees the topics another writer changed since', async () => {
+    const providers = (...names: string[]): Providers => ({
+      ...offline,
+      embedder: tableEmbedder(),
+      chat: scriptedTopics(...names),
+    });
+    const derive = async (title: string, ...names: string[]) => {
+      const documentId = await document(title, KUBERNETES);
+      const { links } = await deriveDocumentTopics(
+        db,
+        providers(...names),
+        { documentId, version: 1 },
+        SETTINGS,
+      );
+      return links.map((l) => [l.name, l.created]);
+    };
+    const generation = async () =>
+      (await queryRows<{ n: number }>(db, sql`SELECT n::int AS n FROM topic_generation`))[0]?.n ?? 0;
+    const start = await generation();
+    expect(await derive('Plan', 'Cloud migration')).toEqual([['Cloud migration', true]]);
+    expect(await derive('Costs', 'Cloud costs')).toEqual([['Cloud costs', true]]);
+    // 0.95 similar to 'Cloud migration' by the vectors alone (no word in common but 'cloud').
+    expect(await derive('Move', 'Moving to the cloud')).toEqual([['Cloud migration', false]]);
+    // Another writer renames one topic and deletes the other.
+    await db.execute(sql`UPDATE topics SET name = 'Cloud move' WHERE name = 'Cloud migration'`);
+    await db.execute(sql`DELETE FROM topics WHERE name = 'Cloud costs'`);
+    expect(await derive('Again', 'Cloud move', 'Cloud costs')).toEqual([
+      ['Cloud move', false],
+      ['Cloud costs', true],
+    ]);
+    // One per row written: two topics created, one renamed, one deleted, one created again.
+    expect((await generation()) - start).toBe(5);
+  });
+
   it('identifies the topics a question is about, best first', async () => {
     const documentId = await document('Kubernetes operations', KUBERNETES);
     await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
