@@ -71,7 +71,7 @@ async function makeVariants(
   sample: number,
   intact: boolean,
   legacy: boolean,
-): Promise<{ paths: string[]; mustIndex: Set<string> }> {
+): Promise<{ dir: string; paths: string[]; mustIndex: Set<string> }> {
   const dir = join(tmpdir(), `dropqa-robustness-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -105,7 +105,7 @@ async function makeVariants(
         write(`legacy-${index}`, variant.name, variant.bytes);
     }
   }
-  return { paths, mustIndex };
+  return { dir, paths, mustIndex };
 }
 
 /** Child mode: parses the listed files in order, one JSON line before and after each. */
@@ -167,6 +167,7 @@ async function runWatched(paths: string[]): Promise<Watched[]> {
         : proc.on('close', resolveExit),
     );
     clearInterval(watchdog);
+    rmSync(listFile, { force: true });
     if (current) {
       const name = current.slice(current.lastIndexOf('/') + 1);
       const ms = Math.round(performance.now() - startedAt);
@@ -223,11 +224,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   const sampleAt = process.argv.indexOf('--sample');
   const sample = sampleAt > 0 ? Math.max(1, Number(process.argv[sampleAt + 1])) : 1;
-  const { paths, mustIndex } = await makeVariants(
+  const { dir, paths, mustIndex } = await makeVariants(
     sample,
     process.argv.includes('--intact'),
     process.argv.includes('--legacy'),
   );
   console.log(`${paths.length} files to parse (${mustIndex.size} legacy copies that must be indexed)`);
-  process.exit(report(await runWatched(paths), mustIndex));
+  const code = report(await runWatched(paths), mustIndex);
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(code);
 }
