@@ -5,16 +5,20 @@ import { sameContent } from './unchanged.ts';
 
 /**
  * A hash of what a version's pipeline produced: every node in reading order with its type, depth,
- * position, title, content (image descriptions included), summary, category and metadata. Ids,
- * index vectors and timestamps are left out, so two runs over the same bytes with the same parser
- * and models hash alike.
+ * position, title, content (image descriptions included), summary, category and metadata, and the
+ * embedding models (with their dimensions) its vectors were made by. Ids, the vectors themselves and
+ * timestamps are left out, so two runs over the same bytes with the same parser and models hash
+ * alike, and a reindex after a change of embedder is kept.
  */
 export async function versionResultHash(db: Db, ref: VersionRef): Promise<string> {
   const [row] = await queryRows<{ hash: string }>(
     db,
     sql`SELECT md5(coalesce(string_agg(concat_ws(chr(31), node_type, depth::text, position::text,
           coalesce(title, ''), coalesce(content, ''), coalesce(summary, ''), coalesce(category, ''),
-          metadata::text), chr(30) ORDER BY ordinal), '')) AS hash
+          metadata::text), chr(30) ORDER BY ordinal), '')
+        || coalesce((SELECT string_agg(DISTINCT e.model || ':' || e.dimensions::text, ',')
+             FROM embeddings e JOIN nodes m ON m.id = e.node_id
+             WHERE m.document_id = ${ref.documentId}::uuid AND m.version = ${ref.version}::int), '')) AS hash
         FROM nodes WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`,
   );
   return row?.hash ?? '';

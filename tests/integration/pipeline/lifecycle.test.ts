@@ -8,6 +8,7 @@ import { activate } from '#shared/pipeline/steps/activate.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
+import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { search } from '#shared/search/index.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { testDeps, utf8 } from './fixtures.ts';
@@ -111,6 +112,25 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
       parserSuffix = '';
     }
     expect((await find('parser')).map((h) => h.content)).toEqual(['Parsed text here. (parser 2)']);
+  });
+
+  it('keeps a reindex after a change of embedder: same tree, new vectors', async () => {
+    const [first] = await service.ingest([{ key: 'life/vectors.md', bytes: utf8('# Vectors\n\nEmbedded text.\n') }]);
+    const id = first?.documentId ?? '';
+    const embedder = deps.providers.embedder;
+    deps.providers.embedder = new HashingEmbedder({ dimensions: 32 });
+    try {
+      const changed = await (await service.reindex(id)).done;
+      expect(changed).toMatchObject({ status: 'ready', version: 2 });
+    } finally {
+      deps.providers.embedder = embedder;
+    }
+    const dims = await queryRows<{ dimensions: number }>(
+      deps.db,
+      sql`SELECT DISTINCT e.dimensions FROM embeddings e JOIN nodes n ON n.id = e.node_id
+          WHERE n.document_id = ${id}::uuid AND n.version = 2`,
+    );
+    expect(dims).toEqual([{ dimensions: 32 }]);
   });
 
   it('deletes a document from search and topics at once, removes its blobs, and restarts history on re-upload', async () => {
