@@ -3,12 +3,12 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
 import { deleteDocument, removeVanishedObjects } from '#shared/documents/index.ts';
+import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';
 import { activate } from '#shared/pipeline/steps/activate.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
-import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { search } from '#shared/search/index.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
 import { testDeps, utf8 } from './fixtures.ts';
@@ -115,7 +115,9 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
   });
 
   it('keeps a reindex after a change of embedder: same tree, new vectors', async () => {
-    const [first] = await service.ingest([{ key: 'life/vectors.md', bytes: utf8('# Vectors\n\nEmbedded text.\n') }]);
+    const [first] = await service.ingest([
+      { key: 'life/vectors.md', bytes: utf8('# Vectors\n\nEmbedded text.\n') },
+    ]);
     const id = first?.documentId ?? '';
     const embedder = deps.providers.embedder;
     deps.providers.embedder = new HashingEmbedder({ dimensions: 32 });
