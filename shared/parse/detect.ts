@@ -38,8 +38,15 @@ function binaryError(filename: string, looksLike: string | undefined): Unsupport
     );
   }
   const what = looksLike ? `binary data (looks like ${looksLike})` : 'binary data';
-  const named = ext ? `is named ${ext} but contains` : 'contains';
   const promised = typeNamedBy(filename);
+  if (!promised) {
+    // Neither its name nor its bytes make it a type DropQA reads: say so, and what it reads.
+    const kind = ext ? ` (${ext})` : '';
+    return new UnsupportedDocumentError(
+      `${filename} is ${what} of a type DropQA does not read${kind}; ${readableTypesSentence()}`,
+    );
+  }
+  const named = ext ? `is named ${ext} but contains` : 'contains';
   const not = promised && promised !== 'text' ? `, not ${describeType(promised)}` : '';
   return new UnsupportedDocumentError(`${filename} ${named} ${what}${not}`);
 }

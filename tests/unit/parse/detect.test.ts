@@ -74,6 +74,16 @@ describe('detectFileType', () => {
     );
   });
 
+  it('says which types it reads when neither the name nor the bytes name one it reads', () => {
+    const bytes = new Uint8Array([0x10, 0x00, 0x22, 0x01, 0x00, 0x7f, 0x41]);
+    expect(reasonFor(() => detectFileType(bytes, 'mystery.bin'))).toBe(
+      `mystery.bin is binary data of a type DropQA does not read (.bin); ${readableTypesSentence()}`,
+    );
+    expect(reasonFor(() => detectFileType(bytes, 'noextension'))).toBe(
+      `noextension is binary data of a type DropQA does not read; ${readableTypesSentence()}`,
+    );
+  });
+
   it('gives the offset of the first invalid UTF-8 byte', () => {
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b]); // "café ok" in Latin-1
     expect(reasonFor(() => detectFileType(latin1, 'menu.md'))).toBe(
