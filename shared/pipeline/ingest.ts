@@ -1,4 +1,5 @@
 import { errorFields, log } from '#shared/log/logger.ts';
+import type { PlannerStatistics } from '../db/planner-statistics.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { localSequencer } from '../documents/sequencer.ts';
 import { queueDocument, queueReindex } from '../documents/write.ts';
@@ -80,6 +81,8 @@ export function createIngestService(
     runner?: PipelineRunner;
     /** Batches of at least this many files are bulk loads (HNSW index built once at the end). */
     bulkMinFiles?: number;
+    /** Told of every document made ready (the embedded database refreshes its statistics). */
+    statistics?: PlannerStatistics;
   } = {},
 ): IngestService {
   const bulk = createBulkIndexWindow(deps);
@@ -127,6 +130,7 @@ export function createIngestService(
         return { documentId, status: 'failed', error: reasonOf(error) };
       })
       .then((outcome): IngestOutcome => {
+        if (outcome.status === 'ready' && options.statistics) void track(options.statistics.documentReady());
         const result = { ...outcome, key, documentId: outcome.documentId ?? documentId };
         notify(onOutcome, result);
         return result;

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.ts';
 import { ensureTrigramIndex } from '../db/deferred-indexes.ts';
 import { type Db, openDatabase } from '../db/index.ts';
+import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
@@ -27,7 +28,11 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const database = await openDatabase(config);
   await ensureTrigramIndex(database.db);
   const deps = { db: database.db, store, providers, config };
-  const ingest = createIngestService(deps);
+  // Postgres and Aurora analyze by themselves; PGlite has no autovacuum.
+  const ingest = createIngestService(
+    deps,
+    database.driver === 'pglite' ? { statistics: plannerStatistics(database.db) } : {},
+  );
   return {
     ...deps,
     ingest,
