@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { Providers } from '#shared/llm/types.ts';
@@ -119,7 +119,7 @@ export async function deriveDocumentTopics(
   return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
 }
 
-/** Links the document to the draft's topics, then keeps the draft's key phrases on its version. */
+/** Links the document to the draft's topics and, in the same statement, keeps the draft's key phrases on its version. */
 async function linkDraft(
   db: Db,
   providers: Providers,
@@ -128,16 +128,15 @@ async function linkDraft(
   settings: TopicSettings,
   options: KeepOptions = {},
 ): Promise<TopicLink[]> {
-  const links = await linkDocumentTopics(
+  return linkDocumentTopics(
     db,
     providers.embedder,
     ref.documentId,
     draft.candidates,
     settings.mergeThreshold,
     Math.max(settings.maxPerDocument, 1),
+    (links) => keepTopicPhrases(ref, draft, links, options),
   );
-  await keepTopicPhrases(db, ref, draft, links, options);
-  return links;
 }
 
 /** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
@@ -197,18 +196,17 @@ interface KeepOptions {
 }
 
 /**
- * Records the version's kept key phrases (none with a model's topics), for topics later documents
- * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring; in the
- * same update, with `recordTerms`, its distinct search tokens (`versionTerms`), which the documents
- * after it are scored against, and the `stats` counters.
+ * The update that records the version's kept key phrases (none with a model's topics), for topics
+ * later documents bring, and the corpus size they were scored against (`stats.topicCorpus`), for
+ * re-scoring; with `recordTerms`, its distinct search tokens (`versionTerms`), which the documents
+ * after it are scored against, and the `stats` counters. Run with the links (`linkDocumentTopics`).
  */
-async function keepTopicPhrases(
-  db: Db,
+function keepTopicPhrases(
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'phrases' | 'corpusSize'>,
   links: TopicLink[],
   options: KeepOptions,
-): Promise<void> {
+): SQL {
   const phrases = draft.phrases ?? [];
   const stats = {
     ...(draft.corpusSize ? { topicCorpus: draft.corpusSize } : {}),
@@ -216,10 +214,9 @@ async function keepTopicPhrases(
   };
   const terms = options.recordTerms ? sql`, terms = ${versionTerms(ref)}` : sql``;
   const touched = options.stats ? sql`, updated_at = now()` : sql``;
-  await db.execute(sql`
-    UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
+  return sql`UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
       stats = stats || ${JSON.stringify(stats)}::jsonb${terms}${touched}
-    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }
 
 async function keywordDraft(
