@@ -7,7 +7,7 @@ import { pickTopics, rankKeyPhrases } from '#shared/text/topics.ts';
 import { corpusStatistics, versionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
-import { linkDocumentTopics, type TopicLink } from './link.ts';
+import { linkDocumentTopics, type TopicLink, type TopicLinking } from './link.ts';
 import { refreshTopicVectors } from './topic-vectors.ts';
 
 export interface TopicSettings {
@@ -106,37 +106,40 @@ export async function deriveDocumentTopics(
   if (currentVersion > ref.version) return { links: [], modelCalls: 0, superseded: true };
   const draft = await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
-  const links = await linkDraft(db, providers, ref, draft, settings, {
-    recordTerms: true,
-    stats: (links) => ({
-      topics: links.length,
-      topicsCreated: links.filter((link) => link.created).length,
-      topicModelCalls: draft.modelCalls,
-    }),
-  });
-  if (draft.corpusSize)
-    await rescoreEarlierDocuments(db, providers, ref.documentId, draft.corpusSize, settings);
+  const stale = draft.corpusSize ? await staleDrafts(db, ref.documentId, draft.corpusSize, settings) : [];
+  const [links = []] = await linkDocumentTopics(
+    db,
+    providers.embedder,
+    [
+      linking(ref, draft, {
+        recordTerms: true,
+        stats: (links) => ({
+          topics: links.length,
+          topicsCreated: links.filter((link) => link.created).length,
+          topicModelCalls: draft.modelCalls,
+        }),
+      }),
+      ...stale.map((earlier) => linking(earlier.ref, earlier.draft)),
+    ],
+    settings.mergeThreshold,
+    Math.max(settings.maxPerDocument, 1),
+  );
+  if (draft.corpusSize && stale.length < RESCORED_PER_DOCUMENT)
+    cleanCorpus.set(db, { size: draft.corpusSize, at: Date.now() });
   return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
 }
 
-/** Links the document to the draft's topics and, in the same statement, keeps the draft's key phrases on its version. */
-async function linkDraft(
-  db: Db,
-  providers: Providers,
+/** A document to link to the draft's topics, keeping the draft's key phrases on its version with the links. */
+function linking(
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
-  settings: TopicSettings,
   options: KeepOptions = {},
-): Promise<TopicLink[]> {
-  return linkDocumentTopics(
-    db,
-    providers.embedder,
-    ref.documentId,
-    draft.candidates,
-    settings.mergeThreshold,
-    Math.max(settings.maxPerDocument, 1),
-    (links) => keepTopicPhrases(ref, draft, links, options),
-  );
+): TopicLinking {
+  return {
+    documentId: ref.documentId,
+    candidates: draft.candidates,
+    record: (links) => keepTopicPhrases(ref, draft, links, options),
+  };
 }
 
 /** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
@@ -159,18 +162,18 @@ function isClean(db: Db, corpusSize: number): boolean {
 /**
  * Offline topics follow the corpus: a document whose key phrases were scored against a corpus less
  * than half today's (the first documents of a folder were scored against almost nothing) is scored
- * again and relinked, at most `RESCORED_PER_DOCUMENT` of them per document processed, the oldest
+ * again (against the corpus sample just read for the document being processed) and relinked in the
+ * same transaction, at most `RESCORED_PER_DOCUMENT` of them per document processed, the oldest
  * scores first. Bounded: the corpus counted is a sample of at most 201 documents, so the re-scoring
  * ends once the corpus outgrows it.
  */
-async function rescoreEarlierDocuments(
+async function staleDrafts(
   db: Db,
-  providers: Providers,
   documentId: string,
   corpusSize: number,
   settings: TopicSettings,
-): Promise<void> {
-  if (isClean(db, corpusSize)) return;
+): Promise<{ ref: { documentId: string; version: number }; draft: KeywordDraft }[]> {
+  if (isClean(db, corpusSize)) return [];
   const stale = await queryRows<{ document_id: string; version: number }>(
     db,
     sql`SELECT v.document_id, v.version FROM documents d
@@ -179,13 +182,14 @@ async function rescoreEarlierDocuments(
           AND (v.stats->>'topicCorpus')::int * 2 < ${corpusSize}::int
         ORDER BY (v.stats->>'topicCorpus')::int, d.id LIMIT ${RESCORED_PER_DOCUMENT}::int`,
   );
+  const drafts = [];
   for (const row of stale) {
     const ref = { documentId: row.document_id, version: Number(row.version) };
     const text = await loadDocumentText(db, ref);
-    const draft = await keywordDraft(db, ref.documentId, text, Math.max(settings.maxPerDocument, 1));
-    await linkDraft(db, providers, ref, draft, settings);
+    const max = Math.max(settings.maxPerDocument, 1);
+    drafts.push({ ref, draft: await keywordDraft(db, ref.documentId, text, max, { reuse: true }) });
   }
-  if (stale.length < RESCORED_PER_DOCUMENT) cleanCorpus.set(db, { size: corpusSize, at: Date.now() });
+  return drafts;
 }
 
 interface KeepOptions {
@@ -219,13 +223,16 @@ function keepTopicPhrases(
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }
 
+type KeywordDraft = Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>;
+
 async function keywordDraft(
   db: Db,
   documentId: string,
   text: DocumentText,
   max: number,
-): Promise<Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>> {
-  const corpus = await corpusStatistics(db, documentId);
+  options: { reuse?: boolean } = {},
+): Promise<KeywordDraft> {
+  const corpus = await corpusStatistics(db, documentId, options);
   const ranked = rankKeyPhrases(text.weighted, corpus);
   return {
     candidates: pickTopics(ranked, max, text.weighted),

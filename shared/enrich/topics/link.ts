@@ -7,7 +7,13 @@ import type { Embedder } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import { termOverlap } from '#shared/text/topics.ts';
 import type { TopicCandidate } from './extract.ts';
-import { CREATED_MICROS, type TermMatch, type TopicChanges, withTopicMirror } from './topic-mirror.ts';
+import {
+  CREATED_MICROS,
+  type TermMatch,
+  type TopicChanges,
+  type TopicView,
+  withTopicMirror,
+} from './topic-mirror.ts';
 import { hasDirection, type Near, type Nearness } from './topic-vectors.ts';
 
 /** One link of a document to a topic. */
@@ -22,72 +28,91 @@ export interface TopicLink {
 /** The confidence of a link a later document's topic gives an earlier one whose kept phrases name it. */
 const LATER_LINK_CONFIDENCE = 0.5;
 
+/** One document to link (`linkDocumentTopics`). */
+export interface TopicLinking {
+  documentId: string;
+  candidates: TopicCandidate[];
+  /** An UPDATE of the document's version, given its links, written with them. */
+  record?: (links: TopicLink[]) => SQL;
+}
+
 /**
- * Links a document to its topics, replacing its old links (docs/spec.md#topics): each candidate
- * joins the existing topic that is the same subject at `mergeThreshold` or above, by its terms
- * (`termOverlap`: the same normalised name, a name ending the other, shared words) or by the cosine
- * of the name embeddings, or else becomes a new topic. Candidates landing on one topic keep the
- * highest confidence. A new topic from an offline key phrase also links the other live documents
- * that kept that phrase (`earlierLinks`). Topics left without any document by the replacement are
- * removed. `record` (an UPDATE of the document's version, given the links) is written with the
- * links. Serialized by an advisory lock so concurrent documents do not create the same topic twice;
- * past the lock and the topics' generation the transaction is one statement, or two when earlier
- * documents are linked or topics are left without documents (`writeLinks`, `finishLinks`).
+ * Links documents to their topics, one after the other in one transaction, replacing their old
+ * links (docs/spec.md#topics): each candidate joins the existing topic that is the same subject at
+ * `mergeThreshold` or above, by its terms (`termOverlap`: the same normalised name, a name ending
+ * the other, shared words) or by the cosine of the name embeddings, or else becomes a new topic.
+ * Candidates landing on one topic keep the highest confidence. A new topic from an offline key
+ * phrase also links the other live documents that kept that phrase (`earlierLinks`). Topics left
+ * without any document by the replacement are removed. Serialized by an advisory lock so
+ * concurrent documents do not create the same topic twice; past the lock and the topics'
+ * generation, each document is one statement, or two when earlier documents are linked or topics
+ * are left without documents (`writeLinks`, `finishLinks`). Returns each document's links.
  */
 export async function linkDocumentTopics(
   db: Db,
   embedder: Embedder,
-  documentId: string,
-  candidates: TopicCandidate[],
+  documents: readonly TopicLinking[],
   mergeThreshold: number,
-  maxPerDocument = candidates.length,
-  record?: (links: TopicLink[]) => SQL,
-): Promise<TopicLink[]> {
-  const vectors = candidates.length > 0 ? await embedder.embed(candidates.map((c) => c.name)) : [];
+  maxPerDocument: number,
+): Promise<TopicLink[][]> {
+  const vectors: number[][][] = [];
+  for (const { candidates } of documents)
+    vectors.push(candidates.length > 0 ? await embedder.embed(candidates.map((c) => c.name)) : []);
   return withTopicMirror(db, embedder, (open) =>
     db.transaction(async (transaction) => {
       const tx = transaction as unknown as Db;
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('dropqa:topics'))`);
       const existing = await open(tx);
-      // Each candidate's best match by terms among the existing topics; one matched there never needs
-      // the nearest vector, so the others' are looked up together, before any topic is created.
-      const byTerms = candidates.map((candidate) => existing.sameByTerms(candidate.name, mergeThreshold));
-      const nearness = await existing.nearest(
-        vectors.map((vector, i) => (byTerms[i] ? undefined : vector)),
-        mergeThreshold,
-      );
-      const links = new Map<string, TopicLink>();
-      const createdKeys = new Map<string, string>();
-      const created: CreatedTopic[] = [];
-      for (const [i, candidate] of candidates.entries()) {
-        const confidence = Math.min(1, Math.max(0, candidate.confidence));
-        const link = resolveTopic(i, candidate, byTerms[i], created, nearness, hasDirection(vectors[i]), {
-          confidence,
-          mergeThreshold,
-        });
-        if (link.created) {
-          created.push({ index: i, id: link.topicId, name: link.name, candidate, vector: vectors[i] });
-          if (candidate.key) createdKeys.set(link.topicId, candidate.key);
-        }
-        const known = links.get(link.topicId);
-        if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
-      }
-      const kept = [...links.values()];
-      const written = await writeLinks(
-        tx,
-        embedder,
-        documentId,
-        { created, kept, createdKeys },
-        record?.(kept),
-      );
-      const later = earlierLinks(written.earlier, createdKeys, maxPerDocument);
-      const changes: TopicChanges = {
-        created: written.created,
-        dropped: await finishLinks(tx, later, written.unlinked),
-      };
-      return { result: kept, changes };
+      const links: TopicLink[][] = [];
+      for (const [i, document] of documents.entries())
+        links.push(
+          await linkDocument(tx, embedder, existing, document, vectors[i] ?? [], {
+            mergeThreshold,
+            maxPerDocument,
+          }),
+        );
+      return links;
     }),
   );
+}
+
+/** One document of `linkDocumentTopics`, in its transaction; the view is told what it wrote. */
+async function linkDocument(
+  tx: Db,
+  embedder: Embedder,
+  existing: TopicView,
+  { documentId, candidates, record }: TopicLinking,
+  vectors: number[][],
+  { mergeThreshold, maxPerDocument }: { mergeThreshold: number; maxPerDocument: number },
+): Promise<TopicLink[]> {
+  // Each candidate's best match by terms among the existing topics; one matched there never needs
+  // the nearest vector, so the others' are looked up together, before any topic is created.
+  const byTerms = candidates.map((candidate) => existing.sameByTerms(candidate.name, mergeThreshold));
+  const nearness = await existing.nearest(
+    vectors.map((vector, i) => (byTerms[i] ? undefined : vector)),
+    mergeThreshold,
+  );
+  const links = new Map<string, TopicLink>();
+  const createdKeys = new Map<string, string>();
+  const created: CreatedTopic[] = [];
+  for (const [i, candidate] of candidates.entries()) {
+    const confidence = Math.min(1, Math.max(0, candidate.confidence));
+    const link = resolveTopic(i, candidate, byTerms[i], created, nearness, hasDirection(vectors[i]), {
+      confidence,
+      mergeThreshold,
+    });
+    if (link.created) {
+      created.push({ index: i, id: link.topicId, name: link.name, candidate, vector: vectors[i] });
+      if (candidate.key) createdKeys.set(link.topicId, candidate.key);
+    }
+    const known = links.get(link.topicId);
+    if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
+  }
+  const kept = [...links.values()];
+  const written = await writeLinks(tx, embedder, documentId, { created, kept, createdKeys }, record?.(kept));
+  const later = earlierLinks(written.earlier, createdKeys, maxPerDocument);
+  existing.wrote({ created: written.created, dropped: await finishLinks(tx, later, written.unlinked) });
+  return kept;
 }
 
 /** A topic a candidate creates, written once every candidate is resolved. */
