@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPglite, installDrizzleParsers } from '../pglite-parsers.ts';
+import { PreparedStatements } from './prepared-statements.ts';
 import { type HostOptions, type HostReply, type HostRequest, toHostError } from './protocol.ts';
 import { parseTimeoutSetting } from './statement-timeout.ts';
 
@@ -14,6 +15,9 @@ if (!parentPort) throw new Error('shared/db/pglite-worker/host.ts runs inside a 
 const port = parentPort;
 const options = workerData as HostOptions;
 const reply = (message: HostReply) => port.postMessage(message);
+
+/** Statements worth preparing even without parameters: queries and row changes, not SET or DDL. */
+const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
 
 /** Requests outside any transaction, `begin` and `close` among them. */
 const waiting: HostRequest[] = [];
@@ -23,6 +27,7 @@ let busy = false;
 let sessionTimeoutMs = options.statementTimeoutMs;
 let localTimeoutMs: number | undefined;
 let pglite: PGlite | undefined;
+let prepared: PreparedStatements | undefined;
 
 port.on('message', (request: HostRequest) => {
   if ('tx' in request && request.tx !== undefined && request.op !== 'begin') {
@@ -78,7 +83,7 @@ async function run(db: PGlite, request: HostRequest): Promise<void> {
 
 async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }>) {
   if (request.op === 'begin') {
-    await db.query('BEGIN');
+    await db.exec('BEGIN');
     open = { tx: request.tx, queue: [] };
     return { rows: [], fields: [] };
   }
@@ -86,11 +91,16 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
     // The transaction ends whether COMMIT succeeds or not (a failed COMMIT rolls back).
     open = undefined;
     localTimeoutMs = undefined;
-    await db.query(request.op === 'commit' ? 'COMMIT' : 'ROLLBACK');
+    await db.exec(request.op === 'commit' ? 'COMMIT' : 'ROLLBACK');
     return { rows: [], fields: [] };
   }
   installDrizzleParsers(db);
-  const result = await db.query(request.text, request.params, { rowMode: request.rowMode });
+  // Queries and row changes are the application's, run again and again: prepared once. The others
+  // (SET, DDL, migrations) go through PGlite as they are.
+  const result =
+    prepared && (request.params.length > 0 || PREPARABLE.test(request.text))
+      ? await prepared.query(request.text, request.params, request.rowMode, open !== undefined)
+      : await db.query(request.text, request.params, { rowMode: request.rowMode });
   const setting = parseTimeoutSetting(request.text);
   if (setting?.scope === 'local' && open) localTimeoutMs = setting.ms ?? sessionTimeoutMs;
   if (setting?.scope === 'session') {
@@ -102,6 +112,7 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
 
 try {
   pglite = await createPglite(options.dir);
+  prepared = new PreparedStatements(pglite);
   // PGlite never enforces it (the client does), but SHOW statement_timeout then tells the truth.
   await pglite.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
   reply({ kind: 'ready' });
