@@ -109,7 +109,13 @@ async function linkDocument(
     if (!known || known.confidence < link.confidence) links.set(link.topicId, link);
   }
   const kept = [...links.values()];
-  const written = await writeLinks(tx, embedder, documentId, { created, kept, createdKeys }, record?.(kept));
+  const written = await writeLinks(
+    tx,
+    embedder,
+    documentId,
+    { created, kept, createdKeys, maxPerDocument },
+    record?.(kept),
+  );
   const later = earlierLinks(written.earlier, createdKeys, maxPerDocument);
   existing.wrote({ created: written.created, dropped: await finishLinks(tx, later, written.unlinked) });
   return kept;
@@ -188,7 +194,10 @@ interface EarlierDocument {
   key: string;
   id: string;
   links: number;
-  /** Its topics no other document has (once the document being linked has its new links): [id, confidence]. */
+  /**
+   * Its topics no other document has (once the document being linked has its new links): [id,
+   * confidence]; read only when its new links may bring it to `maxPerDocument`.
+   */
   unshared: [string, number][];
 }
 
@@ -208,10 +217,11 @@ async function writeLinks(
     created: readonly CreatedTopic[];
     kept: readonly TopicLink[];
     createdKeys: ReadonlyMap<string, string>;
+    maxPerDocument: number;
   },
   record: SQL | undefined,
 ): Promise<Written> {
-  const { created, kept, createdKeys } = draft;
+  const { created, kept, createdKeys, maxPerDocument } = draft;
   const keptIds = sql`${pgArray(kept.map((l) => l.topicId))}::uuid[]`;
   const parts: SQL[] = [
     sql`unlinked AS (DELETE FROM document_topics WHERE document_id = ${documentId}::uuid
@@ -234,15 +244,19 @@ async function writeLinks(
         DO UPDATE SET confidence = excluded.confidence, created_at = excluded.created_at)`);
   if (createdKeys.size > 0)
     parts.push(sql`earlier AS (
-      SELECT k.key, d.id, (SELECT count(*) FROM document_topics dt WHERE dt.document_id = d.id)::int AS links,
-        (SELECT coalesce(json_agg(json_build_array(dt.topic_id, dt.confidence)), '[]') FROM document_topics dt
-          WHERE dt.document_id = d.id AND dt.topic_id <> ALL(${keptIds}) AND NOT EXISTS (
+      SELECT e.key, e.id, e.links, CASE WHEN e.links + e.keys > ${maxPerDocument}::int THEN (
+          SELECT coalesce(json_agg(json_build_array(dt.topic_id, dt.confidence)), '[]') FROM document_topics dt
+          WHERE dt.document_id = e.id AND dt.topic_id <> ALL(${keptIds}) AND NOT EXISTS (
             SELECT 1 FROM document_topics o WHERE o.topic_id = dt.topic_id
-              AND o.document_id <> dt.document_id AND o.document_id <> ${documentId}::uuid)) AS unshared
-      FROM unnest(${pgArray([...new Set(createdKeys.values())])}::text[]) AS k(key)
-      JOIN document_versions v ON v.topic_phrases @> ARRAY[k.key]
-      JOIN documents d ON d.id = v.document_id AND v.version = d.current_version
-      WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid)`);
+              AND o.document_id <> dt.document_id AND o.document_id <> ${documentId}::uuid)) END AS unshared
+      FROM (
+        SELECT k.key, d.id, (SELECT count(*) FROM document_topics dt WHERE dt.document_id = d.id)::int AS links,
+          count(*) OVER (PARTITION BY d.id)::int AS keys
+        FROM unnest(${pgArray([...new Set(createdKeys.values())])}::text[]) AS k(key)
+        JOIN document_versions v ON v.topic_phrases @> ARRAY[k.key]
+        JOIN documents d ON d.id = v.document_id AND v.version = d.current_version
+        WHERE d.deleted_at IS NULL AND d.id <> ${documentId}::uuid
+      ) e)`);
   if (record) parts.push(sql`recorded AS (${record})`);
   const [row] = await queryRows<{ created: unknown; unlinked: unknown; earlier: unknown }>(
     tx,
@@ -262,9 +276,10 @@ async function writeLinks(
       ...(topic.vector ? { vector: topic.vector } : {}),
     })),
     unlinked: jsonColumn<string[]>(row?.unlinked as string, []),
-    earlier: jsonColumn<[string, string, number, [string, number][]][]>(row?.earlier as string, []).map(
-      ([key, id, links, unshared]) => ({ key, id, links: Number(links), unshared }),
-    ),
+    earlier: jsonColumn<[string, string, number, [string, number][] | null][]>(
+      row?.earlier as string,
+      [],
+    ).map(([key, id, links, unshared]) => ({ key, id, links: Number(links), unshared: unshared ?? [] })),
   };
 }
 
