@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { type Db, schema } from '../db/index.ts';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows, schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { BlobStore } from '../storage/types.ts';
@@ -70,24 +70,75 @@ export async function queueDocument(db: Db, args: { key: string; filename: strin
  * newer failed version); without one, `failed` with the latest failure's reason.
  */
 export async function settleDocumentStatus(db: Db, documentId: string): Promise<void> {
-  await db.execute(sql`
+  await db.execute(settleStatement(documentId));
+}
+
+/**
+ * Activates a version in one statement (atomic by itself): it becomes `ready` (`stats` merged into
+ * its stats with its `durationMs`), the live document's current version unless a newer one already
+ * is (executions may finish out of order), and the document's status is settled as by
+ * `settleDocumentStatus`. With `onlyFirst` it happens only while the document has no current version
+ * other than this one (the caller checks a reindex's result first otherwise). False when nothing
+ * happened: the document is deleted (or, with `onlyFirst`, has another current version).
+ *
+ * @example if (!(await activateVersion(db, { documentId, version: 1 }, {}, { onlyFirst: true }))) { ... }
+ */
+export async function activateVersion(
+  db: Db,
+  ref: { documentId: string; version: number },
+  stats: Record<string, number>,
+  options: { onlyFirst?: boolean } = {},
+): Promise<boolean> {
+  const guard = options.onlyFirst
+    ? sql`AND (d.current_version IS NULL OR d.current_version = ${ref.version}::int)`
+    : sql``;
+  const rows = await queryRows<{ version: number }>(
+    db,
+    sql`
+    WITH d AS (${settleStatement(ref.documentId, ref.version, guard)} RETURNING d.id)
+    UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
+      completed_at = now(), updated_at = now(),
+      stats = stats || ${JSON.stringify(stats)}::jsonb || jsonb_build_object('durationMs',
+        greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND EXISTS (SELECT 1 FROM d)
+    RETURNING version`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The UPDATE that settles a live document's status from its latest version. With `activating` that
+ * version counts as `ready` and becomes the current one unless a newer one is, `guard` narrowing the
+ * document row further.
+ */
+function settleStatement(documentId: string, activating?: number, guard: SQL = sql``): SQL {
+  const current =
+    activating === undefined
+      ? sql`d.current_version`
+      : sql`greatest(coalesce(d.current_version, ${activating}::int), ${activating}::int)`;
+  const latestStatus =
+    activating === undefined
+      ? sql`status`
+      : sql`CASE WHEN version = ${activating}::int THEN 'ready' ELSE status END`;
+  return sql`
     UPDATE documents d SET
       status = CASE
         WHEN l.status = 'processing' THEN 'processing'
-        WHEN d.current_version IS NOT NULL OR l.status = 'ready' THEN 'ready'
+        WHEN ${current} IS NOT NULL OR l.status = 'ready' THEN 'ready'
         ELSE 'failed' END,
       status_detail = CASE
         WHEN l.status = 'processing' THEN l.step
-        WHEN d.current_version IS NOT NULL THEN
-          CASE WHEN l.status = 'failed' AND l.version > d.current_version
+        WHEN ${current} IS NOT NULL THEN
+          CASE WHEN l.status = 'failed' AND l.version > ${current}
             THEN 'version ' || l.version || ' failed: ' || coalesce(l.error, 'unknown error') END
         WHEN l.status = 'failed' THEN l.error END,
+      current_version = ${current},
       updated_at = now()
     FROM (
-      SELECT version, status, step, error FROM document_versions
+      SELECT version, ${latestStatus} AS status, step, error FROM document_versions
       WHERE document_id = ${documentId}::uuid ORDER BY version DESC LIMIT 1
     ) l
-    WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL`);
+    WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL ${guard}`;
 }
 
 /**
