@@ -8,42 +8,103 @@ const { documents } = schema;
 
 export type DocumentRow = typeof documents.$inferSelect;
 
+/** What Register needs of a document's latest version to decide on a new one. */
+export interface LatestVersion {
+  version: number;
+  fileHash: string;
+  status: string;
+  error: string | null;
+  sequencer: string | null;
+}
+
+/** A live document and its latest version (null: none yet), as `findOrCreateDocument` finds them. */
+export interface FoundDocument {
+  id: string;
+  key: string;
+  filename: string;
+  latest: LatestVersion | null;
+}
+
 /**
- * The live document for a key, created (with `status`) when there is none. Concurrent callers for
- * one key get the same row: the partial unique index `documents_live_key` lets exactly one insert
- * win and the others re-select it. With `documentId` the row must exist, be live and hold the key.
+ * The live document for a key, created (with `status`) when there is none, with its latest
+ * version read in the same statement. Concurrent callers for one key get the same row: the partial
+ * unique index `documents_live_key` lets exactly one insert win and the others re-select it. With
+ * `documentId` the row must exist, be live and hold the key.
  *
- * @example const doc = await findOrCreateDocument(db, { key: 'uploads/a.md', filename: 'a.md' });
+ * @example const doc = await findOrCreateDocument(db, { key: 'uploads/a.md', filename: 'a.md' }); doc.latest // null
  */
 export async function findOrCreateDocument(
   db: Db,
   args: { key: string; filename: string; documentId?: string; status?: DocumentStatus },
-): Promise<DocumentRow> {
+): Promise<FoundDocument> {
   if (args.documentId) {
-    const [doc] = await db
-      .select()
-      .from(documents)
-      .where(and(eq(documents.id, args.documentId), isNull(documents.deletedAt)));
+    const [doc] = await selectWithLatest(db, sql`d.id = ${args.documentId}::uuid`);
     if (!doc) throw new NotFoundError(`No live document with id ${args.documentId}`);
     if (doc.key !== args.key)
       throw new ValidationError(`Document ${args.documentId} holds key ${doc.key}, not ${args.key}`);
     return doc;
   }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [existing] = await db
-      .select()
-      .from(documents)
-      .where(and(eq(documents.key, args.key), isNull(documents.deletedAt)));
+    const [existing] = await selectWithLatest(db, sql`d.key = ${args.key}`);
     if (existing) return existing;
     const [created] = await db
       .insert(documents)
       .values({ key: args.key, filename: args.filename, status: args.status ?? 'queued' })
       .onConflictDoNothing()
-      .returning();
-    if (created) return created;
+      .returning({ id: documents.id, key: documents.key, filename: documents.filename });
+    if (created) return { ...created, latest: null };
   }
   // Three lost races in a row means the winner was deleted each time: report rather than spin.
   throw new Error(`Could not find or create the document for key ${args.key}`);
+}
+
+/**
+ * The latest version of a document (null: none), as `findOrCreateDocument` reads it.
+ *
+ * @example const latest = await latestVersion(db, documentId); latest?.version // 3
+ */
+export async function latestVersion(db: Db, documentId: string): Promise<LatestVersion | null> {
+  const [row] = await queryRows<LatestRow>(
+    db,
+    sql`SELECT ${LATEST_COLUMNS} FROM ${latestOf(sql`${documentId}::uuid`)} l`,
+  );
+  return row ? latestFrom(row) : null;
+}
+
+type LatestRow = {
+  version: number | null;
+  file_hash: string;
+  status: string;
+  error: string | null;
+  sequencer: string | null;
+};
+
+const LATEST_COLUMNS = sql.raw('l.version, l.file_hash, l.status, l.error, l.sequencer');
+
+function latestOf(documentId: SQL): SQL {
+  return sql`(SELECT version, file_hash, status, error, sequencer FROM document_versions
+    WHERE document_id = ${documentId} ORDER BY version DESC LIMIT 1)`;
+}
+
+function latestFrom(row: LatestRow): LatestVersion | null {
+  if (row.version === null) return null;
+  return {
+    version: Number(row.version),
+    fileHash: row.file_hash,
+    status: row.status,
+    error: row.error,
+    sequencer: row.sequencer,
+  };
+}
+
+async function selectWithLatest(db: Db, where: SQL): Promise<FoundDocument[]> {
+  const rows = await queryRows<LatestRow & { id: string; key: string; filename: string }>(
+    db,
+    sql`SELECT d.id, d.key, d.filename, ${LATEST_COLUMNS}
+        FROM documents d LEFT JOIN LATERAL ${latestOf(sql`d.id`)} l ON true
+        WHERE ${where} AND d.deleted_at IS NULL`,
+  );
+  return rows.map((row) => ({ id: row.id, key: row.key, filename: row.filename, latest: latestFrom(row) }));
 }
 
 /**
