@@ -3,6 +3,7 @@ import { type Db, queryRows } from '#shared/db/client.ts';
 import { fillPrompt, readPromptFile, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { DocumentDiff, LeafChange, SectionChange } from './types.ts';
 import { diffVersionPair } from './version-diff.ts';
 
@@ -165,6 +166,6 @@ function firstText(leaves: readonly LeafChange[], quoteChars: number): string {
 }
 
 function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = collapseSpaces(text);
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

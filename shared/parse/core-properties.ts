@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { readZipDirectory, readZipEntry, type ZipEntry } from './zip.ts';
 
 const MAX_CORE_BYTES = 1 << 20;
@@ -14,7 +15,7 @@ function decodeXmlText(text: string): string {
 
 function element(xml: string, name: string): string | undefined {
   const match = new RegExp(`<(?:\\w+:)?${name}(?:\\s[^>]*)?>([^<]*)</(?:\\w+:)?${name}>`).exec(xml);
-  const value = match?.[1] === undefined ? undefined : decodeXmlText(match[1]).replace(/\s+/g, ' ').trim();
+  const value = match?.[1] === undefined ? undefined : collapseSpaces(decodeXmlText(match[1]));
   return value || undefined;
 }
 

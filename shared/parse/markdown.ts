@@ -8,6 +8,7 @@ import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { parse as parseYaml } from 'yaml';
 import { reasonOf } from '#shared/errors.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { decodeText } from './decode.ts';
 import { createImageCollector } from './image-collector.ts';
 import { type BlockContext, blockLeaves, imageLeavesWithin, plainText } from './markdown-blocks.ts';
@@ -77,7 +78,7 @@ async function buildTree(tree: Root, ctx: BlockContext): Promise<TreeNode[]> {
 }
 
 async function sectionOf(heading: Heading, ctx: BlockContext): Promise<SectionNode> {
-  const title = plainText(heading).replace(/\s+/g, ' ').trim();
+  const title = collapseSpaces(plainText(heading));
   return { type: 'section', title, children: await imageLeavesWithin(heading, ctx) };
 }
 

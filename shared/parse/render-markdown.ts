@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { withoutBlankLines } from './blank-lines.ts';
 import { pipeTable } from './pipe-table.ts';
 import type { ImageNode, ParagraphNode, ParsedDocument, TableNode, TreeNode } from './types.ts';
@@ -32,7 +33,7 @@ function renderNodes(nodes: readonly TreeNode[], depth: number, out: string[]): 
   for (const node of nodes) {
     switch (node.type) {
       case 'section':
-        out.push(`${'#'.repeat(Math.min(depth, 6))} ${node.title.replace(/\s+/g, ' ').trim()}`.trimEnd());
+        out.push(`${'#'.repeat(Math.min(depth, 6))} ${collapseSpaces(node.title)}`.trimEnd());
         renderNodes(node.children, depth + 1, out);
         break;
       case 'paragraph':

@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 /** A quote the answer presents as verbatim, with the `[n]` markers right after it. */
 export interface AnswerQuote {
   text: string;
@@ -114,7 +115,7 @@ export function containsQuote(source: string, quote: string): boolean {
 }
 
 function squash(text: string): string {
-  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+  return collapseSpaces(text.normalize('NFC'));
 }
 
 function markerNumbers(text: string): number[] {

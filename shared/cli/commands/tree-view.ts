@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { NodeType } from '../../db/schema.ts';
 
 /** One node as `dropqa tree --json` prints it. */
@@ -92,7 +93,7 @@ function describe(node: TreeView): string {
 }
 
 function preview(text: string | null): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  const flat = collapseSpaces(text ?? '');
   const chars = [...flat];
   return chars.length <= PREVIEW_CHARS ? flat : `${chars.slice(0, PREVIEW_CHARS - 1).join('')}…`;
 }

@@ -4,6 +4,7 @@ import { reasonOf } from '#shared/errors.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel } from '#shared/llm/types.ts';
 import { offlineTitle, type TitleRequest, type Titler } from '#shared/parse/structure/titler.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { loadPrompt } from '../prompt.ts';
 
 /** A model sees the start of a section: enough to name it, bounded in tokens. */
@@ -69,7 +70,7 @@ async function modelTitle(chat: ChatModel, documentTitle: string, request: Title
     },
     titleSchema,
   );
-  let title = value.title.replace(/\s+/g, ' ').trim().replace(END_MARKS, '');
+  let title = collapseSpaces(value.title).replace(END_MARKS, '');
   // Models sometimes repeat the numbering they were asked to complete ("一、数据平台").
   if (request.numbering && title.startsWith(request.numbering))
     title = title.slice(request.numbering.length).trim();

@@ -1,6 +1,6 @@
 import WordExtractor from 'word-extractor';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
-import { collapseSpaces } from '../collapse-spaces.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { damagedFile } from '../damaged.ts';
 import { createEmbeddedImages } from '../embedded-images.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';

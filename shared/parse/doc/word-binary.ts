@@ -1,4 +1,5 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { damagedFile } from '../damaged.ts';
 
 /**
@@ -249,7 +250,7 @@ function cleanHeading(text: string): string {
     else if (code === FIELD_END) fields.pop();
     else if (fields.at(-1) !== 'code') out += code < 0x20 ? ' ' : char;
   }
-  return out.replace(/\s+/g, ' ').trim();
+  return collapseSpaces(out);
 }
 
 /** A Word 97-2003 body opened for reading: its FIB, piece table and raw text (character positions 0 to ccpText). */

@@ -1,5 +1,5 @@
 import { type Handler, Parser } from 'htmlparser2';
-import { collapseSpaces } from '../collapse-spaces.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { createOutline, type OutlineBuilder } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
 import type { ImageNode, TreeNode } from '../types.ts';

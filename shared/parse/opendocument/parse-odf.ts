@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { createImageCollector } from '../image-collector.ts';
 import { createOutline } from '../outline.ts';
 import { titleFromFilename } from '../title.ts';
@@ -81,7 +82,7 @@ export async function parseOdp(input: ParseInput): Promise<ParsedDocument> {
     const outline = createOutline();
     const walk: OdfWalk = { outline, images, levels, metadata };
     const titleFrame = elements(page).find(isTitleFrame);
-    const title = titleFrame ? inlineText(titleFrame).replace(/\s+/g, ' ').trim() : '';
+    const title = titleFrame ? collapseSpaces(inlineText(titleFrame)) : '';
     for (const shape of elements(page)) {
       if (shape === titleFrame) continue;
       if (shape.name === 'presentation:notes') {

@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { Line, PageFonts, TextRun } from './layout.ts';
 import { joinText } from './script.ts';
 
@@ -24,7 +25,7 @@ function lineOf(runs: TextRun[], fonts: PageFonts, row: number): Line | undefine
     sizeChars.set(size, (sizeChars.get(size) ?? 0) + visible);
     previous = run;
   }
-  text = text.replace(/\s+/g, ' ').trim();
+  text = collapseSpaces(text);
   const first = runs[0];
   const last = runs.at(-1);
   if (text === '' || !first || !last) return undefined;

@@ -1,4 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 
 /** One bookmark of the PDF's outline, flattened: its title, depth (1-based), page and top, when known. */
 export interface OutlineEntry {
@@ -55,7 +56,7 @@ export async function readOutline(doc: PDFDocumentProxy): Promise<OutlineEntry[]
   if (flat.length > MAX_ENTRIES) return [];
   const entries: OutlineEntry[] = [];
   for (const { node, depth } of flat) {
-    const title = (node.title ?? '').replace(/\s+/g, ' ').trim();
+    const title = collapseSpaces(node.title ?? '');
     if (title === '') continue;
     entries.push({ title, depth, ...(await target(doc, node.dest)) });
   }

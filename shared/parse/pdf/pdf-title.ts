@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { titleFromFilename } from '../title.ts';
 import type { TextBlock } from './layout.ts';
 
@@ -10,7 +11,7 @@ const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|rtf|odt|txt|pdf)$/i;
 function infoTitle(info: unknown): string | undefined {
   const title = (info as { Title?: unknown } | undefined)?.Title;
   if (typeof title !== 'string') return undefined;
-  const cleaned = title.replace(PRODUCER_PREFIX, '').replace(FILE_EXTENSION, '').replace(/\s+/g, ' ').trim();
+  const cleaned = collapseSpaces(title.replace(PRODUCER_PREFIX, '').replace(FILE_EXTENSION, ''));
   return cleaned === '' || DEFAULT_NAME.test(cleaned) ? undefined : cleaned;
 }
 

@@ -1,4 +1,5 @@
 import { reasonOf } from '#shared/errors.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { createEmbeddedImages } from '../embedded-images.ts';
 import type { ExtractedImage, ImageNode } from '../types.ts';
 import type { Relationship } from './package.ts';
@@ -28,7 +29,7 @@ export interface PptxImages {
 
 function altText(picture: XmlElement): string {
   const properties = path(picture, 'nvPicPr', 'cNvPr')?.attributes;
-  return (properties?.descr ?? properties?.title ?? '').replace(/\s+/g, ' ').trim();
+  return collapseSpaces(properties?.descr ?? properties?.title ?? '');
 }
 
 /**

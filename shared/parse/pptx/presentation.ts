@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { OpcPackage } from './package.ts';
 import { child, childrenNamed, descendant, path, type XmlElement } from './xml.ts';
 
@@ -27,7 +28,7 @@ function sectionNames(presentation: XmlElement): Map<string, string> {
   const names = new Map<string, string>();
   const sections = childrenNamed(descendant(presentation, 'sectionLst'), 'section')
     .map((section) => ({
-      name: (section.attributes.name ?? '').replace(/\s+/g, ' ').trim(),
+      name: collapseSpaces(section.attributes.name ?? ''),
       ids: childrenNamed(child(section, 'sldIdLst'), 'sldId').map((id) => id.attributes.id ?? ''),
     }))
     .filter((section) => section.name !== '' && section.ids.length > 0);

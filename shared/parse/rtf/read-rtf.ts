@@ -1,3 +1,4 @@
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import { codepageLabel } from '../codepage.ts';
 
 /** A paragraph of an RTF document: its text, its outline level (1 = top) when it is a heading, its table. */
@@ -268,7 +269,7 @@ export function readRtf(source: string, signal?: AbortSignal): RtfDocument {
       case 'cell':
       case 'nestcell':
         flushBytes();
-        cells.push(text.replace(/\s+/g, ' ').trim());
+        cells.push(collapseSpaces(text));
         text = '';
         return;
       case 'row':

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { QaSource } from '../response.ts';
 import { toSource } from '../sources.ts';
 import type { DocumentReference } from './references.ts';
 import type { Stage1Result } from './stage1.ts';
 
-const squash = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
+const squash = (text: string) => collapseSpaces(text.normalize('NFC'));
 
 /**
  * The references as sources of the common response (document, section path, snippet), each resolved

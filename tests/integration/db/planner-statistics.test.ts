@@ -24,7 +24,11 @@ describe('planner statistics of the embedded database', () => {
     database.db
       .insert(schema.documents)
       .values(
-        Array.from({ length: n }, (_, i) => ({ key: `d${from + i}.md`, filename: 'd.md', status: 'ready' })),
+        Array.from({ length: n }, (_, i) => ({
+          key: `d${from + i}.md`,
+          filename: 'd.md',
+          status: 'ready' as const,
+        })),
       );
 
   it('are refreshed after the first documents, then each time the corpus doubled', async () => {

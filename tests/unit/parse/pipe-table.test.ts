@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collapseSpaces } from '#shared/parse/collapse-spaces.ts';
 import { pipeTable } from '#shared/parse/pipe-table.ts';
+import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 
 describe('pipe tables', () => {
   it('pads every row to the widest, escapes pipes and backslashes, and makes line breaks spaces', () => {
