@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPglite, installDrizzleParsers } from '../pglite-parsers.ts';
+import { PreparedStatements } from './prepared-statements.ts';
 import { type HostOptions, type HostReply, type HostRequest, toHostError } from './protocol.ts';
 import { parseTimeoutSetting } from './statement-timeout.ts';
 
@@ -23,6 +24,7 @@ let busy = false;
 let sessionTimeoutMs = options.statementTimeoutMs;
 let localTimeoutMs: number | undefined;
 let pglite: PGlite | undefined;
+let prepared: PreparedStatements | undefined;
 
 port.on('message', (request: HostRequest) => {
   if ('tx' in request && request.tx !== undefined && request.op !== 'begin') {
@@ -90,7 +92,12 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
     return { rows: [], fields: [] };
   }
   installDrizzleParsers(db);
-  const result = await db.query(request.text, request.params, { rowMode: request.rowMode });
+  // Statements with parameters are the application's, run again and again: prepared once. The
+  // others (BEGIN, SET, DDL, migrations) go through PGlite as they are.
+  const result =
+    prepared && request.params.length > 0
+      ? await prepared.query(request.text, request.params, request.rowMode, open !== undefined)
+      : await db.query(request.text, request.params, { rowMode: request.rowMode });
   const setting = parseTimeoutSetting(request.text);
   if (setting?.scope === 'local' && open) localTimeoutMs = setting.ms ?? sessionTimeoutMs;
   if (setting?.scope === 'session') {
@@ -102,6 +109,7 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
 
 try {
   pglite = await createPglite(options.dir);
+  prepared = new PreparedStatements(pglite);
   // PGlite never enforces it (the client does), but SHOW statement_timeout then tells the truth.
   await pglite.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
   reply({ kind: 'ready' });

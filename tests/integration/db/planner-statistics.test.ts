@@ -21,15 +21,13 @@ describe('planner statistics of the embedded database', () => {
     return Number(row?.n);
   };
   const addDocuments = (n: number, from: number) =>
-    database.db
-      .insert(schema.documents)
-      .values(
-        Array.from({ length: n }, (_, i) => ({
-          key: `d${from + i}.md`,
-          filename: 'd.md',
-          status: 'ready' as const,
-        })),
-      );
+    database.db.insert(schema.documents).values(
+      Array.from({ length: n }, (_, i) => ({
+        key: `d${from + i}.md`,
+        filename: 'd.md',
+        status: 'ready' as const,
+      })),
+    );
 
   it('are refreshed after the first documents, then each time the corpus doubled', async () => {
     const statistics = plannerStatistics(database.db);
