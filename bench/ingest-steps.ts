@@ -88,6 +88,9 @@ let cpuSince = process.cpuUsage();
 const windowSize = Math.max(1, Math.ceil(files.length / 5));
 let windowStart = performance.now();
 let windowTopics = 0;
+let windowTopicsCpu = 0;
+let windowTopicsStatements = 0;
+let topicsStatementsAtStart = 0;
 let finished = 0;
 const windows: string[] = [];
 const switchTo = (next: string) => {
@@ -102,17 +105,24 @@ const switchTo = (next: string) => {
 const onEvent = (event: PipelineEvent) => {
   if (event.type === 'step-started') {
     switchTo(event.step);
+    if (event.step === 'Topics') topicsStatementsAtStart = statements.get('Topics') ?? 0;
     runs.set(event.step, (runs.get(event.step) ?? 0) + 1);
   } else if (event.type === 'step-finished') {
-    if (event.step === 'Topics') windowTopics += performance.now() - since;
-    switchTo('runner');
+    if (event.step !== 'Topics') switchTo('runner');
+    else {
+      windowTopics += performance.now() - since;
+      const cpuBefore = cpu.get('Topics') ?? 0;
+      switchTo('runner');
+      windowTopicsCpu += (cpu.get('Topics') ?? 0) - cpuBefore;
+      windowTopicsStatements += (statements.get('Topics') ?? 0) - topicsStatementsAtStart;
+    }
   } else if (event.type === 'finished' && ++finished % windowSize === 0) {
     const ms = performance.now() - windowStart;
     windows.push(
-      `docs ${finished - windowSize + 1}-${finished}: ${(ms / windowSize).toFixed(1)} ms/doc, Topics ${(windowTopics / windowSize).toFixed(1)}`,
+      `docs ${finished - windowSize + 1}-${finished}: ${(ms / windowSize).toFixed(1)} ms/doc, Topics ${(windowTopics / windowSize).toFixed(1)} ms (CPU ${(windowTopicsCpu / windowSize).toFixed(1)} ms, ${(windowTopicsStatements / windowSize).toFixed(1)} statements)`,
     );
     windowStart = performance.now();
-    windowTopics = 0;
+    [windowTopics, windowTopicsCpu, windowTopicsStatements] = [0, 0, 0];
   }
 };
 const started = performance.now();

@@ -16,6 +16,9 @@ const port = parentPort;
 const options = workerData as HostOptions;
 const reply = (message: HostReply) => port.postMessage(message);
 
+/** Statements worth preparing even without parameters: queries and row changes, not SET or DDL. */
+const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
+
 /** Requests outside any transaction, `begin` and `close` among them. */
 const waiting: HostRequest[] = [];
 /** The open transaction and its requests. */
@@ -80,7 +83,7 @@ async function run(db: PGlite, request: HostRequest): Promise<void> {
 
 async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }>) {
   if (request.op === 'begin') {
-    await db.query('BEGIN');
+    await db.exec('BEGIN');
     open = { tx: request.tx, queue: [] };
     return { rows: [], fields: [] };
   }
@@ -88,14 +91,14 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
     // The transaction ends whether COMMIT succeeds or not (a failed COMMIT rolls back).
     open = undefined;
     localTimeoutMs = undefined;
-    await db.query(request.op === 'commit' ? 'COMMIT' : 'ROLLBACK');
+    await db.exec(request.op === 'commit' ? 'COMMIT' : 'ROLLBACK');
     return { rows: [], fields: [] };
   }
   installDrizzleParsers(db);
-  // Statements with parameters are the application's, run again and again: prepared once. The
-  // others (BEGIN, SET, DDL, migrations) go through PGlite as they are.
+  // Queries and row changes are the application's, run again and again: prepared once. The others
+  // (SET, DDL, migrations) go through PGlite as they are.
   const result =
-    prepared && request.params.length > 0
+    prepared && (request.params.length > 0 || PREPARABLE.test(request.text))
       ? await prepared.query(request.text, request.params, request.rowMode, open !== undefined)
       : await db.query(request.text, request.params, { rowMode: request.rowMode });
   const setting = parseTimeoutSetting(request.text);

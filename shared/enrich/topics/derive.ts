@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { Providers } from '#shared/llm/types.ts';
@@ -7,7 +7,7 @@ import { pickTopics, rankKeyPhrases } from '#shared/text/topics.ts';
 import { corpusStatistics, versionTerms } from './corpus-frequency.ts';
 import { type DocumentText, loadDocumentText } from './document-text.ts';
 import { extractTopicsWithModel, type TopicCandidate } from './extract.ts';
-import { linkDocumentTopics, type TopicLink } from './link.ts';
+import { linkDocumentTopics, type TopicLink, type TopicLinking } from './link.ts';
 import { refreshTopicVectors } from './topic-vectors.ts';
 
 export interface TopicSettings {
@@ -106,38 +106,40 @@ export async function deriveDocumentTopics(
   if (currentVersion > ref.version) return { links: [], modelCalls: 0, superseded: true };
   const draft = await extractTopicCandidates(db, providers, ref, settings);
   await refreshTopicVectors(db, providers.embedder, settings.batchSize);
-  const links = await linkDraft(db, providers, ref, draft, settings, {
-    recordTerms: true,
-    stats: (links) => ({
-      topics: links.length,
-      topicsCreated: links.filter((link) => link.created).length,
-      topicModelCalls: draft.modelCalls,
-    }),
-  });
-  if (draft.corpusSize)
-    await rescoreEarlierDocuments(db, providers, ref.documentId, draft.corpusSize, settings);
-  return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
-}
-
-/** Links the document to the draft's topics, then keeps the draft's key phrases on its version. */
-async function linkDraft(
-  db: Db,
-  providers: Providers,
-  ref: { documentId: string; version: number },
-  draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
-  settings: TopicSettings,
-  options: KeepOptions = {},
-): Promise<TopicLink[]> {
-  const links = await linkDocumentTopics(
+  const stale = draft.corpusSize ? await staleDrafts(db, ref.documentId, draft.corpusSize, settings) : [];
+  const [links = []] = await linkDocumentTopics(
     db,
     providers.embedder,
-    ref.documentId,
-    draft.candidates,
+    [
+      linking(ref, draft, {
+        recordTerms: true,
+        stats: (links) => ({
+          topics: links.length,
+          topicsCreated: links.filter((link) => link.created).length,
+          topicModelCalls: draft.modelCalls,
+        }),
+      }),
+      ...stale.map((earlier) => linking(earlier.ref, earlier.draft)),
+    ],
     settings.mergeThreshold,
     Math.max(settings.maxPerDocument, 1),
   );
-  await keepTopicPhrases(db, ref, draft, links, options);
-  return links;
+  if (draft.corpusSize && stale.length < RESCORED_PER_DOCUMENT)
+    cleanCorpus.set(db, { size: draft.corpusSize, at: Date.now() });
+  return { links, modelCalls: draft.modelCalls, ...(draft.fallback ? { fallback: draft.fallback } : {}) };
+}
+
+/** A document to link to the draft's topics, keeping the draft's key phrases on its version with the links. */
+function linking(
+  ref: { documentId: string; version: number },
+  draft: Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>,
+  options: KeepOptions = {},
+): TopicLinking {
+  return {
+    documentId: ref.documentId,
+    candidates: draft.candidates,
+    record: (links) => keepTopicPhrases(ref, draft, links, options),
+  };
 }
 
 /** Earlier documents re-scored per document: enough to keep up while the corpus doubles. */
@@ -160,18 +162,18 @@ function isClean(db: Db, corpusSize: number): boolean {
 /**
  * Offline topics follow the corpus: a document whose key phrases were scored against a corpus less
  * than half today's (the first documents of a folder were scored against almost nothing) is scored
- * again and relinked, at most `RESCORED_PER_DOCUMENT` of them per document processed, the oldest
+ * again (against the corpus sample just read for the document being processed) and relinked in the
+ * same transaction, at most `RESCORED_PER_DOCUMENT` of them per document processed, the oldest
  * scores first. Bounded: the corpus counted is a sample of at most 201 documents, so the re-scoring
  * ends once the corpus outgrows it.
  */
-async function rescoreEarlierDocuments(
+async function staleDrafts(
   db: Db,
-  providers: Providers,
   documentId: string,
   corpusSize: number,
   settings: TopicSettings,
-): Promise<void> {
-  if (isClean(db, corpusSize)) return;
+): Promise<{ ref: { documentId: string; version: number }; draft: KeywordDraft }[]> {
+  if (isClean(db, corpusSize)) return [];
   const stale = await queryRows<{ document_id: string; version: number }>(
     db,
     sql`SELECT v.document_id, v.version FROM documents d
@@ -180,13 +182,14 @@ async function rescoreEarlierDocuments(
           AND (v.stats->>'topicCorpus')::int * 2 < ${corpusSize}::int
         ORDER BY (v.stats->>'topicCorpus')::int, d.id LIMIT ${RESCORED_PER_DOCUMENT}::int`,
   );
+  const drafts = [];
   for (const row of stale) {
     const ref = { documentId: row.document_id, version: Number(row.version) };
     const text = await loadDocumentText(db, ref);
-    const draft = await keywordDraft(db, ref.documentId, text, Math.max(settings.maxPerDocument, 1));
-    await linkDraft(db, providers, ref, draft, settings);
+    const max = Math.max(settings.maxPerDocument, 1);
+    drafts.push({ ref, draft: await keywordDraft(db, ref.documentId, text, max, { reuse: true }) });
   }
-  if (stale.length < RESCORED_PER_DOCUMENT) cleanCorpus.set(db, { size: corpusSize, at: Date.now() });
+  return drafts;
 }
 
 interface KeepOptions {
@@ -197,18 +200,17 @@ interface KeepOptions {
 }
 
 /**
- * Records the version's kept key phrases (none with a model's topics), for topics later documents
- * bring, and the corpus size they were scored against (`stats.topicCorpus`), for re-scoring; in the
- * same update, with `recordTerms`, its distinct search tokens (`versionTerms`), which the documents
- * after it are scored against, and the `stats` counters.
+ * The update that records the version's kept key phrases (none with a model's topics), for topics
+ * later documents bring, and the corpus size they were scored against (`stats.topicCorpus`), for
+ * re-scoring; with `recordTerms`, its distinct search tokens (`versionTerms`), which the documents
+ * after it are scored against, and the `stats` counters. Run with the links (`linkDocumentTopics`).
  */
-async function keepTopicPhrases(
-  db: Db,
+function keepTopicPhrases(
   ref: { documentId: string; version: number },
   draft: Pick<TopicDraft, 'phrases' | 'corpusSize'>,
   links: TopicLink[],
   options: KeepOptions,
-): Promise<void> {
+): SQL {
   const phrases = draft.phrases ?? [];
   const stats = {
     ...(draft.corpusSize ? { topicCorpus: draft.corpusSize } : {}),
@@ -216,19 +218,21 @@ async function keepTopicPhrases(
   };
   const terms = options.recordTerms ? sql`, terms = ${versionTerms(ref)}` : sql``;
   const touched = options.stats ? sql`, updated_at = now()` : sql``;
-  await db.execute(sql`
-    UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
+  return sql`UPDATE document_versions SET topic_phrases = ${phrases.length ? pgArray(phrases) : null}::text[],
       stats = stats || ${JSON.stringify(stats)}::jsonb${terms}${touched}
-    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`);
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }
+
+type KeywordDraft = Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>;
 
 async function keywordDraft(
   db: Db,
   documentId: string,
   text: DocumentText,
   max: number,
-): Promise<Pick<TopicDraft, 'candidates' | 'phrases' | 'corpusSize'>> {
-  const corpus = await corpusStatistics(db, documentId);
+  options: { reuse?: boolean } = {},
+): Promise<KeywordDraft> {
+  const corpus = await corpusStatistics(db, documentId, options);
   const ranked = rankKeyPhrases(text.weighted, corpus);
   return {
     candidates: pickTopics(ranked, max, text.weighted),

@@ -66,6 +66,8 @@ export interface TopicView {
    * candidates below `mergeThreshold` possibly left out (none of those can be merged into).
    */
   nearest(vectors: readonly (number[] | undefined)[], mergeThreshold: number): Promise<Nearness>;
+  /** What the transaction wrote: the view (and the mirror, unless the transaction fails) holds it from now on. */
+  wrote(changes: TopicChanges): void;
 }
 
 /**
@@ -74,27 +76,26 @@ export interface TopicView {
  * (`topic_generation.n`, counted up by a trigger for every topic row written, by any process); when
  * another writer changed the topics it is read again (names; vectors only once no other writer came
  * between two of this process's transactions, so several processes writing at once read no more
- * than without a mirror). `work` returns its changes, applied once it committed. Transactions of
- * one process take turns.
+ * than without a mirror). `work` tells the view what it wrote (`TopicView.wrote`), so it can link
+ * several documents in one transaction; when it fails the mirror is dropped (read again next time).
+ * Transactions of one process take turns.
  *
  * @example await withTopicMirror(db, embedder, (open) => db.transaction(async (tx) => { ... }));
  */
 export function withTopicMirror<T>(
   db: Db,
   embedder: Embedder,
-  work: (open: (tx: Db) => Promise<TopicView>) => Promise<{ result: T; changes: TopicChanges }>,
+  work: (open: (tx: Db) => Promise<TopicView>) => Promise<T>,
 ): Promise<T> {
   const state = states.get(db) ?? { turn: Promise.resolve() };
   states.set(db, state);
   const run = state.turn.then(async () => {
-    let seen: { mirror: Mirror; generation: number } | undefined;
-    const { result, changes } = await work(async (tx) => {
-      const view = await openView(tx, state, embedder);
-      seen = view.seen;
-      return view.view;
-    });
-    if (seen && state.mirror === seen.mirror) apply(seen.mirror, seen.generation, changes, embedder);
-    return result;
+    try {
+      return await work((tx) => openView(tx, state, embedder));
+    } catch (error) {
+      state.mirror = undefined;
+      throw error;
+    }
   });
   state.turn = run.catch(() => undefined);
   return run;
@@ -103,11 +104,7 @@ export function withTopicMirror<T>(
 const embedderKey = (embedder: Pick<Embedder, 'model' | 'dimensions'>) =>
   `${embedder.model}/${embedder.dimensions}`;
 
-async function openView(
-  tx: Db,
-  state: State,
-  embedder: Embedder,
-): Promise<{ view: TopicView; seen: { mirror: Mirror; generation: number } }> {
+async function openView(tx: Db, state: State, embedder: Embedder): Promise<TopicView> {
   const [row] = await queryRows<{ n: number | string }>(tx, sql`SELECT n FROM topic_generation`);
   const generation = Number(row?.n ?? 0);
   const key = embedderKey(embedder);
@@ -121,14 +118,12 @@ async function openView(
   state.mirror = mirror;
   const held = mirror;
   return {
-    seen: { mirror: held, generation },
-    view: {
-      sameByTerms: (name, mergeThreshold) => sameByTerms(held, name, mergeThreshold),
-      nearest: (vectors, mergeThreshold) =>
-        held.vectors?.embedder === key
-          ? nearestHeld(tx, held.vectors.index, embedder, vectors, mergeThreshold)
-          : nearestTopics(tx, embedder, vectors),
-    },
+    sameByTerms: (name, mergeThreshold) => sameByTerms(held, name, mergeThreshold),
+    nearest: (vectors, mergeThreshold) =>
+      held.vectors?.embedder === key
+        ? nearestHeld(tx, held.vectors.index, embedder, vectors, mergeThreshold)
+        : nearestTopics(tx, embedder, vectors),
+    wrote: (changes) => apply(held, changes, embedder),
   };
 }
 
@@ -174,16 +169,15 @@ function remove(mirror: Mirror, id: string): void {
   }
 }
 
-/** The transaction's own writes: each row written counted one on `topic_generation.n`. */
-function apply(mirror: Mirror, generation: number, changes: TopicChanges, embedder: Embedder): void {
-  if (mirror.generation !== generation) return;
+/** The transaction's own writes: each row written counts one on `topic_generation.n` at commit. */
+function apply(mirror: Mirror, changes: TopicChanges, embedder: Embedder): void {
   for (const topic of changes.created) {
     add(mirror, { id: topic.id, name: topic.name, createdAt: topic.createdAt });
     if (topic.vector && mirror.vectors?.embedder === embedderKey(embedder))
       mirror.vectors.index.add(topic.id, topic.vector);
   }
   for (const id of changes.dropped) remove(mirror, id);
-  mirror.generation = generation + changes.created.length + changes.dropped.length;
+  mirror.generation += changes.created.length + changes.dropped.length;
 }
 
 const before = (a: Entry, b: Entry) =>

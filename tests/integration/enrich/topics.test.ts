@@ -244,6 +244,38 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     expect(names.map((n) => n.name)).toEqual(['Cloud migration']);
   });
 
+  it('links the earlier documents that kept a new topic’s phrase; one at five topics gives up its weakest unshared topic', async () => {
+    const full = await document('Hangar notes', KUBERNETES);
+    const withChat = (...names: string[]) => ({ ...offline, chat: scriptedTopics(...names) });
+    const chatSettings = { ...SETTINGS, maxPerDocument: 5 };
+    await deriveDocumentTopics(
+      db,
+      withChat('Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon'),
+      { documentId: full, version: 1 },
+      chatSettings,
+    );
+    // Epsilon (the weakest, 0.6) is shared, so Delta (0.7) is the weakest topic only `full` has.
+    const sharing = await document('Epsilon notes', KUBERNETES);
+    await deriveDocumentTopics(db, withChat('Epsilon'), { documentId: sharing, version: 1 }, chatSettings);
+    await db.execute(sql`UPDATE document_versions SET topic_phrases = ARRAY['zeppelin hangar']
+      WHERE document_id IN (${full}::uuid, ${sharing}::uuid)`);
+    const later = await document('Zeppelin hangar', [
+      ['Zeppelin hangar', 'The zeppelin hangar is old. The zeppelin hangar roof leaks in winter.'],
+    ]);
+    await deriveDocumentTopics(db, offline, { documentId: later, version: 1 }, SETTINGS);
+    expect((await linked(later)).map((r) => r.name)).toContain('Zeppelin hangar');
+    expect((await linked(full)).map((r) => [r.name, r.confidence])).toEqual([
+      ['Alpha', 1],
+      ['Beta', 0.9],
+      ['Gamma', 0.8],
+      ['Epsilon', 0.6],
+      ['Zeppelin hangar', 0.5],
+    ]);
+    expect((await linked(sharing)).map((r) => r.name)).toEqual(['Epsilon', 'Zeppelin hangar']);
+    const names = await queryRows<{ name: string }>(db, sql`SELECT name FROM topics WHERE name = 'Delta'`);
+    expect(names).toEqual([]);
+  });
+
   it('leaves the topics alone when a newer version is already current', async () => {
     const documentId = await document('Kubernetes operations', KUBERNETES);
     await db.execute(sql`UPDATE documents SET current_version = 2 WHERE id = ${documentId}::uuid`);
