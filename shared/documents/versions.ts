@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows, schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 
@@ -37,15 +37,8 @@ export async function startStep(
   }>(
     db,
     sql`
-    WITH v AS (
-      UPDATE document_versions SET step = ${step}, updated_at = now()
-      WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-      RETURNING object_key
-    ), d AS (
-      UPDATE documents SET status = 'processing', status_detail = ${step}, updated_at = now()
-      WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL
-      RETURNING current_version
-    )
+    WITH v AS (${stepOnVersion(ref, step)} RETURNING object_key),
+      d AS (${stepOnDocument(ref, step)} RETURNING current_version)
     SELECT (SELECT current_version FROM d) AS current_version, (SELECT object_key FROM v) AS object_key,
       (SELECT filename FROM documents WHERE id = ${ref.documentId}::uuid) AS filename`,
   );
@@ -56,19 +49,42 @@ export async function startStep(
   };
 }
 
+/** What `startStep` writes, for a step that sends it with its first read (`withWrites`). */
+export function startStepWrites(ref: VersionRef, step: string): SQL[] {
+  return [stepOnVersion(ref, step), stepOnDocument(ref, step)];
+}
+
+function stepOnVersion(ref: VersionRef, step: string): SQL {
+  return sql`UPDATE document_versions SET step = ${step}, updated_at = now()
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
+}
+
+function stepOnDocument(ref: VersionRef, step: string): SQL {
+  return sql`UPDATE documents SET status = 'processing', status_detail = ${step}, updated_at = now()
+    WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL`;
+}
+
 /** Merges numeric counters into a version's `stats` (jsonb `||`, so concurrent keys do not clobber). */
 export async function mergeVersionStats(
   db: Db,
   ref: VersionRef,
   stats: Record<string, number>,
-  extra: Partial<Pick<VersionRow, 'markdownKey' | 'fileType'>> = {},
+  extra: VersionExtra = {},
 ): Promise<void> {
-  await db
-    .update(documentVersions)
-    .set({
-      ...extra,
-      stats: sql`${documentVersions.stats} || ${JSON.stringify(stats)}::jsonb`,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(documentVersions.documentId, ref.documentId), eq(documentVersions.version, ref.version)));
+  await db.execute(versionStatsUpdate(ref, stats, extra));
+}
+
+type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType'>>;
+
+/** The UPDATE of `mergeVersionStats`, for a step that sends it with another statement (`withWrites`). */
+export function versionStatsUpdate(
+  ref: VersionRef,
+  stats: Record<string, number>,
+  extra: VersionExtra = {},
+): SQL {
+  const sets = [sql`stats = stats || ${JSON.stringify(stats)}::jsonb`, sql`updated_at = now()`];
+  if (extra.markdownKey !== undefined) sets.push(sql`markdown_key = ${extra.markdownKey}`);
+  if (extra.fileType !== undefined) sets.push(sql`file_type = ${extra.fileType}`);
+  return sql`UPDATE document_versions SET ${sql.join(sets, sql`, `)}
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }

@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { type Db, schema } from '../db/index.ts';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows, schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { BlobStore } from '../storage/types.ts';
@@ -8,42 +8,103 @@ const { documents } = schema;
 
 export type DocumentRow = typeof documents.$inferSelect;
 
+/** What Register needs of a document's latest version to decide on a new one. */
+export interface LatestVersion {
+  version: number;
+  fileHash: string;
+  status: string;
+  error: string | null;
+  sequencer: string | null;
+}
+
+/** A live document and its latest version (null: none yet), as `findOrCreateDocument` finds them. */
+export interface FoundDocument {
+  id: string;
+  key: string;
+  filename: string;
+  latest: LatestVersion | null;
+}
+
 /**
- * The live document for a key, created (with `status`) when there is none. Concurrent callers for
- * one key get the same row: the partial unique index `documents_live_key` lets exactly one insert
- * win and the others re-select it. With `documentId` the row must exist, be live and hold the key.
+ * The live document for a key, created (with `status`) when there is none, with its latest
+ * version read in the same statement. Concurrent callers for one key get the same row: the partial
+ * unique index `documents_live_key` lets exactly one insert win and the others re-select it. With
+ * `documentId` the row must exist, be live and hold the key.
  *
- * @example const doc = await findOrCreateDocument(db, { key: 'uploads/a.md', filename: 'a.md' });
+ * @example const doc = await findOrCreateDocument(db, { key: 'uploads/a.md', filename: 'a.md' }); doc.latest // null
  */
 export async function findOrCreateDocument(
   db: Db,
   args: { key: string; filename: string; documentId?: string; status?: DocumentStatus },
-): Promise<DocumentRow> {
+): Promise<FoundDocument> {
   if (args.documentId) {
-    const [doc] = await db
-      .select()
-      .from(documents)
-      .where(and(eq(documents.id, args.documentId), isNull(documents.deletedAt)));
+    const [doc] = await selectWithLatest(db, sql`d.id = ${args.documentId}::uuid`);
     if (!doc) throw new NotFoundError(`No live document with id ${args.documentId}`);
     if (doc.key !== args.key)
       throw new ValidationError(`Document ${args.documentId} holds key ${doc.key}, not ${args.key}`);
     return doc;
   }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [existing] = await db
-      .select()
-      .from(documents)
-      .where(and(eq(documents.key, args.key), isNull(documents.deletedAt)));
+    const [existing] = await selectWithLatest(db, sql`d.key = ${args.key}`);
     if (existing) return existing;
     const [created] = await db
       .insert(documents)
       .values({ key: args.key, filename: args.filename, status: args.status ?? 'queued' })
       .onConflictDoNothing()
-      .returning();
-    if (created) return created;
+      .returning({ id: documents.id, key: documents.key, filename: documents.filename });
+    if (created) return { ...created, latest: null };
   }
   // Three lost races in a row means the winner was deleted each time: report rather than spin.
   throw new Error(`Could not find or create the document for key ${args.key}`);
+}
+
+/**
+ * The latest version of a document (null: none), as `findOrCreateDocument` reads it.
+ *
+ * @example const latest = await latestVersion(db, documentId); latest?.version // 3
+ */
+export async function latestVersion(db: Db, documentId: string): Promise<LatestVersion | null> {
+  const [row] = await queryRows<LatestRow>(
+    db,
+    sql`SELECT ${LATEST_COLUMNS} FROM ${latestOf(sql`${documentId}::uuid`)} l`,
+  );
+  return row ? latestFrom(row) : null;
+}
+
+type LatestRow = {
+  version: number | null;
+  file_hash: string;
+  status: string;
+  error: string | null;
+  sequencer: string | null;
+};
+
+const LATEST_COLUMNS = sql.raw('l.version, l.file_hash, l.status, l.error, l.sequencer');
+
+function latestOf(documentId: SQL): SQL {
+  return sql`(SELECT version, file_hash, status, error, sequencer FROM document_versions
+    WHERE document_id = ${documentId} ORDER BY version DESC LIMIT 1)`;
+}
+
+function latestFrom(row: LatestRow): LatestVersion | null {
+  if (row.version === null) return null;
+  return {
+    version: Number(row.version),
+    fileHash: row.file_hash,
+    status: row.status,
+    error: row.error,
+    sequencer: row.sequencer,
+  };
+}
+
+async function selectWithLatest(db: Db, where: SQL): Promise<FoundDocument[]> {
+  const rows = await queryRows<LatestRow & { id: string; key: string; filename: string }>(
+    db,
+    sql`SELECT d.id, d.key, d.filename, ${LATEST_COLUMNS}
+        FROM documents d LEFT JOIN LATERAL ${latestOf(sql`d.id`)} l ON true
+        WHERE ${where} AND d.deleted_at IS NULL`,
+  );
+  return rows.map((row) => ({ id: row.id, key: row.key, filename: row.filename, latest: latestFrom(row) }));
 }
 
 /**
@@ -70,24 +131,75 @@ export async function queueDocument(db: Db, args: { key: string; filename: strin
  * newer failed version); without one, `failed` with the latest failure's reason.
  */
 export async function settleDocumentStatus(db: Db, documentId: string): Promise<void> {
-  await db.execute(sql`
+  await db.execute(settleStatement(documentId));
+}
+
+/**
+ * Activates a version in one statement (atomic by itself): it becomes `ready` (`stats` merged into
+ * its stats with its `durationMs`), the live document's current version unless a newer one already
+ * is (executions may finish out of order), and the document's status is settled as by
+ * `settleDocumentStatus`. With `onlyFirst` it happens only while the document has no current version
+ * other than this one (the caller checks a reindex's result first otherwise). False when nothing
+ * happened: the document is deleted (or, with `onlyFirst`, has another current version).
+ *
+ * @example if (!(await activateVersion(db, { documentId, version: 1 }, {}, { onlyFirst: true }))) { ... }
+ */
+export async function activateVersion(
+  db: Db,
+  ref: { documentId: string; version: number },
+  stats: Record<string, number>,
+  options: { onlyFirst?: boolean } = {},
+): Promise<boolean> {
+  const guard = options.onlyFirst
+    ? sql`AND (d.current_version IS NULL OR d.current_version = ${ref.version}::int)`
+    : sql``;
+  const rows = await queryRows<{ version: number }>(
+    db,
+    sql`
+    WITH d AS (${settleStatement(ref.documentId, ref.version, guard)} RETURNING d.id)
+    UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
+      completed_at = now(), updated_at = now(),
+      stats = stats || ${JSON.stringify(stats)}::jsonb || jsonb_build_object('durationMs',
+        greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
+    WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int AND EXISTS (SELECT 1 FROM d)
+    RETURNING version`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The UPDATE that settles a live document's status from its latest version. With `activating` that
+ * version counts as `ready` and becomes the current one unless a newer one is, `guard` narrowing the
+ * document row further.
+ */
+function settleStatement(documentId: string, activating?: number, guard: SQL = sql``): SQL {
+  const current =
+    activating === undefined
+      ? sql`d.current_version`
+      : sql`greatest(coalesce(d.current_version, ${activating}::int), ${activating}::int)`;
+  const latestStatus =
+    activating === undefined
+      ? sql`status`
+      : sql`CASE WHEN version = ${activating}::int THEN 'ready' ELSE status END`;
+  return sql`
     UPDATE documents d SET
       status = CASE
         WHEN l.status = 'processing' THEN 'processing'
-        WHEN d.current_version IS NOT NULL OR l.status = 'ready' THEN 'ready'
+        WHEN ${current} IS NOT NULL OR l.status = 'ready' THEN 'ready'
         ELSE 'failed' END,
       status_detail = CASE
         WHEN l.status = 'processing' THEN l.step
-        WHEN d.current_version IS NOT NULL THEN
-          CASE WHEN l.status = 'failed' AND l.version > d.current_version
+        WHEN ${current} IS NOT NULL THEN
+          CASE WHEN l.status = 'failed' AND l.version > ${current}
             THEN 'version ' || l.version || ' failed: ' || coalesce(l.error, 'unknown error') END
         WHEN l.status = 'failed' THEN l.error END,
+      current_version = ${current},
       updated_at = now()
     FROM (
-      SELECT version, status, step, error FROM document_versions
+      SELECT version, ${latestStatus} AS status, step, error FROM document_versions
       WHERE document_id = ${documentId}::uuid ORDER BY version DESC LIMIT 1
     ) l
-    WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL`);
+    WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL ${guard}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { createLimiter } from '#shared/async/limiter.ts';
 import type { Db } from '#shared/db/client.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
@@ -56,6 +57,8 @@ export interface SummarizeOptions {
    * awaited before returning.
    */
   afterSections?: (done: SectionsDone) => Promise<void>;
+  /** Sent with the first read of the version's nodes (`withWrites`): the step's own bookkeeping. */
+  writes?: readonly SQL[];
 }
 
 export interface SummarizeResult {
@@ -93,10 +96,11 @@ export async function summarizeVersion(
   ref: { documentId: string; version: number },
   options: SummarizeOptions = {},
 ): Promise<SummarizeResult> {
-  const root = await loadSummaryTree(db, ref);
+  const { root, stored } = await loadSummaryTree(db, ref, options.writes);
   const sections = sectionsOf(root);
   const chat = providers.chat;
-  const summaryCache = await previousSummaries(db, ref.documentId);
+  // This version's own summaries (an earlier attempt) over earlier versions'.
+  const summaryCache = new Map([...(await previousSummaries(db, ref)), ...stored]);
   const contextCache = chat ? await previousContexts(db, ref.documentId) : new Map<string, string>();
   const limit = createLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
   const title = root.title ?? '';

@@ -8,15 +8,21 @@ export function summaryKey(parts: unknown[]): string {
 }
 
 /**
- * Summaries already written for any version of the document, by key: a section whose input did
- * not change since an earlier version (or an earlier attempt) reuses its summary without a model call.
+ * Summaries written for earlier versions of the document, by key (the latest version's first): a
+ * section whose input did not change since an earlier version reuses its summary without a model
+ * call. None for a first version (no query); an earlier attempt's are read with the tree
+ * (`loadSummaryTree`).
  */
-export async function previousSummaries(db: Db, documentId: string): Promise<Map<string, string>> {
+export async function previousSummaries(
+  db: Db,
+  ref: { documentId: string; version: number },
+): Promise<Map<string, string>> {
+  if (ref.version <= 1) return new Map();
   const rows = await queryRows<{ key: string; summary: string }>(
     db,
     sql`SELECT DISTINCT ON (metadata->>'summaryKey') metadata->>'summaryKey' AS key, summary FROM nodes
-        WHERE document_id = ${documentId}::uuid AND node_type IN ('section', 'document')
-          AND summary IS NOT NULL AND metadata ? 'summaryKey'
+        WHERE document_id = ${ref.documentId}::uuid AND version < ${ref.version}::int
+          AND node_type IN ('section', 'document') AND summary IS NOT NULL AND metadata ? 'summaryKey'
         ORDER BY metadata->>'summaryKey', version DESC`,
   );
   return new Map(rows.map((row) => [row.key, row.summary]));

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
@@ -13,12 +14,17 @@ export interface SummaryNode extends TreeNodeRow {
   key: string;
 }
 
-/** One version's tree, in reading order under its document node. */
+/**
+ * One version's tree, in reading order under its document node (its summaries cleared), and the
+ * summaries its rows held already (an earlier attempt), by key. `writes` go with the read.
+ */
 export async function loadSummaryTree(
   db: Db,
   ref: { documentId: string; version: number },
-): Promise<SummaryNode> {
-  const rows = await readVersionTree(db, ref);
+  writes: readonly SQL[] = [],
+): Promise<{ root: SummaryNode; stored: Map<string, string> }> {
+  const rows = await readVersionTree(db, ref, writes);
+  const stored = new Map<string, string>();
   const byId = new Map<string, SummaryNode>();
   const titles = new Map<string, string[]>();
   let root: SummaryNode | undefined;
@@ -27,6 +33,13 @@ export async function loadSummaryTree(
     const parentTitles = row.parent_id ? (titles.get(row.parent_id) ?? []) : [];
     const own = row.node_type === 'section' ? [...parentTitles, row.title ?? ''] : parentTitles;
     titles.set(row.id, own);
+    const key = row.metadata?.summaryKey;
+    if (
+      row.summary !== null &&
+      typeof key === 'string' &&
+      (row.node_type === 'section' || row.node_type === 'document')
+    )
+      stored.set(key, row.summary);
     const node: SummaryNode = {
       ...row,
       children: [],
@@ -39,7 +52,7 @@ export async function loadSummaryTree(
     else if (row.parent_id) byId.get(row.parent_id)?.children.push(node);
   }
   if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
-  return root;
+  return { root, stored };
 }
 
 /** Sections of the tree in reading order. */

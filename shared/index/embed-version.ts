@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
+import { withWrites } from '#shared/db/with-writes.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { readVersionNodes } from './version-nodes.ts';
@@ -17,9 +18,10 @@ export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'imag
  * equal size (so none is small when many are pending), and stores one vector per node for the
  * embedder's model, in INSERT statements of at most 3 MiB (each vector travels as a text literal,
  * ~11 KB at 1,024 dimensions: 500 rows would pass the Data API's 4 MiB request). Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
- * maps to the zero vector, get no vector: cosine distance is undefined for them. `filter` narrows the
- * nodes by id (the Summarize step embeds most nodes while the document summary is still being
- * written, and the rest after it).
+ * maps to the zero vector, get no vector: cosine distance is undefined for them. `include` and
+ * `exclude` narrow the nodes by id (the Summarize step embeds most nodes while the document summary
+ * is still being written, and the rest after it); `writes`, given how many nodes got a vector, go
+ * with the last INSERT (`withWrites`), or alone when there is nothing to insert.
  *
  * @example const { embedded } = await embedVersion(db, providers.embedder, { documentId, version }, 64);
  */
@@ -29,7 +31,11 @@ export async function embedVersion(
   ref: { documentId: string; version: number },
   batchSize: number,
   nodeTypes: readonly NodeType[] = LEAF_NODE_TYPES,
-  filter: { include?: ReadonlySet<string>; exclude?: ReadonlySet<string> } = {},
+  options: {
+    include?: ReadonlySet<string>;
+    exclude?: ReadonlySet<string>;
+    writes?: (embedded: number) => Promise<SQL[]>;
+  } = {},
 ): Promise<{ embedded: number }> {
   const nodes = await readVersionNodes<{ id: string; index_text: string | null }>(
     db,
@@ -40,8 +46,8 @@ export async function embedVersion(
   const pending = nodes.filter(
     (node) =>
       node.index_text?.trim() &&
-      (!filter.include || filter.include.has(node.id)) &&
-      !filter.exclude?.has(node.id),
+      (!options.include || options.include.has(node.id)) &&
+      !options.exclude?.has(node.id),
   );
   const rows: { nodeId: string; literal: string }[] = [];
   // Equal batches (80 texts at 64 a batch: 40 + 40, not 64 + 16): as few calls, none of them small.
@@ -61,16 +67,19 @@ export async function embedVersion(
   const batches = byteBatches(rows, (r) =>
     parameterBytes([r.nodeId, embedder.model, embedder.dimensions, r.literal]),
   );
-  for (const batch of batches) {
+  const writes = (await options.writes?.(rows.length)) ?? [];
+  for (const [n, batch] of batches.entries()) {
     const values = batch.map(
       (r) => sql`(${r.nodeId}::uuid, ${embedder.model}, ${embedder.dimensions}::int, ${r.literal}::vector)`,
     );
-    await db.execute(sql`
+    const insert = sql`
       INSERT INTO embeddings (node_id, model, dimensions, embedding)
       VALUES ${sql.join(values, sql`, `)}
       ON CONFLICT (node_id, model) DO UPDATE
-        SET dimensions = excluded.dimensions, embedding = excluded.embedding, created_at = now()`);
+        SET dimensions = excluded.dimensions, embedding = excluded.embedding, created_at = now()`;
+    await db.execute(n === batches.length - 1 ? withWrites(writes, insert) : insert);
   }
+  if (batches.length === 0) for (const write of writes) await db.execute(write);
   return { embedded: rows.length };
 }
 

@@ -1,6 +1,8 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import type { ParsedDocument } from '#shared/parse/types.ts';
 import { flattenTree } from './flatten.ts';
+import type { NodeRow } from './node-row.ts';
 import { fitsOneStatement, writeNodes } from './write-nodes.ts';
 
 export interface IndexStats {
@@ -19,7 +21,8 @@ export interface IndexResult {
 
 /**
  * Writes a parsed (already normalized) document as the `nodes` rows of one version, atomically. Rows left by an earlier attempt at the same version are replaced, so a retried parse
- * step does not duplicate the tree.
+ * step does not duplicate the tree. `writes`, given the counts, go with the first statement
+ * (`withWrites`): the caller's bookkeeping without a round trip of its own.
  *
  * @example
  * const { stats, imageNodes } = await indexParsedDocument(db, { documentId, version: 2, parsed });
@@ -27,13 +30,19 @@ export interface IndexResult {
 export async function indexParsedDocument(
   db: Db,
   args: { documentId: string; version: number; parsed: ParsedDocument },
+  writes?: (stats: IndexStats) => SQL[],
 ): Promise<IndexResult> {
   const ref = { documentId: args.documentId, version: args.version };
   const rows = flattenTree(args.parsed, ref);
+  const { stats, imageNodes } = countRows(rows);
+  const options = { replacing: ref, writes: writes?.(stats) ?? [] };
   // A small document is replaced by one statement, atomic by itself; a larger one in a transaction.
-  if (fitsOneStatement(rows)) await writeNodes(db, rows, ref);
-  else await db.transaction((tx) => writeNodes(tx as unknown as Db, rows, ref));
+  if (fitsOneStatement(rows)) await writeNodes(db, rows, options);
+  else await db.transaction((tx) => writeNodes(tx as unknown as Db, rows, options));
+  return { stats, imageNodes };
+}
 
+function countRows(rows: NodeRow[]): IndexResult {
   const stats: IndexStats = { sections: 0, paragraphs: 0, tables: 0, images: 0, nodes: rows.length };
   const imageNodes: IndexResult['imageNodes'] = [];
   for (const row of rows) {

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
+import { withWrites } from '#shared/db/with-writes.ts';
 import type { NodeRow } from './node-row.ts';
 
 /** The columns written, each with its value's cast (none: text). */
@@ -55,16 +56,18 @@ export function fitsOneStatement(rows: NodeRow[]): boolean {
  * far below Postgres' 65,535-parameter limit) and 3 MiB of values (the Data API refuses requests
  * above 4 MiB). With `replacing`, the first statement also deletes that version's existing rows (a
  * data-modifying CTE: one statement, and atomic by itself when the rows fit in one). Run it inside a
- * transaction to make a write of several statements atomic (see `fitsOneStatement`).
+ * transaction to make a write of several statements atomic (see `fitsOneStatement`). `writes` go
+ * with the first statement too (`withWrites`).
  */
 export async function writeNodes(
   db: Db,
   rows: NodeRow[],
-  replacing?: { documentId: string; version: number },
+  options: { replacing?: { documentId: string; version: number }; writes?: readonly SQL[] } = {},
 ): Promise<void> {
+  const { replacing, writes = [] } = options;
   const tuples = rows.map(valuesOf);
   const batches = byteBatches(tuples, parameterBytes);
-  if (replacing && batches.length === 0) batches.push([]);
+  if ((replacing || writes.length > 0) && batches.length === 0) batches.push([]);
   for (const [n, batch] of batches.entries()) {
     const values = batch.map(
       (tuple) =>
@@ -80,12 +83,12 @@ export async function writeNodes(
       values.length > 0
         ? sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${sql.join(values, sql`, `)}`
         : undefined;
-    const gone =
-      replacing && n === 0
-        ? sql`DELETE FROM nodes WHERE document_id = ${replacing.documentId}::uuid AND version = ${replacing.version}::int`
-        : undefined;
-    if (gone && insert) await db.execute(sql`WITH gone AS (${gone}) ${insert}`);
-    else if (gone) await db.execute(gone);
-    else if (insert) await db.execute(insert);
+    const first = n === 0 ? [...(replacing ? [deleteVersionNodes(replacing)] : []), ...writes] : [];
+    if (insert) await db.execute(withWrites(first, insert));
+    else for (const write of first) await db.execute(write);
   }
+}
+
+function deleteVersionNodes(ref: { documentId: string; version: number }): SQL {
+  return sql`DELETE FROM nodes WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }

@@ -82,8 +82,14 @@ export function createPipelineRunner(
     const seen: { documentId?: string; version?: number } = { documentId: input.documentId };
     let recorded = false;
     let register: RegisterOutput | undefined;
+    /** Set once Activate ended well: it stored the usage with the version (or discarded the version). */
+    let activated = false;
     const tracked = trackUsage(deps.providers);
-    const stepDeps: PipelineDeps = { ...deps, providers: tracked.providers };
+    const stepDeps: PipelineDeps = {
+      ...deps,
+      providers: tracked.providers,
+      usage: () => ({ ...tracked.usage }),
+    };
     const handler =
       (name: TaskName) =>
       async (taskInput: Json): Promise<Json> => {
@@ -101,6 +107,7 @@ export function createPipelineRunner(
             if (register.outcome === 'rejected') recorded = true;
           }
           if (name === 'MarkFailed') recorded = true;
+          if (name === 'Activate') activated = true;
           stepLog().debug('pipeline: step finished', { durationMs: Math.round(performance.now() - started) });
           emit({ type: 'step-finished', key: input.key, step: name, ...seen });
           return (output ?? null) as Json;
@@ -118,7 +125,7 @@ export function createPipelineRunner(
     try {
       return await runMachine();
     } finally {
-      if (register?.outcome === 'created') await recordUsage(register, tracked.usage);
+      if (register?.outcome === 'created' && !activated) await recordUsage(register, tracked.usage);
     }
 
     async function runMachine(): Promise<PipelineOutcome> {
@@ -148,7 +155,7 @@ export function createPipelineRunner(
     }
   }
 
-  /** What the execution's model calls cost, in the version's stats (absent when discarded). */
+  /** What a failed execution's model calls cost, in its version's stats (Activate stores a ready one's). */
   async function recordUsage(ref: VersionRef, usage: ExecutionUsage): Promise<void> {
     try {
       await mergeVersionStats(deps.db, ref, {

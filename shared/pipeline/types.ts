@@ -20,6 +20,11 @@ export interface PipelineDeps {
    * attachments). Set by the local ingest service; in AWS those objects' S3 events start them.
    */
   ingestObjects?: (keys: string[]) => void;
+  /**
+   * What the execution's model calls cost so far (the local runner): Activate stores it in the
+   * version's stats with its own update. Unset in AWS.
+   */
+  usage?: () => Record<string, number>;
 }
 
 /** A step: JSON identifiers in, JSON identifiers out. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/index.ts';
 import { unlinkTopics } from '../../documents/delete.ts';
-import { settleDocumentStatus } from '../../documents/write.ts';
+import { activateVersion, settleDocumentStatus } from '../../documents/write.ts';
 import { NotFoundError } from '../../errors.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
@@ -11,9 +11,10 @@ import { sameResultAsCurrent } from '../version-hash.ts';
 export type ActivateOutput = VersionRef & { outcome: 'ready' | 'unchanged' };
 
 /**
- * Activate, in one transaction: the version becomes `ready` (completion time and duration in its
- * stats) and the document's current version, unless a newer version is already current
- * (executions may finish out of order). Older versions stay queryable by number.
+ * Activate, in one statement: the version becomes `ready` (completion time, duration and, locally,
+ * what its execution's model calls cost in its stats) and the document's current version, unless a
+ * newer version is already current (executions may finish out of order). Older versions stay
+ * queryable by number.
  *
  * A reindex (same bytes as the current version, forced through) whose result equals the current
  * version's (same tree, texts and summaries) is discarded instead: its rows and blobs go, the
@@ -24,17 +25,14 @@ export type ActivateOutput = VersionRef & { outcome: 'ready' | 'unchanged' };
  */
 export async function activate(raw: unknown, deps: PipelineDeps): Promise<ActivateOutput> {
   const ref = parseStepInput(versionRefSchema, raw, 'Activate');
+  const stats = deps.usage?.() ?? {};
+  // The usual case, a document's first version (or this one again), in one statement.
+  if (await activateVersion(deps.db, ref, stats, { onlyFirst: true })) return { ...ref, outcome: 'ready' };
   const [doc] = await queryRows<{ deleted: boolean; current: number | null }>(
     deps.db,
     sql`SELECT deleted_at IS NOT NULL AS deleted, current_version AS current FROM documents WHERE id = ${ref.documentId}::uuid`,
   );
-  if (!doc || doc.deleted) {
-    // Topics may have linked the document after it was deleted.
-    await unlinkTopics(deps.db, ref.documentId);
-    await discardVersion(deps, ref, { keepRow: true });
-    throw new NotFoundError(`The document was deleted while version ${ref.version} was being processed`);
-  }
-  if (doc.current !== null && doc.current !== ref.version) {
+  if (doc && !doc.deleted && doc.current !== null && doc.current !== ref.version) {
     const current = { documentId: ref.documentId, version: doc.current };
     if (await sameResultAsCurrent(deps.db, ref, current)) {
       await discardVersion(deps, ref);
@@ -42,20 +40,10 @@ export async function activate(raw: unknown, deps: PipelineDeps): Promise<Activa
       return { ...current, outcome: 'unchanged' };
     }
   }
-  await deps.db.transaction(async (tx) => {
-    // One statement for both rows (a data-modifying CTE always runs): statements add up per document.
-    await tx.execute(sql`
-      WITH v AS (
-        UPDATE document_versions SET status = 'ready', step = 'activate', error = NULL,
-          completed_at = now(), updated_at = now(),
-          stats = stats || jsonb_build_object('durationMs',
-            greatest(0, round(extract(epoch FROM clock_timestamp() - created_at) * 1000))::bigint)
-        WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int
-      )
-      UPDATE documents SET current_version = ${ref.version}::int, updated_at = now()
-      WHERE id = ${ref.documentId}::uuid AND deleted_at IS NULL
-        AND (current_version IS NULL OR current_version < ${ref.version}::int)`);
-    await settleDocumentStatus(tx, ref.documentId);
-  });
-  return { ...ref, outcome: 'ready' };
+  if (doc && !doc.deleted && (await activateVersion(deps.db, ref, stats)))
+    return { ...ref, outcome: 'ready' };
+  // Topics may have linked the document after it was deleted.
+  await unlinkTopics(deps.db, ref.documentId);
+  await discardVersion(deps, ref, { keepRow: true });
+  throw new NotFoundError(`The document was deleted while version ${ref.version} was being processed`);
 }

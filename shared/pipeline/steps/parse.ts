@@ -1,7 +1,7 @@
 import { schema } from '../../db/index.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
-import { mergeVersionStats, startStep } from '../../documents/versions.ts';
+import { startStep, versionStatsUpdate } from '../../documents/versions.ts';
 import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { NotFoundError } from '../../errors.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
@@ -61,7 +61,19 @@ export async function parse(
   const markdownKey = `${prefix}content.md`;
   await store.put(markdownKey, renderMarkdown(tree), { contentType: 'text/markdown; charset=utf-8' });
 
-  const { stats, imageNodes } = await indexParsedDocument(db, { ...ref, parsed: tree });
+  // The version's counts, Markdown key and type go with the nodes' write.
+  const { imageNodes } = await indexParsedDocument(db, { ...ref, parsed: tree }, (stats) => [
+    versionStatsUpdate(
+      ref,
+      {
+        ...stats,
+        bytes: bytes.length,
+        warnings: tree.warnings.length,
+        attachments: tree.attachments?.length ?? 0,
+      },
+      { markdownKey, fileType: type },
+    ),
+  ]);
   const byName = new Map(tree.images.map((image) => [image.name, image]));
   const rows = imageNodes.flatMap(({ name, nodeId }) => {
     const image = byName.get(name);
@@ -88,16 +100,5 @@ export async function parse(
     if (written.length > 0) deps.ingestObjects?.(written);
   }
 
-  await mergeVersionStats(
-    db,
-    ref,
-    {
-      ...stats,
-      bytes: bytes.length,
-      warnings: tree.warnings.length,
-      attachments: tree.attachments?.length ?? 0,
-    },
-    { markdownKey, fileType: type },
-  );
   return { images: rows.map((row) => row.nodeId), warnings: tree.warnings };
 }

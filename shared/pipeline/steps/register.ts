@@ -1,8 +1,8 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { normalizeSequencer } from '../../documents/sequencer.ts';
 import { getVersion, startStep } from '../../documents/versions.ts';
-import { findOrCreateDocument, settleDocumentStatus } from '../../documents/write.ts';
+import { findOrCreateDocument, latestVersion, settleDocumentStatus } from '../../documents/write.ts';
 import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
 import { detectFileType } from '../../parse/detect.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
@@ -59,19 +59,9 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
   const sequencer = input.sequencer === undefined ? undefined : normalizeSequencer(input.sequencer);
   // A lost race for number n+1 (unique per document) re-reads the latest version: so the sequencer
   // check and the insert act as one, even across connections.
+  let latest = doc.latest;
   for (let attempt = 1; ; attempt++) {
-    const [latest] = await db
-      .select({
-        version: documentVersions.version,
-        fileHash: documentVersions.fileHash,
-        status: documentVersions.status,
-        error: documentVersions.error,
-        sequencer: documentVersions.sequencer,
-      })
-      .from(documentVersions)
-      .where(eq(documentVersions.documentId, doc.id))
-      .orderBy(desc(documentVersions.version))
-      .limit(1);
+    if (attempt > 1) latest = await latestVersion(db, doc.id);
     if (latest && sequencer && latest.sequencer && sequencer < latest.sequencer) {
       // S3 delivers unordered: the write this event announces was overtaken by a newer one, whose
       // own event brings (or brought) the newer content. Nothing older may become a new version.

@@ -1,6 +1,7 @@
+import type { SQL } from 'drizzle-orm';
 import { errorFields, log } from '#shared/log/logger.ts';
 import { writeChangeSummary } from '../../diff/change-summary.ts';
-import { mergeVersionStats, startStep } from '../../documents/versions.ts';
+import { startStepWrites, versionStatsUpdate } from '../../documents/versions.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
 import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
@@ -24,7 +25,6 @@ import type { PipelineDeps } from '../types.ts';
 export async function summarize(raw: unknown, deps: PipelineDeps): Promise<VersionRef> {
   const ref = parseStepInput(versionRefSchema, raw, 'Summarize');
   const { db, providers, config } = deps;
-  await startStep(db, ref, 'summarize');
   const concurrency = config.providers.chat.maxConcurrency;
   const chat = providers.chat;
   const { embedder } = providers;
@@ -39,6 +39,8 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   // every summary is at hand at once, and every node is embedded in one pass after them.
   const summaries = await summarizeVersion(db, providers, ref, {
     concurrency,
+    // The step starts (`startStep`) with its first read.
+    writes: startStepWrites(ref, 'summarize'),
     ...(chat && {
       afterSections: async (done) => {
         await Promise.all([indexReady, done.written]);
@@ -49,27 +51,29 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
     }),
   });
   await indexReady;
-  const settle = async () => {
-    const contexts =
-      chat && summaries.documentSummary && summaries.withoutContext > 0
-        ? await contextualizeVersion(db, chat, ref, {
-            documentSummary: summaries.documentSummary,
-            concurrency,
-          })
-        : undefined;
-    const late = chat
-      ? await embedLate(deps, ref, summaries.late)
-      : await embedVersion(db, embedder, ref, batchSize, ['document', 'section', ...LEAF_NODE_TYPES]);
-    return { contexts, late };
-  };
-  const [{ contexts, late }, changes] = await Promise.all([settle(), changeSummary(deps, ref)]);
-  await mergeVersionStats(db, ref, {
-    summarizedSections: summaries.sections,
-    reusedSummaries: summaries.reused,
-    modelCalls: summaries.modelCalls + (contexts?.modelCalls ?? 0) + changes.modelCalls,
-    contextualizedParagraphs: summaries.contexts + (contexts?.paragraphs ?? 0),
-    embeddings: early + late.embedded,
-  });
+  const changes = changeSummary(deps, ref);
+  const contexts =
+    chat && summaries.documentSummary && summaries.withoutContext > 0
+      ? await contextualizeVersion(db, chat, ref, {
+          documentSummary: summaries.documentSummary,
+          concurrency,
+        })
+      : undefined;
+  // The counts go with the last embeddings written.
+  const stats = async (embedded: number) => [
+    versionStatsUpdate(ref, {
+      summarizedSections: summaries.sections,
+      reusedSummaries: summaries.reused,
+      modelCalls: summaries.modelCalls + (contexts?.modelCalls ?? 0) + (await changes).modelCalls,
+      contextualizedParagraphs: summaries.contexts + (contexts?.paragraphs ?? 0),
+      embeddings: early + embedded,
+    }),
+  ];
+  if (chat) await embedLate(deps, ref, summaries.late, stats);
+  else
+    await embedVersion(db, embedder, ref, batchSize, ['document', 'section', ...LEAF_NODE_TYPES], {
+      writes: stats,
+    });
   return ref;
 }
 
@@ -84,9 +88,15 @@ async function changeSummary(deps: PipelineDeps, ref: VersionRef): Promise<{ mod
 }
 
 /** The document and the paragraphs whose index text was settled only after its summary. */
-function embedLate(deps: PipelineDeps, ref: VersionRef, late: ReadonlySet<string>) {
+function embedLate(
+  deps: PipelineDeps,
+  ref: VersionRef,
+  late: ReadonlySet<string>,
+  writes: (embedded: number) => Promise<SQL[]>,
+) {
   const batchSize = deps.config.providers.embedder.batchSize;
   return embedVersion(deps.db, deps.providers.embedder, ref, batchSize, ['document', 'paragraph'], {
     include: late,
+    writes,
   });
 }

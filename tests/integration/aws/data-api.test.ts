@@ -123,7 +123,7 @@ describe('RDS Data API driver', () => {
     ];
     const from = database.api.requests.length;
     await writeNodes(database.db, rows);
-    const tree = await loadSummaryTree(database.db, ref);
+    const { root: tree } = await loadSummaryTree(database.db, ref);
     expect(tree.children.map((c) => c.content)).toEqual(rows.slice(1).map((r) => r.content));
     const { embedded } = await embedVersion(database.db, new HashingEmbedder({ dimensions: 1024 }), ref, 64);
     expect(embedded).toBe(400);
