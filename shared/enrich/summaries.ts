@@ -16,7 +16,7 @@ import {
   sectionsOf,
 } from './summary-tree.ts';
 import type { OutlineSection } from './topics/outline.ts';
-import { type SummaryUpdate, writeSummaries } from './write-summaries.ts';
+import { type SummaryUpdate, summaryIndexText, writeSummaries } from './write-summaries.ts';
 
 /** Sections in 1-2 sentences, the document in 2-3 (docs/spec.md#summaries). */
 const SECTION_LIMITS = { maxSentences: 2, maxChars: 200 };
@@ -74,6 +74,11 @@ export interface SummarizeResult {
   withoutContext: number;
   /** As in `SectionsDone`. */
   late: ReadonlySet<string>;
+  /**
+   * Offline: every node of the version in reading order with its index text as now written
+   * (nothing changes it after the summaries), so embedding need not read it back.
+   */
+  indexTexts?: { id: string; index_text: string | null }[];
 }
 
 /**
@@ -96,7 +101,7 @@ export async function summarizeVersion(
   ref: { documentId: string; version: number },
   options: SummarizeOptions = {},
 ): Promise<SummarizeResult> {
-  const { root, stored } = await loadSummaryTree(db, ref, options.writes);
+  const { root, nodes, stored } = await loadSummaryTree(db, ref, options.writes);
   const sections = sectionsOf(root);
   const chat = providers.chat;
   // This version's own summaries (an earlier attempt) over earlier versions'.
@@ -180,6 +185,15 @@ export async function summarizeVersion(
     contexts: sectionContexts.length + rootContexts.length,
     withoutContext,
     late,
+    ...(!chat && {
+      indexTexts: nodes.map((node) => ({
+        id: node.id,
+        index_text:
+          node.node_type === 'section' || node.node_type === 'document'
+            ? summaryIndexText(node)
+            : node.index_text,
+      })),
+    }),
   };
 }
 

@@ -15,16 +15,18 @@ export interface SummaryNode extends TreeNodeRow {
 }
 
 /**
- * One version's tree, in reading order under its document node (its summaries cleared), and the
- * summaries its rows held already (an earlier attempt), by key. `writes` go with the read.
+ * One version's tree, in reading order under its document node (its summaries cleared), every
+ * node in reading order, and the summaries its rows held already (an earlier attempt), by key.
+ * `writes` go with the read.
  */
 export async function loadSummaryTree(
   db: Db,
   ref: { documentId: string; version: number },
   writes: readonly SQL[] = [],
-): Promise<{ root: SummaryNode; stored: Map<string, string> }> {
+): Promise<{ root: SummaryNode; nodes: SummaryNode[]; stored: Map<string, string> }> {
   const rows = await readVersionTree(db, ref, writes);
   const stored = new Map<string, string>();
+  const nodes: SummaryNode[] = [];
   const byId = new Map<string, SummaryNode>();
   const titles = new Map<string, string[]>();
   let root: SummaryNode | undefined;
@@ -48,11 +50,12 @@ export async function loadSummaryTree(
       key: '',
     };
     byId.set(row.id, node);
+    nodes.push(node);
     if (row.node_type === 'document') root = node;
     else if (row.parent_id) byId.get(row.parent_id)?.children.push(node);
   }
   if (!root) throw new NotFoundError(`document ${ref.documentId} has no nodes for version ${ref.version}`);
-  return { root, stored };
+  return { root, nodes, stored };
 }
 
 /** Sections of the tree in reading order. */

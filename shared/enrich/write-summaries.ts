@@ -22,7 +22,7 @@ export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<
       { text: u.title, weight: 'A' },
       { text: u.summary, weight: 'C' },
     ]);
-    const indexText = [u.title, u.summary].filter(Boolean).join('\n');
+    const indexText = summaryIndexText(u);
     return [u.id, u.summary, indexed.tsvector, indexed.tokenCount, indexText, u.key] as const;
   });
   for (const batch of byteBatches(rows, parameterBytes)) {
@@ -36,4 +36,9 @@ export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<
       FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, index_text, key)
       WHERE nodes.id = v.id`);
   }
+}
+
+/** A summarized node's index text (what is embedded): its title and summary. */
+export function summaryIndexText(node: { title: string | null; summary: string | null }): string {
+  return [node.title, node.summary].filter(Boolean).join('\n');
 }

@@ -8,6 +8,13 @@ import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { readVersionNodes } from './version-nodes.ts';
 
+/** Which nodes to embed by id, and what to send with the last INSERT (see `embedVersion`). */
+export interface EmbedOptions {
+  include?: ReadonlySet<string>;
+  exclude?: ReadonlySet<string>;
+  writes?: (embedded: number) => Promise<SQL[]>;
+}
+
 /** The leaves: what search returns. */
 export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'image'];
 
@@ -31,18 +38,36 @@ export async function embedVersion(
   ref: { documentId: string; version: number },
   batchSize: number,
   nodeTypes: readonly NodeType[] = LEAF_NODE_TYPES,
-  options: {
-    include?: ReadonlySet<string>;
-    exclude?: ReadonlySet<string>;
-    writes?: (embedded: number) => Promise<SQL[]>;
-  } = {},
+  options: EmbedOptions = {},
 ): Promise<{ embedded: number }> {
-  const nodes = await readVersionNodes<{ id: string; index_text: string | null }>(
+  const nodes = await readVersionNodes<IndexedNode>(
     db,
     ref,
     sql`n.id, n.index_text`,
     sql`n.node_type = ANY(${`{${nodeTypes.join(',')}}`}::text[])`,
   );
+  return embedNodes(db, embedder, nodes, batchSize, options);
+}
+
+/** A node and its index text, as `embedVersion` reads them. */
+export interface IndexedNode {
+  id: string;
+  index_text: string | null;
+}
+
+/**
+ * `embedVersion` for nodes whose index texts the caller holds already (in reading order): the
+ * offline Summarize step, which has just written them.
+ *
+ * @example await embedNodes(db, providers.embedder, [{ id, index_text: 'Budget\nThe budget grew.' }], 64);
+ */
+export async function embedNodes(
+  db: Db,
+  embedder: Embedder,
+  nodes: readonly IndexedNode[],
+  batchSize: number,
+  options: EmbedOptions = {},
+): Promise<{ embedded: number }> {
   const pending = nodes.filter(
     (node) =>
       node.index_text?.trim() &&

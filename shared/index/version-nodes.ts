@@ -74,6 +74,8 @@ export interface TreeNodeRow {
   content: string | null;
   /** A section's or the document's summary (null until Summarize wrote it). */
   summary: string | null;
+  /** What is embedded (see `embedVersion`). */
+  index_text: string | null;
   category: string | null;
   metadata: Record<string, unknown> | null;
 }
@@ -92,7 +94,7 @@ export async function readVersionTree(
   const rows = await readVersionNodes<TreeNodeRow & { metadata: TreeNodeRow['metadata'] | string }>(
     db,
     ref,
-    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.summary, n.category, n.metadata`,
+    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.content, n.summary, n.index_text, n.category, n.metadata`,
     undefined,
     { writes },
   );

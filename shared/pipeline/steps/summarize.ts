@@ -4,7 +4,7 @@ import { writeChangeSummary } from '../../diff/change-summary.ts';
 import { startStepWrites, versionStatsUpdate } from '../../documents/versions.ts';
 import { contextualizeVersion } from '../../enrich/context/contextualize.ts';
 import { summarizeVersion } from '../../enrich/summaries.ts';
-import { embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
+import { embedNodes, embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
@@ -69,11 +69,10 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
       embeddings: early + embedded,
     }),
   ];
-  if (chat) await embedLate(deps, ref, summaries.late, stats);
-  else
-    await embedVersion(db, embedder, ref, batchSize, ['document', 'section', ...LEAF_NODE_TYPES], {
-      writes: stats,
-    });
+  // Offline every index text is final once the summaries are written, and at hand: all nodes at once.
+  if (summaries.indexTexts)
+    await embedNodes(db, embedder, summaries.indexTexts, batchSize, { writes: stats });
+  else await embedLate(deps, ref, summaries.late, stats);
   return ref;
 }
 
