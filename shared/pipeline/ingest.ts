@@ -14,7 +14,7 @@ import {
   type PipelineRunner,
   type PipelineRunnerOptions,
 } from './runner.ts';
-import { type IngestFile, type SubmittedFile, submitFiles } from './submit.ts';
+import { type IngestFile, type QueuedFile, type SubmittedFile, submitFiles } from './submit.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome } from './types.ts';
 
 export type { IngestFile, SubmittedFile } from './submit.ts';
@@ -174,16 +174,14 @@ export function createIngestService(
   };
 
   /** Holds `key` until `release`; resolves when the upload before it on that key has been read. */
-  function holdKey(key: string, mine: Set<Promise<void>>): { before?: Promise<void>; release: () => void } {
-    const previous = keyRead.get(key);
-    // Two files of one key in a batch are ordered by the batch itself (their executions start after it).
-    const before = previous && !mine.has(previous) ? previous : undefined;
+  function holdKey(key: string): { before?: Promise<void>; release: () => void } {
+    // Two files of one key in a batch wait alike: each file's execution starts once it is written.
+    const before = keyRead.get(key);
     let release!: () => void;
     const read = new Promise<void>((resolve) => {
       release = resolve;
     });
     const held = (before ?? Promise.resolve()).then(() => read);
-    mine.add(held);
     keyRead.set(key, held);
     void held.then(() => {
       if (keyRead.get(key) === held) keyRead.delete(key);
@@ -196,45 +194,12 @@ export function createIngestService(
     onOutcome?: (outcome: IngestOutcome) => void,
     onEvent?: (event: PipelineEvent) => void,
   ): Promise<{ submitted: SubmittedFile[]; outcomes: Promise<IngestOutcome>[]; indexed: Promise<void> }> {
-    const mine = new Set<Promise<void>>();
     const releases: (() => void)[] = [];
     const counted: string[] = [];
-    let submission: Awaited<ReturnType<typeof submitFiles>>;
-    try {
-      submission = await submitFiles(deps, files, {
-        answerUnchanged: true,
-        turn: async (key) => {
-          const { before, release } = holdKey(key, mine);
-          releases.push(release);
-          if (before) await before;
-          return { waited: before !== undefined, release };
-        },
-        onQueue: (key) => {
-          holdSubmitting(key, 1);
-          counted.push(key);
-        },
-      });
-    } catch (error) {
-      for (const release of releases) release();
-      for (const key of counted) holdSubmitting(key, -1);
-      throw error;
-    }
-    const { submitted, queued: toRun } = submission;
-    // What Register would answer, without an execution: no parse, no model call, no status change;
-    // a file the bucket refused failed on its own.
-    const outcomes: Promise<IngestOutcome>[] = submitted.flatMap((s) => {
-      if (s.status === 'queued') return [];
-      const outcome: IngestOutcome =
-        s.status === 'rejected'
-          ? { key: s.key, status: 'failed', error: s.error }
-          : { ...s, status: 'unchanged' };
-      notify(onOutcome, outcome);
-      return [Promise.resolve(outcome)];
-    });
-    // Only files that make new versions count towards a bulk load (and its index rebuild).
-    const isBulk = toRun.length >= bulkMinFiles;
-    if (isBulk) await bulk.begin(toRun.length);
-    const running = toRun.map(({ turn, ...input }) => {
+    const running: Promise<IngestOutcome>[] = [];
+    let isBulk = false;
+    /** Starts a queued file's execution at once, while the next files are written. */
+    const launch = ({ turn, ...input }: QueuedFile) => {
       const release = () => turn?.release();
       const watchRegister = (event: PipelineEvent) => {
         const read = event.type === 'step-finished' && event.step === 'Register' && !event.error;
@@ -243,11 +208,54 @@ export function createIngestService(
       };
       const outcome = execute(input, onOutcome, watchRegister);
       holdSubmitting(input.key, -1);
+      counted.splice(counted.indexOf(input.key), 1);
       void outcome.finally(release);
-      return outcome;
+      running.push(outcome);
+    };
+    /** A bulk load's index is built once its executions, however many started, have ended. */
+    const indexedAfter = () =>
+      isBulk ? track(Promise.allSettled(running).then(() => bulk.end())) : Promise.resolve();
+    let submission: Awaited<ReturnType<typeof submitFiles>>;
+    try {
+      submission = await submitFiles(deps, files, {
+        answerUnchanged: true,
+        turn: async (key) => {
+          const { before, release } = holdKey(key);
+          releases.push(release);
+          if (before) await before;
+          return { waited: before !== undefined, release };
+        },
+        onQueue: (key) => {
+          holdSubmitting(key, 1);
+          counted.push(key);
+        },
+        // Only files that may make new versions count towards a bulk load (and its index rebuild).
+        planned: async (expected) => {
+          isBulk = expected >= bulkMinFiles;
+          if (isBulk) await bulk.begin(expected);
+        },
+        onQueued: launch,
+      });
+    } catch (error) {
+      for (const release of releases) release();
+      for (const key of counted) holdSubmitting(key, -1);
+      void indexedAfter();
+      throw error;
+    }
+    // What Register would answer, without an execution: no parse, no model call, no status change;
+    // a file the bucket refused failed on its own.
+    const outcomes: Promise<IngestOutcome>[] = submission.submitted.flatMap((s) => {
+      if (s.status === 'queued') return [];
+      const outcome: IngestOutcome =
+        s.status === 'rejected'
+          ? { key: s.key, status: 'failed', error: s.error }
+          : { ...s, status: 'unchanged' };
+      notify(onOutcome, outcome);
+      return [Promise.resolve(outcome)];
     });
     outcomes.push(...running);
-    const indexed = isBulk ? track(Promise.allSettled(running).then(() => bulk.end())) : Promise.resolve();
+    const indexed = indexedAfter();
+    const { submitted } = submission;
     return { submitted, outcomes, indexed };
   }
 

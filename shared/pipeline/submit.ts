@@ -65,6 +65,13 @@ export interface SubmitOptions {
   answerUnchanged?: boolean;
   /** Hears each key just before its document is queued (the local service counts them as waiting). */
   onQueue?: (key: string) => void;
+  /**
+   * Told, before any file is written, how many files may be queued (those not known unchanged), so
+   * that a bulk load can be prepared; then each file as soon as its document is queued, so that its
+   * execution can start while the next files are written (the local service).
+   */
+  planned?: (files: number) => Promise<void>;
+  onQueued?: (file: QueuedFile) => void;
 }
 
 /**
@@ -91,6 +98,7 @@ export async function submitFiles(
     : new Map<string, KnownContent>();
   const submitted: SubmittedFile[] = [];
   const queued: QueuedFile[] = [];
+  await options.planned?.(files.length - known.size);
   for (const [i, file] of files.entries()) {
     const turn = await options.turn?.(file.key);
     try {
@@ -119,7 +127,9 @@ export async function submitFiles(
     const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
     const doc = await queueDocument(deps.db, { key: file.key, filename });
     submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
-    queued.push({ key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) });
+    const entry: QueuedFile = { key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) };
+    queued.push(entry);
+    options.onQueued?.(entry);
   }
   return { submitted, queued };
 }

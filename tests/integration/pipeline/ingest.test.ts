@@ -272,6 +272,37 @@ describe('ingest pipeline', () => {
     for (const s of submitted)
       expect(await documentRow(s.documentId ?? '')).toMatchObject({ status: 'ready', currentVersion: 1 });
   });
+
+  it('starts executions while the rest of a batch is written, and versions each upload of one key in it', async () => {
+    const seen: string[] = [];
+    const store = Object.create(deps.store) as typeof deps.store;
+    store.put = (key, bytes, options) => {
+      seen.push(`put ${key}`);
+      return deps.store.put(key, bytes, options);
+    };
+    const streaming = createIngestService({ ...deps, store }, { retryDelayMs: 1 });
+    const files = [
+      { key: 'stream/twice.md', bytes: utf8('# Twice\n\nThe first upload.\n') },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        key: `stream/${i}.md`,
+        bytes: utf8(`# File ${i}\n\nText ${i}.\n`),
+      })),
+      { key: 'stream/twice.md', bytes: utf8('# Twice\n\nThe second upload.\n') },
+    ];
+    const outcomes = await streaming.ingest(files, undefined, (event) => {
+      if (event.type === 'started') seen.push(`started ${event.key}`);
+    });
+    expect(outcomes.map((o) => o.status)).toEqual(Array(files.length).fill('ready'));
+    expect(seen.indexOf('started stream/twice.md')).toBeLessThan(seen.lastIndexOf('put stream/5.md'));
+    const twice = outcomes[0]?.documentId ?? '';
+    expect(outcomes.at(-1)?.documentId).toBe(twice);
+    const versions = await versionsOf(twice);
+    expect(versions.map((v) => [v.version, v.status])).toEqual([
+      [1, 'ready'],
+      [2, 'ready'],
+    ]);
+    expect(await documentRow(twice)).toMatchObject({ currentVersion: 2 });
+  });
 });
 
 describe('ingest pipeline with bad files', () => {
