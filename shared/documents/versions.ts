@@ -21,32 +21,19 @@ export async function getVersion(db: Db, ref: VersionRef): Promise<VersionRow> {
 /**
  * Records that a step starts on a version: the version's `step` and the document's status detail,
  * so a UI can show "processing: parse". Returns the document's current version as it was (null:
- * none yet, or the document is deleted), and what the Parse step reads first: the version's object
- * key (null: no such version) and the document's file name.
+ * none yet, or the document is deleted).
  */
 export async function startStep(
   db: Db,
   ref: VersionRef,
   step: string,
-): Promise<{ currentVersion: number | null; objectKey: string | null; filename: string | null }> {
-  // One statement (data-modifying CTEs always run): steps start often, round trips add up.
-  const [row] = await queryRows<{
-    current_version: number | null;
-    object_key: string | null;
-    filename: string | null;
-  }>(
+): Promise<{ currentVersion: number | null }> {
+  // One statement (a data-modifying CTE always runs): steps start often, round trips add up.
+  const [row] = await queryRows<{ current_version: number | null }>(
     db,
-    sql`
-    WITH v AS (${stepOnVersion(ref, step)} RETURNING object_key),
-      d AS (${stepOnDocument(ref, step)} RETURNING current_version)
-    SELECT (SELECT current_version FROM d) AS current_version, (SELECT object_key FROM v) AS object_key,
-      (SELECT filename FROM documents WHERE id = ${ref.documentId}::uuid) AS filename`,
+    sql`WITH v AS (${stepOnVersion(ref, step)}) ${stepOnDocument(ref, step)} RETURNING current_version`,
   );
-  return {
-    currentVersion: row?.current_version ?? null,
-    objectKey: row?.object_key ?? null,
-    filename: row?.filename ?? null,
-  };
+  return { currentVersion: row?.current_version ?? null };
 }
 
 /** What `startStep` writes, for a step that sends it with its first read (`withWrites`). */

@@ -1,7 +1,9 @@
-import { schema } from '../../db/index.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, schema } from '../../db/index.ts';
+import { withWrites } from '../../db/with-writes.ts';
 import { storeAttachments } from '../../documents/attachments.ts';
 import { removeObject } from '../../documents/remove-object.ts';
-import { startStep, versionStatsUpdate } from '../../documents/versions.ts';
+import { startStepWrites, versionStatsUpdate } from '../../documents/versions.ts';
 import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { NotFoundError } from '../../errors.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
@@ -37,10 +39,18 @@ export async function parse(
 ): Promise<{ images: string[]; warnings: string[] }> {
   const ref = parseStepInput(versionRefSchema, raw, 'Parse');
   const { db, store, config } = deps;
-  const version = await startStep(db, ref, 'parse');
-  if (version.objectKey === null)
-    throw new NotFoundError(`No version ${ref.version} of document ${ref.documentId}`);
-  const filename = version.filename ?? version.objectKey.slice(version.objectKey.lastIndexOf('/') + 1);
+  // The step starts (`startStep`) with its read of the object key and the file name.
+  const [version] = await queryRows<{ objectKey: string; filename: string }>(
+    db,
+    withWrites(
+      startStepWrites(ref, 'parse'),
+      sql`SELECT v.object_key AS "objectKey", d.filename FROM document_versions v
+          JOIN documents d ON d.id = v.document_id
+          WHERE v.document_id = ${ref.documentId}::uuid AND v.version = ${ref.version}::int`,
+    ),
+  );
+  if (!version) throw new NotFoundError(`No version ${ref.version} of document ${ref.documentId}`);
+  const { filename } = version;
 
   const bytes = await store.get(version.objectKey);
   const type = detectFileType(bytes, filename);
