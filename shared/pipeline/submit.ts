@@ -79,15 +79,15 @@ export interface SubmitOptions {
  * bucket (a staged file streamed, never read whole) and its live document queued (status `queued`),
  * in order. A file whose key the bucket refuses is `rejected` with the reason; the others go on. With `answerUnchanged` a file with its latest version's bytes is answered `unchanged`
  * (one query per 500 files, once more for a key whose turn waited). Starting executions is the
- * caller's: the local runner, or S3 events in AWS.
+ * caller's: the local runner as each file is queued (`onQueued`), or S3 events in AWS.
  *
- * @example const { submitted, queued } = await submitFiles(deps, [{ key: 'uploads/a.md', bytes }]);
+ * @example const { submitted } = await submitFiles(deps, [{ key: 'uploads/a.md', bytes }], { onQueued: start });
  */
 export async function submitFiles(
   deps: { db: Db; store: BlobStore },
   files: IngestFile[],
   options: SubmitOptions = {},
-): Promise<{ submitted: SubmittedFile[]; queued: QueuedFile[] }> {
+): Promise<{ submitted: SubmittedFile[] }> {
   for (const file of files) assertSafeKey(file.key);
   const hashes = options.answerUnchanged ? files.map(hashOf) : [];
   const known = options.answerUnchanged
@@ -97,7 +97,6 @@ export async function submitFiles(
       )
     : new Map<string, KnownContent>();
   const submitted: SubmittedFile[] = [];
-  const queued: QueuedFile[] = [];
   await options.planned?.(files.length - known.size);
   for (const [i, file] of files.entries()) {
     const turn = await options.turn?.(file.key);
@@ -127,11 +126,9 @@ export async function submitFiles(
     const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
     const doc = await queueDocument(deps.db, { key: file.key, filename });
     submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
-    const entry: QueuedFile = { key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) };
-    queued.push(entry);
-    options.onQueued?.(entry);
+    options.onQueued?.({ key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) });
   }
-  return { submitted, queued };
+  return { submitted };
 }
 
 function hashOf(file: IngestFile): string {
