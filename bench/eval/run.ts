@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '#shared/config/index.ts';
 import { queryRows } from '#shared/db/index.ts';
 import type { PipelineEvent } from '#shared/pipeline/types.ts';
-import { openRuntime } from '#shared/runtime/runtime.ts';
+import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
 import { type SearchKind, search } from '#shared/search/index.ts';
 import { type BeirSet, beirMarkdown } from './beir.ts';
 import { meanMetrics, type QueryMetrics, quantile, queryMetrics } from './metrics.ts';
@@ -20,6 +20,8 @@ export interface KindResult extends QueryMetrics {
   /** Milliseconds per query through `search` (ranking and loading the hits). */
   p50Ms: number;
   p95Ms: number;
+  /** nDCG@10 of each query, in the order of `queryIds`: what a comparison resamples. */
+  perQuery: number[];
 }
 
 export interface IngestResult {
@@ -40,12 +42,21 @@ export interface EvalResult {
   set: string;
   documents: number;
   queries: number;
+  /** The measured queries' ids, in order. */
+  queryIds: string[];
   ingest: IngestResult;
   kinds: KindResult[];
 }
 
 /** Called with (done, total, phase) as documents are ingested and queries answered. */
 export type EvalProgress = (done: number, total: number, phase: string) => void;
+
+/** The ingested set, open for more measurements before the runtime closes (conversation mode). */
+export interface IngestedSet {
+  rt: Runtime;
+  /** The corpus id of a document key, undefined for a document of another set. */
+  corpusId(key: string): string | undefined;
+}
 
 /** Bucket key of a corpus entry: the set's name, then its id (made safe for a key). */
 function keyOf(set: string, id: string): string {
@@ -57,7 +68,8 @@ function keyOf(set: string, id: string): string {
  * Measures retrieval on a BEIR set through the product itself: every corpus entry is ingested as a
  * Markdown document by the real pipeline (into `config.dataDir`; entries already there unchanged are
  * skipped by the pipeline), then every query goes through `search` (what `GET /api/search` runs)
- * for each kind. A document ranks where its best leaf ranks.
+ * for each kind. A document ranks where its best leaf ranks. `whileOpen` runs last, on the same
+ * ingested data.
  *
  * @example const result = await runEval(set, loadConfig({ overrides: { dataDir } }), ['fulltext']);
  */
@@ -66,6 +78,7 @@ export async function runEval(
   config: Config,
   kinds: readonly EvalKind[],
   progress: EvalProgress = () => {},
+  whileOpen?: (ingested: IngestedSet) => Promise<void>,
 ): Promise<EvalResult> {
   const rt = await openRuntime(config);
   try {
@@ -143,12 +156,15 @@ export async function runEval(
         ...meanMetrics(metrics),
         p50Ms: quantile(times, 0.5),
         p95Ms: quantile(times, 0.95),
+        perQuery: metrics.map((m) => Number(m.ndcg10.toFixed(4))),
       });
     }
+    await whileOpen?.({ rt, corpusId: (key) => idByKey.get(key) });
     return {
       set: set.name,
       documents: set.documents.length,
       queries: set.queries.length,
+      queryIds: set.queries.map((q) => q.id),
       ingest,
       kinds: results,
     };

@@ -99,3 +99,90 @@ export function entityKind(entity: string): 'person' | 'thing' | 'unknown' {
   if (/^[a-z]+(?: [a-z]+){1,2}$/.test(entity)) return 'person';
   return 'unknown';
 }
+
+/** jieba tags that name something on their own: person, place, organisation, other proper noun, Latin word, idiom or title. */
+const ANCHOR_TAGS = new Set(['nr', 'nrt', 'ns', 'nt', 'nz', 'eng', 'i']);
+/** A capitalised English name, possibly of several words: "Project Borealis", "Maria Chen". */
+const EN_NAME = /\b[A-Z][\p{L}\p{N}-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\p{L}\p{N}-]*)*/gu;
+
+/**
+ * What a question is about, as its words stand in it (case kept), when it names something: in
+ * Chinese the run of names around the first word jieba tags as a proper noun or Latin word
+ * ("中国人民大学文学院", a one-character word between two names kept: "中国人民大学中法学院"), a word
+ * with a head noun ("星河计划") or a quoted title; in English the first capitalised name that is not
+ * a sentence opener ("Project Borealis"). Undefined when it names nothing ("保研率是多少", "And who
+ * led it?"): a follow-up then takes the conversation's subject.
+ *
+ * @example subjectPhrase('中国人民大学文学院前身是什么') // '中国人民大学文学院'
+ * @example subjectPhrase('What was the final cost of Project Borealis?') // 'Project Borealis'
+ */
+export function subjectPhrase(text: string): string | undefined {
+  const quoted = QUOTED.exec(text);
+  QUOTED.lastIndex = 0;
+  if (quoted?.[1]) return quoted[1];
+  if (hasCjk(text)) {
+    const found = cjkSubject(text);
+    if (found) return found;
+  }
+  for (const match of text.matchAll(EN_NAME)) {
+    const words = match[0].split(/\s+/);
+    while (words.length > 0 && NOT_NAMES.has((words[0] ?? '').toLowerCase())) words.shift();
+    const name = words.join(' ');
+    if (name.length >= 2 && !/^\p{Lu}$/u.test(name)) return name;
+  }
+  return undefined;
+}
+
+function cjkSubject(text: string): string | undefined {
+  const words = tagWords(text);
+  const anchor = (i: number) => {
+    const w = words[i];
+    if (!w || isStopword(w.word)) return false;
+    if (ANCHOR_TAGS.has(w.tag) && /[\p{L}\p{N}]{2,}/u.test(w.word)) return true;
+    return HAN_WORD.test(w.word) && NAME_HEADS.test(words[i + 1]?.word ?? '') && !NAME_HEADS.test(w.word);
+  };
+  const first = words.findIndex((_, i) => anchor(i));
+  if (first < 0) return undefined;
+  let end = first + 1;
+  for (;;) {
+    if (NAME_HEADS.test(words[end]?.word ?? '')) end += 1;
+    else if (anchor(end)) end += 1;
+    else if (
+      [...(words[end]?.word ?? '')].length === 1 &&
+      anchor(end + 1) &&
+      !isStopword(words[end]?.word ?? '')
+    )
+      end += 2;
+    else break;
+  }
+  let start = first;
+  while (start > 0 && anchor(start - 1)) start -= 1;
+  return words
+    .slice(start, end)
+    .map((w) => w.word)
+    .join('');
+}
+
+/** jieba tags of words a subject's noun phrase is made of. */
+const NOUN_TAGS = /^(?:n|nr|nrt|ns|nt|nz|x|eng|vn|i|j|l)$/;
+
+/**
+ * The longest run of nouns of a text (two characters or more, no stop word), when it names nothing
+ * `subjectPhrase` finds: "来测试下我的颜值" -> "颜值". The weaker subject a follow-up takes when no
+ * question of the conversation names anything.
+ *
+ * @example nounPhrase('什么零食') // '零食'
+ */
+export function nounPhrase(text: string): string | undefined {
+  if (!hasCjk(text)) return undefined;
+  let best = '';
+  let run = '';
+  for (const { word, tag } of [...tagWords(text), { word: '', tag: '' }]) {
+    if (NOUN_TAGS.test(tag) && !isStopword(word) && /[\p{L}\p{N}]/u.test(word)) run += word;
+    else {
+      if ([...run].length > [...best].length) best = run;
+      run = '';
+    }
+  }
+  return [...best].length >= 2 ? best : undefined;
+}

@@ -1,7 +1,7 @@
-import { hasCjk, segment } from '#shared/text/segment.ts';
+import { hasCjk } from '#shared/text/segment.ts';
 import { splitSentences } from '#shared/text/sentences.ts';
 import { contentTerms } from '../agent/evaluate.ts';
-import { entityKind, keyTerms, namedEntities } from './entities.ts';
+import { entityKind, namedEntities, nounPhrase, subjectPhrase } from './entities.ts';
 import type { Rewrite, Turn } from './turns.ts';
 
 /** Pronouns and demonstratives that point back at something named earlier. */
@@ -11,7 +11,7 @@ const EN_ANAPHORA =
   /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|him|his|she|her|hers|former|latter|same|ones?)\b/i;
 /** Pronouns that point at a person, and those that point at a thing. */
 const PERSON_PRONOUN = /[他她]|\b(?:he|she|him|his|her|hers)\b/i;
-const THING_PRONOUN = /它|[其该此]|这个|那个|这项|那项|\b(?:it|its)\b/i;
+const THING_PRONOUN = /它|\b(?:it|its)\b/i;
 /** Ellipsis: "and the budget?", "what about 2023?", "那预算呢？", "还有风险吗". */
 const EN_ELLIPSIS = /^\s*(?:and|or|but|also|so|then|what about|how about|what of|and what|same for)\b/i;
 const ZH_ELLIPSIS = /^\s*(?:那么?|还有|以及|另外|而|和|跟|同样)|呢\s*[？?]?\s*$/u;
@@ -19,12 +19,8 @@ const ZH_ELLIPSIS = /^\s*(?:那么?|还有|以及|另外|而|和|跟|同样)|呢
 const GENERIC =
   /^(?:结果|情况|怎么样|怎样|如何|详细|细节|具体|更多|进展|原因|之前|以前|后来|现在|还|呢|介绍|说说|一下|result|results|status|detail|details|more|outcome|progress|reason|why|before|previous|earlier|now|then|tell|about|else|explain|compare|other)$/i;
 
-/** How much an earlier turn counts per step back in the conversation. */
-const RECENCY_DECAY = 0.5;
 /** Turns further back than this are not searched for what a follow-up refers to. */
 const LOOKBACK_TURNS = 4;
-/** At most this many terms are added. */
-const MAX_ADDED_TERMS = 3;
 
 /** Whether a question needs earlier turns to be understood (pronoun, ellipsis, no content words). */
 export function isFollowUp(question: string): boolean {
@@ -46,98 +42,149 @@ function ownTerms(question: string): string[] {
   return contentTerms(question).filter((t) => !GENERIC.test(t));
 }
 
-interface Candidate {
-  term: string;
-  score: number;
+/** A pronoun standing for a thing or a person, replaced by the subject it stands for. */
+const ZH_PRONOUN = /它们|他们|她们|[它他她其]/u;
+/** A demonstrative and the noun after it: "该学院", "这个项目". */
+const ZH_DEMONSTRATIVE =
+  /(?:这个|那个|这项|那项|这位|那位|该|此|这|那)(\p{Script=Han}{1,4}?)(?=[的是有在于为和与，,。？?]|$)/u;
+const EN_PRONOUN = /\b(?:it|its|they|them|their|this|that|he|him|his|she|her)\b/i;
+/** Ellipsis openers dropped before the subject is put in front: "那预算呢" -> "星河计划预算呢". */
+const ZH_OPENER = /^\s*(?:那么|那|还有|以及|另外|而|和|跟|同样)(?![么个些项位])/u;
+
+interface Subject {
+  /** The words as they stand in the turn that named it. */
+  phrase: string;
+  /** The turn (from 1) that named it. */
   turn: number;
 }
 
 /**
- * Offline follow-up resolution (no model). A question that stands alone is returned unchanged with
- * no turns. Otherwise the recent turns' candidates are ranked by salience times recency (each turn
- * back counts half): the named entities an answer brought in (what "he", "it", "这个" usually point
- * at: "李明" answering "星河计划的负责人是谁？") before the entities of the question. A question with
- * a pronoun or demonstrative gets the best candidate of the kind it points at (he/她 a person,
- * it/它 a project or organisation, by the entity's form; one antecedent). When no entity fits,
- * and for an elliptical question or one without content words of its own ("and the budget?"), the
- * subject of the latest turn that has one is added (its question's entities, else its key
- * words). Terms the question already has are never added; `from_turns` are the numbers (from 1) of
- * the turns the added terms come from.
- *
- * @example resolveFollowUp('他之前负责的项目结果如何？', [{ question: '星河计划的负责人是谁？', answer: '负责人是李明。' }])
- * // { standalone_question: '他之前负责的项目结果如何？（李明）', from_turns: [1] }
+ * The subject of a conversation: what the latest question that names something is about
+ * (`subjectPhrase` of its question, or what an earlier rewrite put into a follow-up, so a chain of
+ * follow-ups keeps it); usually the first question's. When no question names anything,
+ * the latest question's nouns (`nounPhrase`), and only then what the latest answer names: an entity
+ * an answer brought in never replaces the one a question asked about.
  */
-export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
-  const unchanged = { standalone_question: question, from_turns: [] };
-  if (turns.length === 0 || !isFollowUp(question)) return unchanged;
-  const asked = new Set(segment(question));
-  const lowered = question.toLowerCase();
-  const isNew = (term: string) => !asked.has(term) && !lowered.includes(term) && !GENERIC.test(term);
-  const anaphoric = ZH_ANAPHORA.test(question) || EN_ANAPHORA.test(question);
-  const chosen: Candidate[] = [];
-  const first = Math.max(0, turns.length - LOOKBACK_TURNS);
-  if (anaphoric) {
-    const candidates: Candidate[] = [];
-    for (let i = turns.length - 1; i >= first; i -= 1) {
-      const weight = RECENCY_DECAY ** (turns.length - 1 - i);
-      const { subject, brought } = turnTerms(turns[i] as Turn);
-      // Within a turn, earlier-named entities first: the answer's lead entity, then the subject's.
-      const rank = (terms: string[], base: number) =>
-        terms.map((term, k) => ({ term, score: weight * (base - 0.05 * k), turn: i + 1 }));
-      candidates.push(...rank(brought, 1), ...rank(subject, 0.8));
+export function conversationSubject(turns: readonly Turn[]): Subject | undefined {
+  const asked = (turn: Turn) => turn.standalone_question ?? turn.question;
+  const pick = (find: (turn: Turn) => string | undefined, from = 0) => {
+    for (let i = turns.length - 1; i >= from; i -= 1) {
+      const phrase = find(turns[i] as Turn);
+      if (phrase) return { phrase, turn: i + 1 };
     }
-    const wanted = PERSON_PRONOUN.test(question)
-      ? 'person'
-      : THING_PRONOUN.test(question)
-        ? 'thing'
-        : undefined;
-    const fits = (term: string) => {
-      const kind = entityKind(term);
-      return !wanted || kind === 'unknown' || kind === wanted;
-    };
-    const best = candidates.filter((c) => isNew(c.term) && fits(c.term)).sort((a, b) => b.score - a.score)[0];
-    if (best) chosen.push(best);
-  }
-  if (chosen.length === 0) {
-    for (let i = turns.length - 1; i >= first && chosen.length === 0; i -= 1) {
-      const { subject, keywords } = turnTerms(turns[i] as Turn);
-      const terms = (subject.length > 0 ? subject : keywords).filter(isNew).slice(0, MAX_ADDED_TERMS);
-      for (const term of terms) chosen.push({ term, score: 1, turn: i + 1 });
-    }
-  }
-  if (chosen.length === 0) return unchanged;
-  const terms = chosen.map((c) => c.term);
-  return {
-    standalone_question: hasCjk(question)
-      ? `${question}（${terms.join('，')}）`
-      : `${question} (${terms.join(', ')})`,
-    from_turns: [...new Set(chosen.map((c) => c.turn))].sort((a, b) => a - b),
+    return undefined;
   };
+  return (
+    pick((turn) => inserted(turn) ?? subjectPhrase(asked(turn))) ??
+    pick((turn) => nounPhrase(asked(turn))) ??
+    pick((turn) => subjectPhrase(answerBody(turn.answer)), turns.length - 1)
+  );
 }
 
-/** The terms an offline rewrite added: "他负责什么？（李明）" -> ['李明']. */
-const ADDED_TERMS = /[（(]([^（）()]+)[)）]\s*$/u;
-function addedTerms(turn: Turn): string[] {
-  if (!turn.standalone_question?.startsWith(turn.question)) return [];
-  const added = ADDED_TERMS.exec(turn.standalone_question.slice(turn.question.length));
-  return added ? (added[1] ?? '').split(/[,，]\s*/u).filter(Boolean) : [];
+/** What a rewrite put in place of a pronoun or in front of a follow-up: "李明" of "他之前..." -> "李明之前...". */
+function inserted(turn: Turn): string | undefined {
+  const out = turn.standalone_question;
+  if (!out || out === turn.question) return undefined;
+  const a = [...turn.question];
+  const b = [...out];
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a.at(-1 - tail) === b.at(-1 - tail)) tail += 1;
+  const put = b
+    .slice(head, b.length - tail)
+    .join('')
+    .replace(/^[\s(（]+/u, '')
+    .replace(/(?:['’]s)?[\s)）]*$/u, '');
+  return put.length >= 2 ? put : undefined;
 }
 
 /**
- * What an earlier turn offers a follow-up: its subject (the entities of its question, with what a
- * rewrite resolved, so a chain of follow-ups keeps it), the entities its answer brought in (first
- * those of sentences about the subject: "李明此前负责北斗项目" answering a question about 李明), and
- * its question's key words.
+ * Offline follow-up resolution (no model). A question that names what it is about and has no
+ * pronoun or ellipsis is returned unchanged with no turns; so is any question when no earlier turn
+ * named anything. Otherwise the conversation's subject (`conversationSubject`: the thing the
+ * questions asked about, never an entity an answer brought in) is written into the question: in
+ * place of a pronoun ("它成立于哪一年" -> "中国人民大学文学院成立于哪一年", "And who led it?" ->
+ * "And who led Project Borealis?"), of a demonstrative and its noun ("该学院"), of the part of the
+ * subject the question starts with ("学院的院长是谁"), else in front of it ("保研率是多少" ->
+ * "中国人民大学文学院保研率是多少"; English: after it, in brackets). A pronoun the subject cannot stand
+ * for (他 or she for a project, 它 or it for a person) takes the person or thing the latest answer
+ * names beside the subject (`namedBeside`: the answer to "星河计划的负责人是谁"). `from_turns` is the turn the inserted words come from.
+ *
+ * @example resolveFollowUp('它成立于哪一年', [{ question: '中国人民大学文学院前身是什么', answer: '1939年，陕北公学……' }])
+ * // { standalone_question: '中国人民大学文学院成立于哪一年', from_turns: [1] }
  */
-function turnTerms(turn: Turn): { subject: string[]; brought: string[]; keywords: string[] } {
-  const subject = [
-    ...new Set([...namedEntities(turn.standalone_question ?? turn.question), ...addedTerms(turn)]),
-  ];
-  const sentences = splitSentences(answerBody(turn.answer));
-  const about = (sentence: string) => subject.some((s) => sentence.toLowerCase().includes(s));
-  const brought = [...sentences.filter(about), ...sentences.filter((x) => !about(x))]
-    .flatMap(namedEntities)
-    .filter((e) => !subject.some((s) => s.includes(e) || e.includes(s)));
-  const keywords = keyTerms(turn.question).filter((t) => !GENERIC.test(t));
-  return { subject, brought: [...new Set(brought)].slice(0, 3), keywords };
+export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
+  const unchanged = { standalone_question: question, from_turns: [] };
+  const anaphoric = ZH_ANAPHORA.test(question) || EN_ANAPHORA.test(question);
+  const elliptical = EN_ELLIPSIS.test(question) || ZH_ELLIPSIS.test(question);
+  if (turns.length === 0 || (!anaphoric && !elliptical && subjectPhrase(question))) return unchanged;
+  const subject = conversationSubject(turns);
+  if (!subject) return unchanged;
+  const lowered = question.toLowerCase();
+  if (lowered.includes(subject.phrase.toLowerCase())) return unchanged;
+  const kind = entityKind(subject.phrase.toLowerCase());
+  const wanted =
+    PERSON_PRONOUN.test(question) && kind !== 'person'
+      ? 'person'
+      : THING_PRONOUN.test(question) && kind === 'person'
+        ? 'thing'
+        : undefined;
+  const referent = (wanted && namedBeside(subject, turns, wanted)) || subject;
+  const standalone = hasCjk(question)
+    ? insertZh(question, referent.phrase)
+    : insertEn(question, referent.phrase);
+  return { standalone_question: standalone, from_turns: [referent.turn] };
+}
+
+function insertZh(question: string, subject: string): string {
+  if (ZH_PRONOUN.test(question)) return question.replace(ZH_PRONOUN, subject);
+  const demonstrative = ZH_DEMONSTRATIVE.exec(question);
+  if (demonstrative) {
+    const noun = demonstrative[1] ?? '';
+    return question.replace(demonstrative[0], subject.endsWith(noun) ? subject : subject + noun);
+  }
+  // The question starts with the subject's last words: "学院的院长是谁" after "...文学院...".
+  const chars = [...subject];
+  for (let k = Math.min(chars.length - 1, 6); k >= 2; k -= 1) {
+    const tail = chars.slice(-k).join('');
+    if (question.startsWith(tail)) return subject + question.slice(tail.length);
+  }
+  return subject + question.replace(ZH_OPENER, '');
+}
+
+function insertEn(question: string, subject: string): string {
+  const pronoun = EN_PRONOUN.exec(question);
+  if (pronoun) {
+    const possessive = /^(?:its|their|his|her)$/i.test(pronoun[0]);
+    return question.replace(pronoun[0], possessive ? `${subject}'s` : subject);
+  }
+  return question.replace(/\s*([?.!])?\s*$/u, (_, end = '') => ` (${subject})${end}`);
+}
+
+/**
+ * The person (or thing) the latest answers name in a sentence about the subject, for a pronoun the
+ * subject cannot stand for: "他" after "星河计划的负责人是谁" is the person the answer names beside
+ * 星河计划, "它" after a question about 李明 the project the answer names beside him.
+ */
+function namedBeside(
+  subject: Subject,
+  turns: readonly Turn[],
+  kind: 'person' | 'thing',
+): Subject | undefined {
+  const named = subject.phrase.toLowerCase();
+  for (let i = turns.length - 1; i >= Math.max(0, turns.length - LOOKBACK_TURNS); i -= 1) {
+    const sentences = splitSentences(answerBody((turns[i] as Turn).answer));
+    for (const sentence of sentences.filter((s) => s.toLowerCase().includes(named)))
+      for (const entity of namedEntities(sentence))
+        if (entityKind(entity) === kind && !named.includes(entity) && !entity.includes(named))
+          return { phrase: originalCase(sentence, entity), turn: i + 1 };
+  }
+  return undefined;
+}
+
+/** The words of `lowered` as they are written in `text` ("maria chen" -> "Maria Chen"). */
+function originalCase(text: string, lowered: string): string {
+  const at = text.toLowerCase().indexOf(lowered);
+  return at < 0 ? lowered : text.slice(at, at + lowered.length);
 }

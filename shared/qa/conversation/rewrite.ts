@@ -5,10 +5,11 @@ import { isFollowUp, resolveFollowUp } from './follow-up.ts';
 import { type Rewrite, recentTurns, type Turn } from './turns.ts';
 
 /**
- * The question retrieval uses on a turn with earlier turns: unchanged (`from_turns: []`) when it
- * stands alone (no pronoun, no ellipsis, content words of its own); otherwise written by the chat
- * model from the recent turns within `budgetTokens` (role `condense`), or offline, or when the
- * model fails, by `resolveFollowUp`. Yields the model's usage and a trace-free failure notice;
+ * The question retrieval uses on a turn with earlier turns. With a chat model: unchanged
+ * (`from_turns: []`) when it stands alone (no pronoun, no ellipsis, content words of its own),
+ * otherwise written by the model from the recent turns within `budgetTokens` (role `condense`).
+ * Offline, or when the model fails, `resolveFollowUp` decides: it also gives a question that names
+ * nothing ("保研率是多少") the conversation's subject. Yields the model's usage and a trace-free failure notice;
  * returns the rewrite.
  */
 export async function* rewriteQuestion(
@@ -17,7 +18,7 @@ export async function* rewriteQuestion(
   earlier: Turn[],
   budgetTokens: number,
 ): AsyncGenerator<QaEvent, Rewrite> {
-  if (!isFollowUp(question)) return { standalone_question: question, from_turns: [] };
+  if (chat && !isFollowUp(question)) return { standalone_question: question, from_turns: [] };
   const recent = recentTurns(earlier, budgetTokens);
   if (chat && recent.length > 0) {
     try {

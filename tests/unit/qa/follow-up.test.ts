@@ -34,23 +34,21 @@ describe('isFollowUp', () => {
 describe('resolveFollowUp', () => {
   it('resolves a person pronoun to the person the last answer named', () => {
     expect(resolveFollowUp('他之前负责的项目结果如何？', ZH)).toEqual({
-      standalone_question: '他之前负责的项目结果如何？（李明）',
+      standalone_question: '李明之前负责的项目结果如何？',
       from_turns: [1],
     });
     expect(resolveFollowUp('What did she work on before?', EN)).toEqual({
-      standalone_question: 'What did she work on before? (maria chen)',
+      standalone_question: 'What did Maria Chen work on before?',
       from_turns: [1],
     });
   });
 
   it('resolves "it" to a project, not to the person', () => {
-    expect(resolveFollowUp('And its budget?', EN).standalone_question).toBe(
-      'And its budget? (project orion)',
-    );
+    expect(resolveFollowUp('And its budget?', EN).standalone_question).toBe("And Project Orion's budget?");
   });
 
   it('gives an elliptical question the subject of the last turn', () => {
-    expect(resolveFollowUp('预算呢？', ZH).standalone_question).toBe('预算呢？（星河计划）');
+    expect(resolveFollowUp('预算呢？', ZH).standalone_question).toBe('星河计划预算呢？');
   });
 
   it('prefers the most recent turn and follows a chain of rewrites', () => {
@@ -58,12 +56,12 @@ describe('resolveFollowUp', () => {
       ...ZH,
       {
         question: '他之前负责的项目结果如何？',
-        standalone_question: '他之前负责的项目结果如何？（李明）',
+        standalone_question: '李明之前负责的项目结果如何？',
         answer: '> 天穹项目由王芳负责。 [1]\n> 李明此前负责的北斗项目结果良好。 [2]',
       },
     ];
     expect(resolveFollowUp('那它的预算是多少？', turns)).toEqual({
-      standalone_question: '那它的预算是多少？（北斗项目）',
+      standalone_question: '那北斗项目的预算是多少？',
       from_turns: [2],
     });
   });
@@ -82,6 +80,53 @@ describe('resolveFollowUp', () => {
   it('adds nothing the question already names', () => {
     expect(resolveFollowUp('What is its budget, Project Orion?', EN).standalone_question).not.toMatch(
       /\(project orion\)/,
+    );
+  });
+});
+
+describe('resolveFollowUp keeps the subject the questions asked about (issue 29)', () => {
+  const WENXUEYUAN = [
+    {
+      question: '中国人民大学文学院前身是什么',
+      answer:
+        '离线抽取式回答：\n\n> 1939年，陕北公学、鲁迅艺术学院等合并组建华北联合大学文艺学院，这是文学院的前身。 [1]',
+    },
+  ];
+  it.each([
+    ['它成立于哪一年', '中国人民大学文学院成立于哪一年'],
+    ['有哪些专业', '中国人民大学文学院有哪些专业'],
+    ['学院的院长是谁', '中国人民大学文学院的院长是谁'],
+    ['保研率是多少', '中国人民大学文学院保研率是多少'],
+  ])(
+    "writes the first question's college into '%s', not a school the answer named",
+    (question, standalone) => {
+      expect(resolveFollowUp(question, WENXUEYUAN)).toEqual({
+        standalone_question: standalone,
+        from_turns: [1],
+      });
+    },
+  );
+
+  it('puts the project asked about in place of "it", not a word of the answer', () => {
+    const cost = [
+      {
+        question: 'What was the final cost of Project Borealis?',
+        answer:
+          'Offline extractive answer:\n\n> According to the audit, the final cost of Project Borealis was 4.2 million euros. [1]\n> Project Borealis was led by Ingrid Solberg. [3]',
+      },
+    ];
+    expect(resolveFollowUp('And who led it?', cost).standalone_question).toBe(
+      'And who led Project Borealis?',
+    );
+    const lead = [
+      {
+        question: 'Who led Project Borealis?',
+        answer:
+          'Offline extractive answer:\n\n> Project Borealis was led by Ingrid Solberg from Rotterdam. [1]',
+      },
+    ];
+    expect(resolveFollowUp('What did it cost in the end?', lead).standalone_question).toBe(
+      'What did Project Borealis cost in the end?',
     );
   });
 });
