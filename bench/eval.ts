@@ -1,93 +1,168 @@
 /**
- * `npm run eval -- <BEIR set dir> [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>]`:
- * ingests the set's corpus through the real pipeline (into a fresh temporary data folder, or
- * `--data`, kept and reused by later runs), runs its queries through `search` for each kind, prints
- * nDCG@10, Recall@100, MRR@10, Hits@10, p50/p95 latency and ingest speed, and writes the same as
- * JSON to bench/results/eval-<set>-<time>.json. `--limit N` measures the first N judged queries.
- * The configuration (file, DROPQA_* variables) applies, so a configured embedder is measured too.
+ * `npm run eval [-- [set ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>]
+ * [--baseline <json>] [--no-conversation]]`: measures retrieval on every dev set (default
+ * `scifact-train`, `cmrc2018-trial`, `domainrag-dev` from ../shared/eval, or `DROPQA_EVAL_DIR`; a set
+ * may also be a path to any BEIR folder), then the conversation mode (the offline rewriter on
+ * `rewrite-zh`, and retrieval on two-turn conversations built from the Chinese sets). Each set's
+ * corpus is ingested through the real pipeline into a fresh temporary data folder (or
+ * `<--data>/<set>`, kept and reused), its queries go through `search` for each kind. Prints nDCG@10,
+ * Recall@100, MRR@10, Hits@10, latency and ingest speed per set, the bootstrap noise of each mean,
+ * and with `--baseline` (a JSON an earlier run wrote) a before/after table whose verdict says where a
+ * set fell or rose by more than twice its noise. Writes bench/results/eval-<time>.json.
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '#shared/config/index.ts';
+import { resolveFollowUp } from '#shared/qa/conversation/follow-up.ts';
 import { loadBeirSet } from './eval/beir.ts';
+import { type Comparison, compare, meanNoise, pairedNoise } from './eval/compare.ts';
+import { buildConversations, type ConversationScore, scoreConversations } from './eval/conversations.ts';
+import { loadRewriteSet, type RewriteScore, scoreRewrites } from './eval/rewrite-set.ts';
 import { EVAL_KINDS, type EvalKind, type EvalResult, runEval } from './eval/run.ts';
 
+const DEFAULT_SETS = ['scifact-train', 'cmrc2018-trial', 'domainrag-dev'];
+/** Sets conversations are built from: Chinese questions over documents with a subject to drop. */
+const CONVERSATION_SETS = new Set(['cmrc2018-trial', 'domainrag-dev']);
 const usage =
-  'usage: npm run eval -- <set dir> [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>]';
+  'usage: npm run eval -- [set or BEIR dir ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>] [--baseline <json>] [--no-conversation]';
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { kinds: { type: 'string' }, limit: { type: 'string' }, data: { type: 'string' } },
+  options: {
+    kinds: { type: 'string' },
+    limit: { type: 'string' },
+    data: { type: 'string' },
+    baseline: { type: 'string' },
+    'no-conversation': { type: 'boolean' },
+  },
 });
-const [dir] = positionals;
-if (!dir) {
-  console.error(usage);
+const fail = (message: string): never => {
+  console.error(`${message}\n${usage}`);
   process.exit(2);
-}
+};
 const kinds = (values.kinds ?? EVAL_KINDS.join(',')).split(',').map((k) => k.trim()) as EvalKind[];
 const unknown = kinds.filter((k) => !(EVAL_KINDS as readonly string[]).includes(k));
-if (unknown.length) {
-  console.error(`unknown kind(s) ${unknown.join(', ')}; known: ${EVAL_KINDS.join(', ')}\n${usage}`);
-  process.exit(2);
-}
+if (unknown.length) fail(`unknown kind(s) ${unknown.join(', ')}; known: ${EVAL_KINDS.join(', ')}`);
 const limit = values.limit === undefined ? undefined : Number(values.limit);
-if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-  console.error(`--limit must be a positive integer\n${usage}`);
-  process.exit(2);
-}
+if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) fail('--limit must be a positive integer');
+const evalRoot = resolve(process.env.DROPQA_EVAL_DIR ?? join(import.meta.dirname, '../../shared/eval'));
+const setDirs = (positionals.length ? positionals : DEFAULT_SETS).map((set) =>
+  existsSync(set) ? resolve(set) : join(evalRoot, set),
+);
+for (const dir of setDirs) if (!existsSync(dir)) fail(`no set at ${dir} (set DROPQA_EVAL_DIR or give a path)`);
+const baseline = values.baseline ? readBaseline(resolve(values.baseline)) : undefined;
 
-const set = loadBeirSet(resolve(dir));
-if (limit !== undefined) set.queries = set.queries.slice(0, limit);
-const dataDir = values.data ? resolve(values.data) : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
-const config = loadConfig({ overrides: { dataDir } });
-
-const bar = progressBar();
-let result: EvalResult;
-try {
-  result = await runEval(set, config, kinds, bar);
-} finally {
-  process.stderr.write('\n');
-  if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+const results: EvalResult[] = [];
+const conversations: ConversationScore[] = [];
+for (const dir of setDirs) {
+  const set = loadBeirSet(dir);
+  if (limit !== undefined) set.queries = set.queries.slice(0, limit);
+  const dataDir = values.data ? join(resolve(values.data), set.name) : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
+  const config = loadConfig({ overrides: { dataDir } });
+  const built = !values['no-conversation'] && CONVERSATION_SETS.has(set.name) ? buildConversations(set) : [];
+  try {
+    results.push(
+      await runEval(set, config, kinds, progressBar(set.name), async (ingested) => {
+        if (built.length) conversations.push(await scoreConversations(set, ingested, built));
+      }),
+    );
+  } finally {
+    process.stderr.write('\n');
+    if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+  }
 }
+const rewrite =
+  values['no-conversation'] || !existsSync(join(evalRoot, 'rewrite-zh'))
+    ? undefined
+    : scoreRewrites(loadRewriteSet(join(evalRoot, 'rewrite-zh')), resolveFollowUp);
 
 const f3 = (x: number) => x.toFixed(3);
-console.log(`\n${result.set}: ${result.documents} documents, ${result.queries} queries`);
-const { ingest } = result;
-console.log(
-  `ingest: ${ingest.ingested} new in ${ingest.seconds.toFixed(1)} s` +
-    (ingest.docsPerSecond ? ` (${ingest.docsPerSecond.toFixed(1)} docs/s)` : '') +
-    `, ${ingest.documents} ready, ${ingest.failed} failed`,
-);
-if (ingest.ingested > 0) {
-  const steps = Object.entries(ingest.steps).map(
-    ([step, s]) => `${step} ${((s.seconds / s.count) * 1000).toFixed(0)} ms`,
-  );
+for (const result of results) {
+  const { ingest } = result;
+  console.log(`\n${result.set}: ${result.documents} documents, ${result.queries} queries`);
   console.log(
-    `  storing/registering ${ingest.submitSeconds.toFixed(1)} s; mean per step: ${steps.join(', ')}`,
+    `ingest: ${ingest.ingested} new in ${ingest.seconds.toFixed(1)} s` +
+      (ingest.docsPerSecond ? ` (${ingest.docsPerSecond.toFixed(1)} docs/s)` : '') +
+      `, ${ingest.documents} ready, ${ingest.failed} failed`,
   );
+  console.log('\n| kind | nDCG@10 | ± sd | Recall@100 | MRR@10 | Hits@10 | p50 ms | p95 ms |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const k of result.kinds)
+    console.log(
+      `| ${k.kind} | ${f3(k.ndcg10)} | ${f3(meanNoise(k.perQuery))} | ${f3(k.recall100)} | ${f3(k.mrr10)} | ${f3(k.hits10)} | ${k.p50Ms.toFixed(1)} | ${k.p95Ms.toFixed(1)} |`,
+    );
 }
-console.log('');
-console.log('| kind | nDCG@10 | Recall@100 | MRR@10 | Hits@10 | p50 ms | p95 ms |');
-console.log('|---|---|---|---|---|---|---|');
-for (const k of result.kinds)
-  console.log(
-    `| ${k.kind} | ${f3(k.ndcg10)} | ${f3(k.recall100)} | ${f3(k.mrr10)} | ${f3(k.hits10)} | ${k.p50Ms.toFixed(1)} | ${k.p95Ms.toFixed(1)} |`,
-  );
+
+if (conversations.length || rewrite) {
+  console.log('\nConversation mode');
+  if (rewrite)
+    console.log(
+      `\nrewrite-zh (${rewrite.dialogues} dialogues, characters added): precision ${f3(rewrite.precision)}, recall ${f3(rewrite.recall)}, F1 ${f3(rewrite.f1)}; ${rewrite.changed} rewritten; offline rewrite p50 / p95 ${rewrite.p50Ms.toFixed(3)} / ${rewrite.p95Ms.toFixed(3)} ms`,
+    );
+  if (conversations.length) {
+    console.log(
+      '\n| built from | conversations | follow-up alone | with the conversation | difference ± sd | judged query | rewrite p95 ms |',
+    );
+    console.log('|---|---|---|---|---|---|---|');
+    for (const c of conversations)
+      console.log(
+        `| ${c.set} | ${c.conversations} | ${f3(c.alone)} | ${f3(c.withConversation)} | ${f3(c.withConversation - c.alone)} ± ${f3(pairedNoise(c.perAlone, c.perWith))} | ${f3(c.original)} | ${c.rewriteP95Ms.toFixed(3)} |`,
+      );
+  }
+}
+
+const comparisons: Comparison[] = [];
+if (baseline) {
+  for (const result of results)
+    for (const k of result.kinds) {
+      const before = baseline.get(`${result.set}\n${k.kind}`);
+      if (!before) continue;
+      const after = new Map(result.queryIds.map((id, i) => [id, k.perQuery[i] ?? 0]));
+      comparisons.push(compare(result.set, k.kind, before, after));
+    }
+  console.log(`\nBefore (${values.baseline}) and after, nDCG@10 on the queries both measured:\n`);
+  console.log('| set | kind | before | after | difference | ± sd (paired bootstrap) | verdict |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const c of comparisons)
+    console.log(
+      `| ${c.set} | ${c.kind} | ${f3(c.before)} | ${f3(c.after)} | ${c.after - c.before >= 0 ? '+' : ''}${f3(c.after - c.before)} | ${f3(c.noise)} | ${c.verdict === 'fell' ? '**fell beyond noise**' : c.verdict} |`,
+    );
+}
+
 mkdirSync('bench/results', { recursive: true });
-const file = join(
-  'bench/results',
-  `eval-${result.set}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-);
+const file = join('bench/results', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+const config = loadConfig({});
 writeFileSync(
   file,
-  `${JSON.stringify({ ...result, node: process.version, config: config.search }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, config: config.search, results, conversations, rewrite, comparisons }, null, 2)}\n`,
 );
-console.log(`\nwritten to ${file}`);
+console.log(`\nwritten to ${file} (pass it as --baseline to compare a later run)`);
+if (comparisons.some((c) => c.verdict === 'fell')) process.exitCode = 1;
+
+/** Per set and kind, per-query nDCG@10 of an earlier run's JSON (this command's, or one set's of the older form). */
+function readBaseline(path: string): Map<string, Map<string, number>> {
+  let json: { results?: EvalResult[] } & Partial<EvalResult>;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return fail(`--baseline ${path}: ${(error as Error).message}`);
+  }
+  const runs = json.results ?? (json.kinds ? [json as EvalResult] : []);
+  const out = new Map<string, Map<string, number>>();
+  for (const run of runs)
+    for (const k of run.kinds ?? []) {
+      if (!run.queryIds || !k.perQuery) continue;
+      out.set(`${run.set}\n${k.kind}`, new Map(run.queryIds.map((id, i) => [id, k.perQuery[i] ?? 0])));
+    }
+  if (out.size === 0) fail(`--baseline ${path}: no per-query scores (written by an older eval?)`);
+  return out;
+}
 
 /** A one-line bar on a terminal, a line per 10% otherwise. */
-function progressBar() {
+function progressBar(name: string) {
   const tty = Boolean(process.stderr.isTTY);
   let lastDecile = -1;
   let lastPhase = '';
@@ -96,7 +171,7 @@ function progressBar() {
       const width = 30;
       const filled = total ? Math.round((done / total) * width) : width;
       process.stderr.write(
-        `\r\u001b[2K${phase.padEnd(9)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`,
+        `\r\u001b[2K${name} ${phase.padEnd(9)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`,
       );
       return;
     }
@@ -104,6 +179,6 @@ function progressBar() {
     if (phase === lastPhase && decile === lastDecile) return;
     lastPhase = phase;
     lastDecile = decile;
-    process.stderr.write(`${phase} ${done}/${total}\n`);
+    process.stderr.write(`${name} ${phase} ${done}/${total}\n`);
   };
 }

@@ -199,7 +199,9 @@ const configShape = z.strictObject({
           cosineFloorZ: num(2).pipe(z.number().min(-10).max(10)),
           semanticWeightByEmbedder: z
             .strictObject({
-              offline: num(0.05).pipe(z.number().min(0).max(1)),
+              // The hashing embedder adds nothing full-text lacks (README "Retrieval quality"): its
+              // hits only follow the full-text ones.
+              offline: num(0).pipe(z.number().min(0).max(1)),
               openai: num(0.5).pipe(z.number().min(0).max(1)),
               bedrock: num(0.5).pipe(z.number().min(0).max(1)),
             })

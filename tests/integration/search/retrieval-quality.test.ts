@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import { loadBeirSet } from '../../../bench/eval/beir.ts';
-import { type EvalResult, runEval } from '../../../bench/eval/run.ts';
+import { buildConversations, type ConversationScore, scoreConversations } from '../../../bench/eval/conversations.ts';
+import { type EvalResult, type IngestedSet, runEval } from '../../../bench/eval/run.ts';
 
 /**
  * Retrieval quality on fixed slices of the dev sets (tests/fixtures/eval), through the eval harness:
@@ -15,11 +16,20 @@ import { type EvalResult, runEval } from '../../../bench/eval/run.ts';
 const FIXTURES = join(import.meta.dirname, '../../fixtures/eval');
 const dirs: string[] = [];
 
-async function measure(set: string): Promise<EvalResult> {
+async function measure(
+  set: string,
+  whileOpen?: (ingested: IngestedSet) => Promise<void>,
+): Promise<EvalResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-quality-'));
   dirs.push(dataDir);
   const config = loadConfig({ env: {}, overrides: { dataDir } });
-  return runEval(loadBeirSet(join(FIXTURES, set)), config, ['fulltext', 'semantic', 'hybrid']);
+  return runEval(
+    loadBeirSet(join(FIXTURES, set)),
+    config,
+    ['fulltext', 'semantic', 'hybrid'],
+    undefined,
+    whileOpen,
+  );
 }
 
 function ndcg(result: EvalResult, kind: string): number {
@@ -54,6 +64,23 @@ describe('retrieval quality on dev-set slices', () => {
     expect(ndcg(result, 'semantic')).toBeGreaterThanOrEqual(FLOORS.cmrc.semantic);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(FLOORS.cmrc.hybrid);
     expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext') - 0.001);
+  });
+
+  it('Chinese questions over one site with hard negatives: full-text, hybrid equal to it, follow-ups helped by the conversation', {
+    timeout: 1_200_000,
+  }, async () => {
+    const set = loadBeirSet(join(FIXTURES, 'domainrag-slice'));
+    let conversation: ConversationScore | undefined;
+    const result = await measure('domainrag-slice', async (ingested) => {
+      conversation = await scoreConversations(set, ingested, buildConversations(set));
+    });
+    expect(result.ingest.failed).toBe(0);
+    expect(ndcg(result, 'fulltext')).toBeGreaterThanOrEqual(FLOORS.domainrag.fulltext);
+    expect(ndcg(result, 'hybrid')).toBeGreaterThanOrEqual(ndcg(result, 'fulltext'));
+    expect(conversation?.conversations).toBeGreaterThanOrEqual(10);
+    expect(conversation?.withConversation ?? 0).toBeGreaterThanOrEqual(
+      (conversation?.alone ?? 1) + FLOORS.domainrag.conversationGain,
+    );
   });
 });
 
