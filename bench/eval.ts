@@ -3,7 +3,8 @@
  * [--baseline <json>] [--no-conversation]]`: measures retrieval on every dev set (default
  * `scifact-train`, `cmrc2018-trial`, `domainrag-dev` from ../shared/eval, or `DROPQA_EVAL_DIR`; a set
  * may also be a path to any BEIR folder), then the conversation mode (the offline rewriter on
- * `rewrite-zh`, and retrieval on two-turn conversations built from the Chinese sets). Each set's
+ * `rewrite-zh`, and retrieval on two-turn conversations built from each set's queries where at
+ * least 10 can be: `buildConversations`). Each set's
  * corpus is ingested through the real pipeline into a fresh temporary data folder (or
  * `<--data>/<set>`, kept and reused), its queries go through `search` for each kind. Prints nDCG@10,
  * Recall@100, MRR@10, Hits@10, latency and ingest speed per set, the bootstrap noise of each mean,
@@ -20,12 +21,12 @@ import { resolveFollowUp } from '#shared/qa/conversation/follow-up.ts';
 import { loadBeirSet } from './eval/beir.ts';
 import { type Comparison, compare, meanNoise, pairedNoise } from './eval/compare.ts';
 import { buildConversations, type ConversationScore, scoreConversations } from './eval/conversations.ts';
-import { loadRewriteSet, type RewriteScore, scoreRewrites } from './eval/rewrite-set.ts';
+import { loadRewriteSet, scoreRewrites } from './eval/rewrite-set.ts';
 import { EVAL_KINDS, type EvalKind, type EvalResult, runEval } from './eval/run.ts';
 
 const DEFAULT_SETS = ['scifact-train', 'cmrc2018-trial', 'domainrag-dev'];
-/** Sets conversations are built from: Chinese questions over documents with a subject to drop. */
-const CONVERSATION_SETS = new Set(['cmrc2018-trial', 'domainrag-dev']);
+/** Fewer conversations than this (a set whose queries name no title and hold no 的) are not scored. */
+const MIN_CONVERSATIONS = 10;
 const usage =
   'usage: npm run eval -- [set or BEIR dir ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>] [--baseline <json>] [--no-conversation]';
 
@@ -47,12 +48,14 @@ const kinds = (values.kinds ?? EVAL_KINDS.join(',')).split(',').map((k) => k.tri
 const unknown = kinds.filter((k) => !(EVAL_KINDS as readonly string[]).includes(k));
 if (unknown.length) fail(`unknown kind(s) ${unknown.join(', ')}; known: ${EVAL_KINDS.join(', ')}`);
 const limit = values.limit === undefined ? undefined : Number(values.limit);
-if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) fail('--limit must be a positive integer');
+if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+  fail('--limit must be a positive integer');
 const evalRoot = resolve(process.env.DROPQA_EVAL_DIR ?? join(import.meta.dirname, '../../shared/eval'));
 const setDirs = (positionals.length ? positionals : DEFAULT_SETS).map((set) =>
   existsSync(set) ? resolve(set) : join(evalRoot, set),
 );
-for (const dir of setDirs) if (!existsSync(dir)) fail(`no set at ${dir} (set DROPQA_EVAL_DIR or give a path)`);
+for (const dir of setDirs)
+  if (!existsSync(dir)) fail(`no set at ${dir} (set DROPQA_EVAL_DIR or give a path)`);
 const baseline = values.baseline ? readBaseline(resolve(values.baseline)) : undefined;
 
 const results: EvalResult[] = [];
@@ -60,13 +63,16 @@ const conversations: ConversationScore[] = [];
 for (const dir of setDirs) {
   const set = loadBeirSet(dir);
   if (limit !== undefined) set.queries = set.queries.slice(0, limit);
-  const dataDir = values.data ? join(resolve(values.data), set.name) : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
+  const dataDir = values.data
+    ? join(resolve(values.data), set.name)
+    : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
   const config = loadConfig({ overrides: { dataDir } });
-  const built = !values['no-conversation'] && CONVERSATION_SETS.has(set.name) ? buildConversations(set) : [];
+  const built = values['no-conversation'] ? [] : buildConversations(set);
   try {
     results.push(
       await runEval(set, config, kinds, progressBar(set.name), async (ingested) => {
-        if (built.length) conversations.push(await scoreConversations(set, ingested, built));
+        if (built.length >= MIN_CONVERSATIONS)
+          conversations.push(await scoreConversations(set, ingested, built));
       }),
     );
   } finally {
@@ -88,6 +94,14 @@ for (const result of results) {
       (ingest.docsPerSecond ? ` (${ingest.docsPerSecond.toFixed(1)} docs/s)` : '') +
       `, ${ingest.documents} ready, ${ingest.failed} failed`,
   );
+  if (ingest.ingested > 0) {
+    const steps = Object.entries(ingest.steps).map(
+      ([step, s]) => `${step} ${((s.seconds / s.count) * 1000).toFixed(0)} ms`,
+    );
+    console.log(
+      `  storing/registering ${ingest.submitSeconds.toFixed(1)} s; mean per step: ${steps.join(', ')}`,
+    );
+  }
   console.log('\n| kind | nDCG@10 | ± sd | Recall@100 | MRR@10 | Hits@10 | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const k of result.kinds)

@@ -21,7 +21,7 @@ const ZH: Turn[] = [
   },
   {
     question: '他之前负责的项目结果如何？',
-    standalone_question: '他之前负责的项目结果如何？（李明）',
+    standalone_question: '李明之前负责的项目结果如何？',
     answer:
       '离线抽取式回答：\n\n> 李明此前负责的北斗项目结果良好：2022年按期交付，用户满意度达到92%。 [1]\n> 天穹项目由王芳负责，项目结果是延期三个月交付。 [2]',
   },
@@ -34,7 +34,7 @@ const EN: Turn[] = [
   },
   {
     question: 'What was the outcome of the project she ran before?',
-    standalone_question: 'What was the outcome of the project she ran before? (maria chen)',
+    standalone_question: 'What was the outcome of the project Maria Chen ran before?',
     answer:
       'Offline extractive answer:\n\n> Maria Chen previously ran the Atlas migration, which finished two months early. [1]',
   },

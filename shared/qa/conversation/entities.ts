@@ -102,8 +102,12 @@ export function entityKind(entity: string): 'person' | 'thing' | 'unknown' {
 
 /** jieba tags that name something on their own: person, place, organisation, other proper noun, Latin word, idiom or title. */
 const ANCHOR_TAGS = new Set(['nr', 'nrt', 'ns', 'nt', 'nz', 'eng', 'i']);
-/** A capitalised English name, possibly of several words: "Project Borealis", "Maria Chen". */
-const EN_NAME = /\b[A-Z][\p{L}\p{N}-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\p{L}\p{N}-]*)*/gu;
+/**
+ * A capitalised English name, possibly of several words, with a lower-case head noun before it:
+ * "Project Borealis", "Maria Chen", "project Alpha".
+ */
+const EN_NAME =
+  /(?:\b(?:project|programme|program|plan|system|platform|team|company|product|initiative|department)\s+)?\b[A-Z][\p{L}\p{N}-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\p{L}\p{N}-]*)*/gu;
 
 /**
  * What a question is about, as its words stand in it (case kept), when it names something: in
@@ -168,13 +172,17 @@ const NOUN_TAGS = /^(?:n|nr|nrt|ns|nt|nz|x|eng|vn|i|j|l)$/;
 
 /**
  * The longest run of nouns of a text (two characters or more, no stop word), when it names nothing
- * `subjectPhrase` finds: "来测试下我的颜值" -> "颜值". The weaker subject a follow-up takes when no
+ * `subjectPhrase` finds: "来测试下我的颜值" -> "颜值"; in English its key words ("What is the main
+ * goal?" -> "main goal"). The weaker subject a follow-up takes when no
  * question of the conversation names anything.
  *
  * @example nounPhrase('什么零食') // '零食'
  */
 export function nounPhrase(text: string): string | undefined {
-  if (!hasCjk(text)) return undefined;
+  if (!hasCjk(text)) {
+    const words = keyTerms(text);
+    return words.length > 0 ? words.join(' ') : undefined;
+  }
   let best = '';
   let run = '';
   for (const { word, tag } of [...tagWords(text), { word: '', tag: '' }]) {

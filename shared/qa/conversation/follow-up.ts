@@ -61,21 +61,28 @@ interface Subject {
 /**
  * The subject of a conversation: what the latest question that names something is about
  * (`subjectPhrase` of its question, or what an earlier rewrite put into a follow-up, so a chain of
- * follow-ups keeps it); usually the first question's. When no question names anything,
- * the latest question's nouns (`nounPhrase`), and only then what the latest answer names: an entity
- * an answer brought in never replaces the one a question asked about.
+ * follow-ups keeps it), the latest that `fits` when given; usually the first question's. Without
+ * `fits`, when no question names anything: the latest question's nouns (`nounPhrase`), and only
+ * then what the latest answer names. An entity an answer brought in never replaces one a question
+ * asked about.
  */
-export function conversationSubject(turns: readonly Turn[]): Subject | undefined {
+export function conversationSubject(
+  turns: readonly Turn[],
+  fits?: (phrase: string) => boolean,
+): Subject | undefined {
   const asked = (turn: Turn) => turn.standalone_question ?? turn.question;
   const pick = (find: (turn: Turn) => string | undefined, from = 0) => {
     for (let i = turns.length - 1; i >= from; i -= 1) {
       const phrase = find(turns[i] as Turn);
-      if (phrase) return { phrase, turn: i + 1 };
+      if (phrase && (!fits || fits(phrase))) return { phrase, turn: i + 1 };
     }
     return undefined;
   };
-  return (
+  const named =
     pick((turn) => inserted(turn) ?? subjectPhrase(asked(turn))) ??
+    pick((turn) => subjectPhrase(turn.question));
+  if (named || fits) return named;
+  return (
     pick((turn) => nounPhrase(asked(turn))) ??
     pick((turn) => subjectPhrase(answerBody(turn.answer)), turns.length - 1)
   );
@@ -107,9 +114,10 @@ function inserted(turn: Turn): string | undefined {
  * place of a pronoun ("它成立于哪一年" -> "中国人民大学文学院成立于哪一年", "And who led it?" ->
  * "And who led Project Borealis?"), of a demonstrative and its noun ("该学院"), of the part of the
  * subject the question starts with ("学院的院长是谁"), else in front of it ("保研率是多少" ->
- * "中国人民大学文学院保研率是多少"; English: after it, in brackets). A pronoun the subject cannot stand
- * for (他 or she for a project, 它 or it for a person) takes the person or thing the latest answer
- * names beside the subject (`namedBeside`: the answer to "星河计划的负责人是谁"). `from_turns` is the turn the inserted words come from.
+ * "中国人民大学文学院保研率是多少"; English: after it, in brackets). A pronoun takes the latest subject
+ * it can stand for (他 or she not a project, 它 or it not a person, by the phrase's form); when no
+ * question named one, the person or thing the latest answer names beside the subject
+ * (`namedBeside`: 李明, answering "星河计划的负责人是谁"). `from_turns` is the turn the inserted words come from.
  *
  * @example resolveFollowUp('它成立于哪一年', [{ question: '中国人民大学文学院前身是什么', answer: '1939年，陕北公学……' }])
  * // { standalone_question: '中国人民大学文学院成立于哪一年', from_turns: [1] }
@@ -121,16 +129,21 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
   if (turns.length === 0 || (!anaphoric && !elliptical && subjectPhrase(question))) return unchanged;
   const subject = conversationSubject(turns);
   if (!subject) return unchanged;
-  const lowered = question.toLowerCase();
-  if (lowered.includes(subject.phrase.toLowerCase())) return unchanged;
-  const kind = entityKind(subject.phrase.toLowerCase());
-  const wanted =
-    PERSON_PRONOUN.test(question) && kind !== 'person'
-      ? 'person'
-      : THING_PRONOUN.test(question) && kind === 'person'
-        ? 'thing'
-        : undefined;
-  const referent = (wanted && namedBeside(subject, turns, wanted)) || subject;
+  // A pronoun points at a person (他, she) or a thing (它, it): the latest subject it can stand for,
+  // else one of its kind the answer names beside the subject.
+  const wanted = PERSON_PRONOUN.test(question)
+    ? 'person'
+    : THING_PRONOUN.test(question)
+      ? 'thing'
+      : undefined;
+  const canStandFor = (phrase: string) => {
+    const kind = entityKind(phrase.toLowerCase());
+    return kind === wanted || kind === 'unknown';
+  };
+  const referent = wanted
+    ? (conversationSubject(turns, canStandFor) ?? namedBeside(subject, turns, wanted) ?? subject)
+    : subject;
+  if (question.toLowerCase().includes(referent.phrase.toLowerCase())) return unchanged;
   const standalone = hasCjk(question)
     ? insertZh(question, referent.phrase)
     : insertEn(question, referent.phrase);

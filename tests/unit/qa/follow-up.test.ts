@@ -51,7 +51,7 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('预算呢？', ZH).standalone_question).toBe('星河计划预算呢？');
   });
 
-  it('prefers the most recent turn and follows a chain of rewrites', () => {
+  it('follows a chain of rewrites to the thing a question asked about, not one an answer brought in', () => {
     const turns = [
       ...ZH,
       {
@@ -61,8 +61,8 @@ describe('resolveFollowUp', () => {
       },
     ];
     expect(resolveFollowUp('那它的预算是多少？', turns)).toEqual({
-      standalone_question: '那北斗项目的预算是多少？',
-      from_turns: [2],
+      standalone_question: '那星河计划的预算是多少？',
+      from_turns: [1],
     });
   });
 
@@ -128,6 +128,26 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
     expect(resolveFollowUp('What did it cost in the end?', lead).standalone_question).toBe(
       'What did Project Borealis cost in the end?',
     );
+  });
+});
+
+describe('resolveFollowUp with pronouns of two kinds', () => {
+  it('gives "he" the person beside the project asked about, then "its" the project again', () => {
+    const first = {
+      question: 'Who leads project Alpha?',
+      answer: 'Offline extractive answer:\n\n> Project Alpha is led by Zhang San. [1]',
+    };
+    const he = resolveFollowUp('Which project did he lead before?', [first]);
+    expect(he.standalone_question).toBe('Which project did Zhang San lead before?');
+    const second = {
+      question: 'Which project did he lead before?',
+      standalone_question: he.standalone_question,
+      answer: 'Offline extractive answer:\n\n> Zhang San previously led project Beta. [1]',
+    };
+    expect(resolveFollowUp('What does its architecture diagram show?', [first, second])).toEqual({
+      standalone_question: "What does project Alpha's architecture diagram show?",
+      from_turns: [1],
+    });
   });
 });
 
