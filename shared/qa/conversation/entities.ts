@@ -100,6 +100,8 @@ export function entityKind(entity: string): 'person' | 'thing' | 'unknown' {
   return 'unknown';
 }
 
+/** jieba tags of common nouns a name's phrase runs on with: 外语类, 保送生. */
+const COMMON_NOUN = /^(?:n|vn|nz|j)$/;
 /** jieba tags that name something on their own: person, place, organisation, other proper noun, Latin word, idiom or title. */
 const ANCHOR_TAGS = new Set(['nr', 'nrt', 'ns', 'nt', 'nz', 'eng', 'i']);
 /**
@@ -159,6 +161,12 @@ function cjkSubject(text: string): string | undefined {
       end += 2;
     else break;
   }
+  // Common nouns after the name belong to what is asked about ("中国人民大学外语类保送生"), except the
+  // last one before a verb: that is what is asked of it ("...文学院院长是谁").
+  let nouns = end;
+  while (COMMON_NOUN.test(words[nouns]?.tag ?? '') && !isStopword(words[nouns]?.word ?? '')) nouns += 1;
+  if (nouns > end && /^v/.test(words[nouns]?.tag ?? '')) nouns -= 1;
+  end = nouns;
   let start = first;
   while (start > 0 && anchor(start - 1)) start -= 1;
   return words
