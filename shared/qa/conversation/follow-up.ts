@@ -151,11 +151,12 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
 }
 
 function insertZh(question: string, subject: string): string {
-  if (ZH_PRONOUN.test(question)) return question.replace(ZH_PRONOUN, subject);
+  // Replacer functions: a subject holding "$&" is text, not a pattern.
+  if (ZH_PRONOUN.test(question)) return question.replace(ZH_PRONOUN, () => subject);
   const demonstrative = ZH_DEMONSTRATIVE.exec(question);
   if (demonstrative) {
     const noun = demonstrative[1] ?? '';
-    return question.replace(demonstrative[0], subject.endsWith(noun) ? subject : subject + noun);
+    return question.replace(demonstrative[0], () => (subject.endsWith(noun) ? subject : subject + noun));
   }
   // The question starts with the subject's last words: "学院的院长是谁" after "...文学院...".
   const chars = [...subject];
@@ -170,7 +171,7 @@ function insertEn(question: string, subject: string): string {
   const pronoun = EN_PRONOUN.exec(question);
   if (pronoun) {
     const possessive = /^(?:its|their|his|her)$/i.test(pronoun[0]);
-    return question.replace(pronoun[0], possessive ? `${subject}'s` : subject);
+    return question.replace(pronoun[0], () => (possessive ? `${subject}'s` : subject));
   }
   return question.replace(/\s*([?.!])?\s*$/u, (_, end = '') => ` (${subject})${end}`);
 }
