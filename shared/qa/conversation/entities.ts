@@ -49,7 +49,7 @@ function cjkEntities(text: string): string[] {
   for (let i = 0; i < words.length; i += 1) {
     const { word, tag } = words[i] as { word: string; tag: string };
     const next = words[i + 1]?.word ?? '';
-    if (HAN_WORD.test(word) && NAME_HEADS.test(next) && !NAME_HEADS.test(word)) {
+    if (HAN_WORD.test(word) && tag !== 'r' && NAME_HEADS.test(next) && !NAME_HEADS.test(word)) {
       out.push(word + next);
       i += 1;
     } else if ((NAME_TAGS.has(tag) || tag === 'x') && HAN_WORD.test(word)) {
@@ -145,7 +145,13 @@ function cjkSubject(text: string): string | undefined {
     const w = words[i];
     if (!w || isStopword(w.word)) return false;
     if (ANCHOR_TAGS.has(w.tag) && /[\p{L}\p{N}]{2,}/u.test(w.word)) return true;
-    return HAN_WORD.test(w.word) && NAME_HEADS.test(words[i + 1]?.word ?? '') && !NAME_HEADS.test(w.word);
+    // A pronoun before a head noun (哪个项目, 这个项目) names nothing.
+    return (
+      HAN_WORD.test(w.word) &&
+      w.tag !== 'r' &&
+      NAME_HEADS.test(words[i + 1]?.word ?? '') &&
+      !NAME_HEADS.test(w.word)
+    );
   };
   const first = words.findIndex((_, i) => anchor(i));
   if (first < 0) return undefined;
