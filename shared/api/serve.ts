@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { errorFields, log } from '#shared/log/logger.ts';
@@ -12,6 +13,7 @@ import { warmSearchIndex } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
+import { answerClientErrors } from './client-errors.ts';
 import { allowedHosts, isLoopback } from './request-guard.ts';
 
 const WARM_DELAY_MS = 1000;
@@ -60,6 +62,7 @@ export async function startServer(
       ),
     );
   });
+  answerClientErrors(server as Server);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
