@@ -92,6 +92,10 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             ...responses('{ success, documents: [{ id, key, filename, status: "queued" }] }'),
             413: ERROR,
+            507: {
+              description: 'error code insufficient_storage: the server is out of disk space',
+              content: ERROR.content,
+            },
           },
         },
       },
