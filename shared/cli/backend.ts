@@ -88,7 +88,7 @@ export async function openBackend(config: Config, options: { recover?: boolean }
       const document = await resolveDocument(rt.db, keyOrId);
       return diffVersions(rt.db, document.id, range);
     },
-    watchStatus: () => stoppedWatchStatus(rt.db, config.watch.directories),
+    watchStatus: () => stoppedWatchStatus(rt.db, config),
     async remove(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);
       await deleteDocument(rt.db, rt.store, document.id);
