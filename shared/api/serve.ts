@@ -8,6 +8,7 @@ import type { Config } from '../config/index.ts';
 import { watchVanishedObjects } from '../documents/index.ts';
 import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
+import { recoverRuntime } from '../runtime/recover.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
@@ -32,13 +33,17 @@ export async function startServer(
   // Uploads a stopped server was receiving: this server alone stages under the data folder (lock).
   await clearStaging(stagingDir(dataDir));
   const rt = await openRuntime(config);
-  // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
-  const recovered = await rt.ingest.recover();
-  if (recovered.resumed.length + recovered.requeued.length + recovered.failed.length > 0) {
+  // Crash recovery before any new work: what a stopped process left is resumed or marked failed, and
+  // stored objects that differ from the database are queued.
+  const recovered = await recoverRuntime(rt);
+  const { resumed, requeued, failed, diverged } = recovered;
+  if (resumed.length + requeued.length + failed.length + diverged.length > 0) {
     log.info('ingest: recovered interrupted work', {
-      resumed: recovered.resumed.length,
-      requeued: recovered.requeued.length,
-      markedFailed: recovered.failed.length,
+      resumed: resumed.length,
+      requeued: requeued.length,
+      markedFailed: failed.length,
+      storedObjectsDiffering: diverged.length,
+      ...(diverged.length > 0 ? { differingKeys: diverged.map((d) => d.key).join(', ') } : {}),
     });
   }
   // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).

@@ -85,7 +85,7 @@ export class LocalBlobStore implements BlobStore {
     try {
       const info = await stat(this.pathOf(key));
       if (!info.isFile()) return undefined;
-      return { key, size: info.size, contentType: contentTypeOf(key) };
+      return { key, size: info.size, contentType: contentTypeOf(key), lastModified: info.mtime };
     } catch (error) {
       if (isCode(error, 'ENOENT', 'ENOTDIR')) return undefined;
       throw error;

@@ -98,7 +98,12 @@ export class S3BlobStore implements BlobStore {
     assertSafeKey(key);
     try {
       const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { key, size: result.ContentLength ?? 0, contentType: result.ContentType };
+      return {
+        key,
+        size: result.ContentLength ?? 0,
+        contentType: result.ContentType,
+        ...(result.LastModified ? { lastModified: result.LastModified } : {}),
+      };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
