@@ -1,7 +1,8 @@
 /**
  * Kill -9 probe of a re-upload (issue 28 point 6): starts the real server (`dropqa serve`) on a
  * fresh data folder, uploads a document and waits until it is ready, then in each round re-uploads it
- * with new bytes and kills the server with SIGKILL after a random delay, restarts it, waits until
+ * with new bytes and kills the server with SIGKILL (odd rounds after a random delay, even rounds as
+ * soon as the new bytes land in the bucket object), restarts it, waits until
  * nothing is queued or processing, and checks that the bucket object's SHA-256 is the latest stored
  * version's and that version is settled. Prints one line per round and a summary; exits 1 on any
  * disagreement.
@@ -10,7 +11,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -107,17 +108,25 @@ try {
   console.log(`data folder ${dataDir}; ${rounds} rounds, kill after 0-${maxDelayMs} ms`);
 
   for (let round = 1; round <= rounds; round++) {
+    // Odd rounds: a random moment. Even rounds: the moment the new bytes replace the object (polled
+    // every millisecond), the narrow window before the document is queued.
+    const atWrite = round % 2 === 0;
     const delay = Math.floor(Math.random() * maxDelayMs);
+    const object = join(dataDir, 'bucket', ...KEY.split('/'));
+    const before = statSync(object).mtimeMs;
     const sending = upload(server.url, content(round)).catch(() => undefined);
-    await sleep(delay);
+    const since = Date.now();
+    if (atWrite) {
+      while (statSync(object).mtimeMs === before && Date.now() - since < 60_000) await sleep(1);
+    } else await sleep(delay);
+    const killedAfter = Date.now() - since;
     server.child.kill('SIGKILL');
     await sending;
     await new Promise((r) => (server.child.exitCode === null ? server.child.once('exit', r) : r(null)));
     server = await start();
     const { doc, versions } = await settled(server.url);
-    const object = readFileSync(join(dataDir, 'bucket', ...KEY.split('/')));
     const latest = versions[0];
-    const agree = latest !== undefined && latest.fileHash === sha(object);
+    const agree = latest !== undefined && latest.fileHash === sha(readFileSync(object));
     if (!agree) disagreements++;
     const line =
       server.log
@@ -135,7 +144,7 @@ try {
             : 'none';
     recoveries[what]++;
     console.log(
-      `round ${round}: kill after ${delay} ms; at restart: ${what}; latest v${latest?.version} ${latest?.status}, current v${doc.currentVersion}; object ${agree ? 'agrees' : 'DIFFERS'}`,
+      `round ${round}: kill ${atWrite ? 'as the object was written' : 'at a random moment'}, ${killedAfter} ms after sending; at restart: ${what}; latest v${latest?.version} ${latest?.status}, current v${doc.currentVersion}; object ${agree ? 'agrees' : 'DIFFERS'}`,
     );
   }
   server.child.kill('SIGTERM');
