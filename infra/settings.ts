@@ -92,9 +92,11 @@ const settingsSchema = z.object({
   presignExpirySeconds: z.coerce.number().int().min(60).max(604_800).default(900),
   /**
    * Concurrent executions reserved for the ask function, which also caps them (answers and their
-   * Bedrock calls at once); 0 reserves none. An account at the default quota of 10 cannot reserve any.
+   * Bedrock calls at once); 0 (the default) reserves none. Lambda keeps 100 of an account's
+   * concurrency unreserved, so reserving n needs a quota of at least n + 100: a new account's quota
+   * (often 10) can reserve none, and stack creation would fail.
    */
-  askConcurrency: z.coerce.number().int().min(0).default(10),
+  askConcurrency: z.coerce.number().int().min(0).default(0),
   /**
    * Questions and summaries one user may ask a minute once their burst is spent (a token bucket per
    * Cognito subject in the database: limits.askRate); 0 turns the per-user limit off.

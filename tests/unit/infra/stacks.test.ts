@@ -355,11 +355,14 @@ describe('what the first real deploy needs', () => {
     expect(granted.some((r) => r.includes('amazon.titan-embed-text-v2:0'))).toBe(true);
   });
 
-  it('caps the ask function with reserved concurrency and per-user throttling, and never compresses (buffers) /api/* answers', () => {
-    s.api.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 10 });
-    // And each user by a token bucket: 20 questions at once, then 2 a minute.
+  it('reserves no concurrency by default (a new account has none to spare), throttles each user, and never compresses (buffers) /api/* answers', () => {
+    // Lambda keeps 100 unreserved: an account at a quota of 10 fails stack creation on any reservation.
+    for (const template of [s.storage, s.database, s.pipeline, s.api, s.web]) {
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function')))
+        expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+    // Each user by a token bucket: 20 questions at once, then 2 a minute.
     s.api.hasResourceProperties('AWS::Lambda::Function', {
-      ReservedConcurrentExecutions: 10,
       Environment: {
         Variables: Match.objectLike({
           DROPQA_LIMITS__ASK_RATE__PER_MINUTE: '2',
