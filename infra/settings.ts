@@ -46,6 +46,11 @@ const roleModelsSchema = z
 const settingsSchema = z.object({
   /** Deploy into this region; unset: the CLI's (environment-agnostic templates). */
   region: z.string().optional(),
+  /** Deploy into this account (12 digits); unset: the CLI credentials' account at deploy time. */
+  account: z.coerce
+    .string()
+    .regex(/^\d{12}$/, 'a 12-digit AWS account id')
+    .optional(),
   /** Prefix of every stack's name. */
   stackPrefix: z.string().default('DropQA'),
   /** `bedrock` (the default in AWS) or `offline` (no model: extractive answers, hashing embeddings). */

@@ -67,12 +67,8 @@ export class DatabaseStack extends Stack {
       cloudwatchLogsRetention: RetentionDays.ONE_MONTH,
       port: 5433,
     });
-    // cloudwatchLogsRetention is applied by a CDK-managed function.
-    acknowledge(
-      this,
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      'The CDK-managed log-retention function uses the AWS managed basic execution role.',
-    );
+    // cloudwatchLogsRetention is applied by a CDK-managed function (its basic execution role: see
+    // nag-wildcards.ts).
     acknowledge(
       this,
       'AwsSolutions-IAM5[Resource::*]',
@@ -99,11 +95,6 @@ export class DatabaseStack extends Stack {
       provider,
       'AwsSolutions-L1',
       'The custom-resource framework function is managed by the CDK, which picks its runtime.',
-    );
-    acknowledge(
-      provider,
-      'AwsSolutions-IAM4',
-      'The CDK custom-resource framework uses the AWS managed basic execution role.',
     );
     acknowledge(
       provider,
