@@ -64,6 +64,12 @@ const JUSTIFIED: [RegExp, string][] = [
     "The CDK's bucket deployment reads the site's files from the bootstrap asset bucket, under keys known only at deploy time.",
   ],
   [
+    findingPattern(
+      '^Resource::arn:{partition}:states:{region}:{account}:execution:<Ingestion[A-Za-z0-9]*\\.Name>:\\*$',
+    ),
+    "An ingestion execution's name is known only once it starts; its history is read after it ended.",
+  ],
+  [
     findingPattern('^Resource::arn:{partition}:bedrock:\\*::foundation-model\\/[^*]+$'),
     'Cross-region inference routes a named model to any region, so the region part is a wildcard.',
   ],

@@ -1,6 +1,7 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -85,6 +86,9 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
   },
 };
 
+/** The execution statuses whose events reach the execution-ended function. */
+export const ENDED_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+
 /** Lambda's own limit on a run. */
 const LAMBDA_MAX_SECONDS = 900;
 
@@ -112,6 +116,8 @@ export class PipelineStack extends Stack {
   readonly stateMachine: StateMachine;
   readonly taskFunctions: Record<TaskName, HouseFunction>;
   readonly ingest: HouseFunction;
+  /** Marks the version of an execution that ended unsuccessfully failed (see `ENDED_STATUSES`). */
+  readonly executionEnded: HouseFunction;
   readonly deadLetters: Queue;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
@@ -204,5 +210,50 @@ export class PipelineStack extends Stack {
         targets: [target],
       });
     }
+
+    // An execution that times out, is stopped or fails where no Catch sees it never reaches
+    // MarkFailed: Step Functions' own status events mark its version failed.
+    this.executionEnded = new HouseFunction(this, 'ExecutionEnded', {
+      entry: 'functions/ingest/execution-ended.ts',
+      description: 'Ingestion executions FAILED, TIMED_OUT or ABORTED -> their version marked failed',
+      environment,
+      logRetention,
+      deadLetterQueue: this.deadLetters,
+    });
+    database.grantDataApi(this.executionEnded);
+    // MarkFailed's core removes what the failed version wrote under documents/<id>/v<n>/.
+    grantObjects(this.executionEnded, bucket, { read: true, delete: [DERIVED_PREFIX] });
+    this.executionEnded.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:GetExecutionHistory'],
+        resources: [
+          this.formatArn({
+            service: 'states',
+            resource: 'execution',
+            resourceName: `${this.stateMachine.stateMachineName}:*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    new Rule(this, 'ExecutionEndedRule', {
+      description:
+        'Ingestion executions that FAILED, TIMED_OUT or were ABORTED -> the execution-ended function',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: {
+          status: [...ENDED_STATUSES],
+          stateMachineArn: [this.stateMachine.stateMachineArn],
+        },
+      },
+      targets: [
+        new LambdaFunction(this.executionEnded, {
+          deadLetterQueue: this.deadLetters,
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(6),
+        }),
+      ],
+    });
   }
 }
