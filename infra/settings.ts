@@ -109,6 +109,13 @@ const settingsSchema = z.object({
   askPerMinute: z.coerce.number().min(0).default(2),
   /** Questions one user may ask at once before `askPerMinute` applies. */
   askBurst: z.coerce.number().int().min(1).default(20),
+  /**
+   * The most ingestion executions that run at once (and so call Bedrock at once: each makes up to 4
+   * model calls and runs up to 4 task functions at a time); the others wait in the ingest queue.
+   * Needs no reserved concurrency, so any account can deploy it; on an account whose Lambda
+   * concurrency quota is 10, keep it at 1 or 2.
+   */
+  pipelineConcurrency: z.coerce.number().int().min(1).max(100).default(2),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });
