@@ -13,7 +13,7 @@ const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
  * The custom resource that applies the database migrations (extensions vector and pg_trgm included)
- * through the Data API on every deploy; already applied migrations are skipped. Deleting the stack
+ * through the Data API whenever a deploy changes them (infra/migrations-hash.ts); already applied migrations are skipped. Deleting the stack
  * leaves the data alone.
  */
 export const handler = middy(async (event: CloudFormationCustomResourceEvent) => {
