@@ -41,7 +41,7 @@ const ENVIRONMENT_PARTS: Record<string, string> = {
 };
 
 /** A finding pattern whose `{partition}`, `{region}` and `{account}` match any environment's. */
-export function findingPattern(source: string): RegExp {
+function findingPattern(source: string): RegExp {
   return new RegExp(
     source.replace(/\{(partition|region|account)\}/g, (part) => ENVIRONMENT_PARTS[part] ?? part),
   );
