@@ -171,7 +171,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           summary: 'Watched folders (local only): document counts, pending files, last sync, last error',
           responses: responses(
-            '{ running, ready, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
+            '{ running, ready, rules: { symlinks: "not followed", maxFileBytes, quietMs }, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
           ),
         },
       },
