@@ -75,14 +75,16 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
     entry: 'functions/ingest/activate.ts',
     description: 'Task Activate',
     memorySize: 512,
-    objects: {},
+    // A reindex whose result equals the current version's is discarded: its files go (discardVersion).
+    objects: { delete: [DERIVED_PREFIX] },
     models: false,
   },
   MarkFailed: {
     entry: 'functions/ingest/mark-failed.ts',
     description: 'Task MarkFailed',
     memorySize: 512,
-    objects: {},
+    // A failed version's files go (discardVersion).
+    objects: { delete: [DERIVED_PREFIX] },
     models: false,
   },
 };

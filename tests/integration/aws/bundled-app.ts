@@ -237,6 +237,8 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
     store,
     bucket,
     container,
+    /** What a function's container wrote to stdout and stderr (its logs). */
+    logs: async (id: string) => (await container(id)).logs(),
     /** The deployed state machine's definition run with the task functions' containers. */
     machine,
     /** Asks the ask function, in RESPONSE_STREAM mode. */

@@ -178,6 +178,8 @@ describe('the synthesized functions, run from their cdk.out packages against the
     for await (const blob of app.store.list(`documents/${id}/`)) found.push(blob.key);
     return found;
   };
+  /** The end of the ask function's log, for failure messages. */
+  const askLogs = async () => (await app.logs('Ask')).slice(-4000);
   const ingestEvent = async (event: unknown) => {
     const result = await (await app.container('Ingest')).invoke(event);
     return { result, executions: await app.executions() };
@@ -273,8 +275,8 @@ describe('the synthesized functions, run from their cdk.out packages against the
       app.database.db,
       sql`SELECT i.filename FROM images i JOIN nodes n ON n.id = i.node_id WHERE n.document_id = ${id}::uuid`,
     );
-    const response = await app.ask({ method: 'GET', path: `/api/documents/${id}/images/${image?.filename}` });
-    expect(response.metadata.statusCode, response.body).toBe(200);
+    const response = await app.ask({ method: 'GET', path: `/api/v1/documents/${id}/images/${image?.filename}` });
+    expect(response.metadata.statusCode, `${response.body}\n${await askLogs()}`).toBe(200);
     expect(response.metadata.headers['content-type']).toBe('image/png');
   }, 120_000);
 
@@ -287,7 +289,7 @@ describe('the synthesized functions, run from their cdk.out packages against the
         body: { question: 'How much is the cloud migration budget and when does it end?', mode },
       });
       expect(response.metadata.statusCode).toBe(200);
-      expect(eventsOf(response.body).at(-1), response.body).toBe('done');
+      expect(eventsOf(response.body).at(-1), `${response.body}\n${await askLogs()}`).toBe('done');
       expect(app.bedrock.requests.length).toBeGreaterThan(0);
     },
     120_000,

@@ -1,4 +1,4 @@
-import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { runSimulation, runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { DEPLOYMENT, type TemplateValues } from './template-values.ts';
 import type { IamCall } from './wire-calls.ts';
 
@@ -76,6 +76,9 @@ export function bucketPolicies(values: TemplateValues): Map<string, PolicyDocume
   return policies;
 }
 
+/** An ARN without a region (`arn:aws:bedrock:::foundation-model/...`). */
+const REGIONLESS = /^arn:[^:]+:[^:]+::/;
+
 export interface Denial {
   role: string;
   call: IamCall;
@@ -106,24 +109,28 @@ export async function deniedCalls(
       ? call.resource.replace(/^(arn:[^:]+:s3:::[^/]+).*$/, '$1')
       : '';
     const resourcePolicy = resourcePolicies.get(bucket);
-    const result = await runSimulation(
-      {
-        request: {
-          principal: role.roleArn,
-          action: call.action,
-          resource: { resource: call.resource, accountId: DEPLOYMENT.account },
-          contextVariables: call.context,
-        },
-        identityPolicies: role.policies,
-        serviceControlPolicies: [],
-        resourceControlPolicies: [],
-        ...(resourcePolicy ? { resourcePolicy } : {}),
+    const simulation: Simulation = {
+      request: {
+        principal: role.roleArn,
+        action: call.action,
+        resource: { resource: call.resource, accountId: DEPLOYMENT.account },
+        contextVariables: call.context,
       },
-      { simulationMode: 'Strict' },
-    );
-    if (result.resultType === 'error') denials.push({ role: role.name, call, result: result.errors.message });
-    else if (result.overallResult !== 'Allowed')
-      denials.push({ role: role.name, call, result: result.overallResult });
+      identityPolicies: role.policies,
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(resourcePolicy ? { resourcePolicy } : {}),
+    };
+    const result = await runSimulation(simulation, { simulationMode: 'Strict' });
+    // The IAM data knows no resource type for a region-less ARN (a global inference profile's
+    // foundation model), which AWS does authorize: the same engine evaluates it without that check.
+    const outcome =
+      result.resultType !== 'error'
+        ? result.overallResult
+        : result.errors.message === 'no.resource.types' && REGIONLESS.test(call.resource)
+          ? runUnsafeSimulation(simulation, { simulationMode: 'Strict' })
+          : result.errors.message;
+    if (outcome !== 'Allowed') denials.push({ role: role.name, call, result: outcome });
   }
   return denials;
 }
