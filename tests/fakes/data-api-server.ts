@@ -196,7 +196,9 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
         return { updateResults };
       }
       case 'BeginTransaction': {
-        await waitForConnection();
+        // Every waiter resumes when the connection is released: the first to look again takes it.
+        do await waitForConnection();
+        while (owner !== undefined);
         const id = randomUUID();
         owner = id;
         try {

@@ -275,7 +275,10 @@ describe('the synthesized functions, run from their cdk.out packages against the
       app.database.db,
       sql`SELECT i.filename FROM images i JOIN nodes n ON n.id = i.node_id WHERE n.document_id = ${id}::uuid`,
     );
-    const response = await app.ask({ method: 'GET', path: `/api/v1/documents/${id}/images/${image?.filename}` });
+    const response = await app.ask({
+      method: 'GET',
+      path: `/api/v1/documents/${id}/images/${image?.filename}`,
+    });
     expect(response.metadata.statusCode, `${response.body}\n${await askLogs()}`).toBe(200);
     expect(response.metadata.headers['content-type']).toBe('image/png');
   }, 120_000);
