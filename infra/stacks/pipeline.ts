@@ -15,7 +15,7 @@ import {
   type TaskName,
 } from '#shared/pipeline/definition.ts';
 import type { FunctionEntry } from '../function-bundles.ts';
-import { grantObjects } from '../grants.ts';
+import { grantObjects, type ObjectAccess } from '../grants.ts';
 import { HouseFunction } from '../house-function.ts';
 import { acknowledge } from '../nag.ts';
 import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
@@ -27,8 +27,8 @@ interface TaskFunctionSpec {
   entry: FunctionEntry;
   description: string;
   memorySize: number;
-  /** What the step does in the bucket besides reading. */
-  objects: { write?: string[]; delete?: string[] };
+  /** What the step does in the bucket (tests/integration/aws/function-bundles.test.ts checks each grant is used). */
+  objects: ObjectAccess;
   models: boolean;
 }
 
@@ -38,7 +38,7 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
     entry: 'functions/ingest/register.ts',
     description: 'Task Register',
     memorySize: 1024,
-    objects: {},
+    objects: { read: true },
     models: false,
   },
   Parse: {
@@ -46,7 +46,11 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
     description: 'Task Parse',
     memorySize: 3008,
     // An e-mail's attachments are written (and an earlier version's removed) as objects of their own.
-    objects: { write: [DERIVED_PREFIX, ATTACHMENT_PREFIX], delete: [DERIVED_PREFIX, ATTACHMENT_PREFIX] },
+    objects: {
+      read: true,
+      write: [DERIVED_PREFIX, ATTACHMENT_PREFIX],
+      delete: [DERIVED_PREFIX, ATTACHMENT_PREFIX],
+    },
     // Section titles from the chat model, structure from the embedder (offline fallbacks warn).
     models: true,
   },
@@ -54,13 +58,15 @@ const TASK_FUNCTIONS: Record<TaskName, TaskFunctionSpec> = {
     entry: 'functions/images/handler.ts',
     description: 'Task DescribeImage',
     memorySize: 1536,
-    objects: { write: [DERIVED_PREFIX], delete: [DERIVED_PREFIX] },
+    // Reads the image; what it learns goes to the database.
+    objects: { read: true },
     models: true,
   },
   Summarize: {
     entry: 'functions/summarize/handler.ts',
     description: 'Task Summarize',
     memorySize: 1024,
+    // Works from the database alone.
     objects: {},
     models: true,
   },
@@ -145,7 +151,7 @@ export class PipelineStack extends Stack {
         logRetention,
       });
       database.grantDataApi(fn);
-      grantObjects(fn, bucket, { read: true, ...spec.objects });
+      grantObjects(fn, bucket, spec.objects);
       if (spec.models) grantModels(fn, settings, this, task === 'DescribeImage');
       functions[task] = fn;
     }
