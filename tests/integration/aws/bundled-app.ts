@@ -106,7 +106,9 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
     TASK_NAMES.map((task) => [task, async (input: unknown) => (await container(task)).invoke(input)]),
   ) as TaskHandlers;
   const machine = deployedMachine(deployedDefinition(templates.pipeline), handlers);
-  const executions: { name: string; run: Promise<{ output?: unknown; error?: Error }> }[] = [];
+  const executions: Promise<{ output?: unknown; error?: Error }>[] = [];
+  /** Execution names stay taken after the execution ends, as in Step Functions. */
+  const executionNames = new Set<string>();
   const front: AwsFront = await startAwsFront({
     s3: s3.endpoint,
     'rds-data': database.api.url,
@@ -119,16 +121,17 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
 
   /** Step Functions' StartExecution: the deployed definition runs with the task functions' containers. */
   function startExecution(request: WireRequest) {
-    const { stateMachineArn: arn, name = `run-${executions.length + 1}`, input } = JSON.parse(request.body);
+    const { stateMachineArn: arn, name = `run-${executionNames.size + 1}`, input } = JSON.parse(request.body);
     if (request.headers['x-amz-target'] !== 'AWSStepFunctions.StartExecution' || arn !== stateMachineArn)
       return { status: 400, body: { __type: 'StateMachineDoesNotExist', message: `no ${arn}` } };
-    if (executions.some((e) => e.name === name))
+    if (executionNames.has(name))
       return { status: 400, body: { __type: 'ExecutionAlreadyExists', message: `${name} exists` } };
     const run = machine.run(JSON.parse(input)).then(
       (output) => ({ output }),
       (error: Error) => ({ error }),
     );
-    executions.push({ name, run });
+    executionNames.add(name);
+    executions.push(run);
     return {
       status: 200,
       body: {
@@ -246,10 +249,7 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
       (await container('Ask')).invokeStreaming(urlEvent(request)),
     /** Waits for the executions StartExecution started so far; their outputs (or errors), in order. */
     async executions() {
-      const settled = [];
-      for (const execution of executions) settled.push(await execution.run);
-      executions.length = 0;
-      return settled;
+      return Promise.all(executions.splice(0));
     },
     /**
      * The calls the functions made since the last check, evaluated against their roles; the ones
