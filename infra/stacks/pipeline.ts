@@ -263,7 +263,7 @@ export class PipelineStack extends Stack {
     });
     database.grantDataApi(this.executionEnded);
     // MarkFailed's core removes what the failed version wrote under documents/<id>/v<n>/.
-    grantObjects(this.executionEnded, bucket, { read: true, delete: [DERIVED_PREFIX] });
+    grantObjects(this.executionEnded, bucket, { delete: [DERIVED_PREFIX] });
     this.executionEnded.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:GetExecutionHistory'],

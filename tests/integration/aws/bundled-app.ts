@@ -33,6 +33,7 @@ type StackName = (typeof STACKS)[number];
 const FUNCTION_STACKS: Record<string, StackName> = {
   Migrate: 'database',
   Ingest: 'pipeline',
+  ExecutionEnded: 'pipeline',
   Ask: 'api',
   ...Object.fromEntries(TASK_NAMES.map((task) => [task, 'pipeline' as const])),
 };
@@ -112,18 +113,31 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
   const front: AwsFront = await startAwsFront({
     s3: s3.endpoint,
     'rds-data': database.api.url,
-    states: (request) => startExecution(request),
+    states: (request) => stepFunctions(request),
     textract: () => ({
       status: 200,
       body: { Blocks: [{ BlockType: 'LINE', Text: 'Revenue grew by twelve percent', Confidence: 98.5 }] },
     }),
   });
 
-  /** Step Functions' StartExecution: the deployed definition runs with the task functions' containers. */
-  function startExecution(request: WireRequest) {
-    const { stateMachineArn: arn, name = `run-${executionNames.size + 1}`, input } = JSON.parse(request.body);
-    if (request.headers['x-amz-target'] !== 'AWSStepFunctions.StartExecution' || arn !== stateMachineArn)
-      return { status: 400, body: { __type: 'StateMachineDoesNotExist', message: `no ${arn}` } };
+  /** History events of executions, by ARN, as a test sets them (`history`). */
+  const histories = new Map<string, unknown[]>();
+
+  /**
+   * Step Functions: StartExecution runs the deployed definition with the task functions' containers
+   * (none is left running between calls, so ListExecutions lists none); GetExecutionHistory answers
+   * what a test set.
+   */
+  function stepFunctions(request: WireRequest) {
+    const operation = request.headers['x-amz-target']?.replace('AWSStepFunctions.', '');
+    const body = JSON.parse(request.body);
+    if (operation === 'ListExecutions' && body.stateMachineArn === stateMachineArn)
+      return { status: 200, body: { executions: [] } };
+    if (operation === 'GetExecutionHistory')
+      return { status: 200, body: { events: histories.get(body.executionArn) ?? [] } };
+    const { stateMachineArn: arn, name = `run-${executionNames.size + 1}`, input } = body;
+    if (operation !== 'StartExecution' || arn !== stateMachineArn)
+      return { status: 400, body: { __type: 'StateMachineDoesNotExist', message: `${operation} on ${arn}` } };
     if (executionNames.has(name))
       return { status: 400, body: { __type: 'ExecutionAlreadyExists', message: `${name} exists` } };
     const run = machine.run(JSON.parse(input)).then(
@@ -247,6 +261,9 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
     /** Asks the ask function, in RESPONSE_STREAM mode. */
     ask: async (request: UrlRequest): Promise<StreamedResponse> =>
       (await container('Ask')).invokeStreaming(urlEvent(request)),
+    stateMachineArn,
+    /** Sets the history GetExecutionHistory answers for an execution. */
+    history: (executionArn: string, events: unknown[]) => histories.set(executionArn, events),
     /** Waits for the executions StartExecution started so far; their outputs (or errors), in order. */
     async executions() {
       return Promise.all(executions.splice(0));

@@ -180,8 +180,12 @@ describe('the synthesized functions, run from their cdk.out packages against the
   };
   /** The end of the ask function's log, for failure messages. */
   const askLogs = async () => (await app.logs('Ask')).slice(-4000);
+  /** An S3 event as the deployed app delivers it: EventBridge -> the ingest queue -> a batch of one. */
   const ingestEvent = async (event: unknown) => {
-    const result = await (await app.container('Ingest')).invoke(event);
+    const batch = {
+      Records: [{ messageId: 'message-1', receiptHandle: 'handle-1', body: JSON.stringify(event) }],
+    };
+    const result = await (await app.container('Ingest')).invoke(batch);
     return { result, executions: await app.executions() };
   };
 
@@ -258,7 +262,7 @@ describe('the synthesized functions, run from their cdk.out packages against the
     const { result, executions } = await ingestEvent(
       objectCreatedEvent('team/figures.docx', '0062E9A4B1C3D2E100'),
     );
-    expect(result).toMatchObject({ action: 'ingest' });
+    expect(result).toEqual({ batchItemFailures: [] });
     expect(executions).toEqual([{ output: expect.objectContaining({ outcome: 'ready', version: 1 }) }]);
     const [image] = await queryRows<{ ocr_text: string | null; filename: string }>(
       app.database.db,
@@ -369,6 +373,44 @@ describe('the synthesized functions, run from their cdk.out packages against the
     expect(await derived(await documentId('team/notes.md'))).toEqual([]);
   }, 300_000);
 
+  it('marks the version of an execution that timed out failed, from its status event (the ExecutionEnded function)', async () => {
+    await app.store.put('team/slow.md', '# Slow\n\nThe review takes a week.\n');
+    // The execution got as far as Parse, then its time ran out: nothing recorded the failure.
+    const register = await (await app.container('Register')).invoke<{ documentId: string; version: number }>({
+      key: 'team/slow.md',
+    });
+    await (await app.container('Parse')).invoke({
+      documentId: register.documentId,
+      version: register.version,
+    });
+    expect(await derived(register.documentId)).not.toEqual([]);
+    const executionArn = `${app.stateMachineArn.replace(':stateMachine:', ':execution:')}:slow`;
+    app.history(executionArn, [
+      {
+        type: 'TaskStateExited',
+        stateExitedEventDetails: {
+          name: 'Register',
+          output: JSON.stringify({ key: 'team/slow.md', register }),
+        },
+      },
+    ]);
+    const result = await (await app.container('ExecutionEnded')).invoke({
+      source: 'aws.states',
+      'detail-type': 'Step Functions Execution Status Change',
+      detail: {
+        executionArn,
+        stateMachineArn: app.stateMachineArn,
+        status: 'TIMED_OUT',
+        input: JSON.stringify({ key: 'team/slow.md' }),
+      },
+    });
+    expect(result).toMatchObject({ recorded: true, version: 1 });
+    expect(await versions('team/slow.md')).toEqual([
+      expect.objectContaining({ version: 1, status: 'failed' }),
+    ]);
+    expect(await derived(register.documentId)).toEqual([]);
+  }, 300_000);
+
   it('marks a corrupt file failed', async () => {
     await app.store.put('team/broken.docx', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]));
     const { executions } = await ingestEvent(objectCreatedEvent('team/broken.docx', '0062E9A4B1C3D2E102'));
@@ -410,7 +452,7 @@ describe('the synthesized functions, run from their cdk.out packages against the
     expect(await derived(id)).not.toEqual([]);
     await app.store.delete('team/figures.docx');
     const { result } = await ingestEvent(objectDeletedEvent('team/figures.docx', '0062E9A4B1C3D2E1FF'));
-    expect(result).toMatchObject({ action: 'remove' });
+    expect(result).toEqual({ batchItemFailures: [] });
     expect(await derived(id)).toEqual([]);
   }, 120_000);
 
@@ -429,7 +471,7 @@ describe('the synthesized functions, run from their cdk.out packages against the
     console.info(report.text);
     // Every function ran and made calls; the ones that discard versions deleted objects.
     for (const id of app.functionIds) expect(report.classes[id], id).not.toEqual([]);
-    for (const id of ['Activate', 'MarkFailed'])
+    for (const id of ['Activate', 'MarkFailed', 'ExecutionEnded'])
       expect(
         report.classes[id]?.some((c) => c.startsWith('s3:DeleteObject')),
         id,

@@ -52,7 +52,7 @@ describe('the IAM authorizations of recorded requests', () => {
       'bedrock:InvokeModelWithResponseStream arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-x',
       'bedrock:InvokeModelWithResponseStream arn:aws:bedrock:::foundation-model/anthropic.claude-x',
     ]);
-    expect(() => brief({ service: 'sqs', path: '/' })).toThrow(/unmapped sqs request/);
+    expect(() => brief({ service: 'sns', path: '/' })).toThrow(/unmapped sns request/);
   });
 
   it("evaluates calls against the synthesized roles: Activate and MarkFailed may delete a version's files, Register may not", async () => {

@@ -54,6 +54,11 @@ const ARN: Record<string, Derive> = {
     `arn:${partition}:cognito-idp:${region}:${account}:userpool/${region}_${id}`,
 };
 
+/** What `Fn::GetAtt [id, 'Name']` answers, by type (the name in the ARN above). */
+const NAME: Record<string, Derive> = {
+  'AWS::StepFunctions::StateMachine': (id) => id,
+};
+
 /**
  * The synthesized stacks' values as one deployment in `DEPLOYMENT` would give them: `Ref`,
  * `Fn::GetAtt`, `Fn::Join`, `Fn::Sub`, `Fn::Select` and `Fn::ImportValue` (across the stacks)
@@ -105,7 +110,8 @@ export class TemplateValues {
       case 'Fn::GetAtt': {
         const [id, attribute] = Array.isArray(arg) ? arg.map(String) : String(arg).split('.');
         const resource = this.resource(stack, String(id));
-        const arn = attribute === 'Arn' ? ARN[resource.Type] : undefined;
+        const arn =
+          attribute === 'Arn' ? ARN[resource.Type] : attribute === 'Name' ? NAME[resource.Type] : undefined;
         if (!arn)
           throw new Error(`Fn::GetAtt ${id}.${attribute} (${resource.Type}) is not resolved by the test`);
         return arn(String(id), resource, this, stack);

@@ -70,6 +70,20 @@ const MAPPERS: Record<string, (request: WireRequest) => Mapped[]> = {
       ),
     ];
   },
+  // The JSON protocol; a queue URL names its account and name.
+  sqs: (request) => {
+    const operation = targetOperation(request);
+    const url = String(json(request).QueueUrl ?? '');
+    const [, region, account, name] = /^https?:\/\/sqs\.([^.]+)\.[^/]+\/(\d+)\/([^/?]+)/.exec(url) ?? [];
+    if (!name) throw new Error(`unmapped SQS request ${operation} on ${url}`);
+    return [
+      call(
+        `SQS ${operation}`,
+        `sqs:${operation}`,
+        `arn:${DEPLOYMENT.partition}:sqs:${region}:${account}:${name}`,
+      ),
+    ];
+  },
   // Textract has no resource-level permissions.
   textract: (request) => [
     call(`Textract ${targetOperation(request)}`, `textract:${targetOperation(request)}`, '*'),
