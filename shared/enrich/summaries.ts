@@ -153,9 +153,10 @@ export async function summarizeVersion(
         deferred.add(node);
         return [];
       }
-      // Checked when a slot is free: calls queued before the deadline do not start after it.
+      // Checked when a slot is free: calls queued before the deadline do not start after it. The
+      // document's one call, once every section is done, always starts.
       const result = await limit.run(async () => {
-        if (pastDeadline()) return undefined;
+        if (node !== root && pastDeadline()) return undefined;
         started += 1;
         return callModel(chat, node, title, input.text);
       }, node.depth);

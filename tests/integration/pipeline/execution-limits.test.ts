@@ -7,6 +7,7 @@ import { STEPS } from '#shared/pipeline/step-table.ts';
 import { IMAGES_PER_INVOCATION } from '#shared/pipeline/steps/describe-image.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
+import { promptText, scriptedChat } from '../../helpers/scripted-chat.ts';
 import { pngBytes, testDeps, utf8 } from './fixtures.ts';
 
 /**
@@ -86,4 +87,51 @@ describe("the local runner holds the definition to Step Functions' limits", () =
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toMatch(/passed 25,000 history events/);
   }, 120_000);
+});
+
+describe('Summarize over several invocations', () => {
+  let database: Database;
+  let deps: PipelineDeps & { dispose(): Promise<void> };
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    deps = await testDeps(database.db, { providers: { chat: { maxConcurrency: 2 } } });
+  });
+  afterAll(async () => {
+    await deps?.dispose();
+    await database?.close();
+  });
+
+  it('goes on from the summaries written when its budget is spent, calling the model once per section', async () => {
+    const sections = Array.from(
+      { length: 9 },
+      (_, i) => `## Part ${i + 1}\n\nPart ${i + 1} covers topic ${i + 1}.\n`,
+    );
+    await deps.store.put('long/report.md', utf8(`# Report\n\n${sections.join('\n')}`));
+    const chat = scriptedChat((request) => ({
+      summary: `Summary ${promptText(request).length}.`,
+      contexts: [],
+      topics: [],
+    }));
+    const events: PipelineEvent[] = [];
+    const runner = createPipelineRunner({ ...deps, providers: { ...deps.providers, chat }, stepBudgetMs: 0 });
+    const outcome = await runner.run({ key: 'long/report.md' }, (e) => events.push(e));
+    expect(outcome).toMatchObject({ status: 'ready', version: 1 });
+    // Two calls (the concurrency) per invocation once the budget is spent: 9 sections, then the document.
+    const invocations = events.filter((e) => e.type === 'step-started' && e.step === 'Summarize');
+    expect(invocations.length).toBeGreaterThanOrEqual(5);
+    const perSection = new Map<string, number>();
+    for (const call of chat.calls) {
+      const text = promptText(call.request);
+      const only = text.match(/Part (\d) covers/g);
+      if (only?.length === 1) perSection.set(only[0], (perSection.get(only[0]) ?? 0) + 1);
+    }
+    expect([...perSection.values()]).toEqual(Array(9).fill(1));
+    const [root] = await queryRows<{ summary: string | null }>(
+      database.db,
+      sql`SELECT n.summary FROM nodes n JOIN documents d ON d.id = n.document_id
+          WHERE d.key = 'long/report.md' AND n.node_type = 'document'`,
+    );
+    expect(root?.summary).toMatch(/^Summary \d+\.$/);
+  });
 });
