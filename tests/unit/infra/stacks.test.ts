@@ -141,9 +141,9 @@ describe('pipeline stack', () => {
     );
   });
 
-  it('retries throttling and Lambda service errors with jitter, catches into MarkFailed, bounds the Map', () => {
+  it('retries throttling and Lambda service errors with jitter, catches into MarkFailed, loops the images', () => {
     const states = deployedDefinition(s.pipeline).States as Record<string, Record<string, unknown>>;
-    for (const name of ['Register', 'Parse', 'Summarize', 'Topics', 'Activate']) {
+    for (const name of ['Register', 'Parse', 'DescribeImage', 'Summarize', 'Topics', 'Activate']) {
       const state = states[name];
       expect(state?.Retry).toContainEqual(
         expect.objectContaining({
@@ -155,7 +155,7 @@ describe('pipeline stack', () => {
         { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
       ]);
     }
-    expect(states.Images).toMatchObject({ Type: 'Map', MaxConcurrency: 4 });
+    expect(states.Images).toMatchObject({ Type: 'Choice', Default: 'Summarize' });
   });
 
   it('routes created and deleted objects (derived files excluded) to the ingest function, with a dead-letter queue', () => {
