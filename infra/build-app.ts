@@ -1,6 +1,6 @@
 import { App, type AppProps, Aspects, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { JustifiedWildcards } from './nag-wildcards.ts';
+import { JustifiedIamFindings } from './nag-wildcards.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { ApiStack } from './stacks/api.ts';
 import { DatabaseStack } from './stacks/database.ts';
@@ -31,7 +31,8 @@ export function buildApp(
 ): DropQaApp {
   const app = new App(props);
   const settings = readSettings(app, overrides);
-  const env = settings.region ? { region: settings.region } : undefined;
+  const env =
+    settings.region || settings.account ? { region: settings.region, account: settings.account } : undefined;
   const prefix = settings.stackPrefix;
   const common = { env, settings };
   const storage = new StorageStack(app, `${prefix}Storage`, common);
@@ -63,7 +64,7 @@ export function buildApp(
   });
   // Tests that only need a template skip the checks (the template tests run them).
   if (options.checks !== false) {
-    Aspects.of(app).add(new JustifiedWildcards());
+    Aspects.of(app).add(new JustifiedIamFindings());
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   }
   return { app, settings, storage, database, pipeline, api, web };

@@ -16,6 +16,7 @@ export const FUNCTION_ENTRIES = [
   'functions/topics/handler.ts',
   'functions/ingest/activate.ts',
   'functions/ingest/mark-failed.ts',
+  'functions/ingest/execution-ended.ts',
   'functions/migrate/handler.ts',
 ] as const;
 export type FunctionEntry = (typeof FUNCTION_ENTRIES)[number];

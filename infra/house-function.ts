@@ -82,12 +82,5 @@ export class HouseFunction extends LambdaFunction {
       'AwsSolutions-L1',
       'Node 22 is the runtime DropQA is built and tested for (package engines, CI).',
     );
-    if (this.role) {
-      acknowledge(
-        this.role,
-        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        'The AWS managed basic execution role only lets the function write its own logs.',
-      );
-    }
   }
 }

@@ -46,6 +46,11 @@ const roleModelsSchema = z
 const settingsSchema = z.object({
   /** Deploy into this region; unset: the CLI's (environment-agnostic templates). */
   region: z.string().optional(),
+  /** Deploy into this account (12 digits); unset: the CLI credentials' account at deploy time. */
+  account: z.coerce
+    .string()
+    .regex(/^\d{12}$/, 'a 12-digit AWS account id')
+    .optional(),
   /** Prefix of every stack's name. */
   stackPrefix: z.string().default('DropQA'),
   /** `bedrock` (the default in AWS) or `offline` (no model: extractive answers, hashing embeddings). */
@@ -92,9 +97,11 @@ const settingsSchema = z.object({
   presignExpirySeconds: z.coerce.number().int().min(60).max(604_800).default(900),
   /**
    * Concurrent executions reserved for the ask function, which also caps them (answers and their
-   * Bedrock calls at once); 0 reserves none. An account at the default quota of 10 cannot reserve any.
+   * Bedrock calls at once); 0 (the default) reserves none. Lambda keeps 100 of an account's
+   * concurrency unreserved, so reserving n needs a quota of at least n + 100: a new account's quota
+   * (often 10) can reserve none, and stack creation would fail.
    */
-  askConcurrency: z.coerce.number().int().min(0).default(10),
+  askConcurrency: z.coerce.number().int().min(0).default(0),
   /**
    * Questions and summaries one user may ask a minute once their burst is spent (a token bucket per
    * Cognito subject in the database: limits.askRate); 0 turns the per-user limit off.
@@ -102,6 +109,13 @@ const settingsSchema = z.object({
   askPerMinute: z.coerce.number().min(0).default(2),
   /** Questions one user may ask at once before `askPerMinute` applies. */
   askBurst: z.coerce.number().int().min(1).default(20),
+  /**
+   * The most ingestion executions that run at once (and so call Bedrock at once: each makes up to 4
+   * model calls and runs up to 4 task functions at a time); the others wait in the ingest queue.
+   * Needs no reserved concurrency, so any account can deploy it; on an account whose Lambda
+   * concurrency quota is 10, keep it at 1 or 2.
+   */
+  pipelineConcurrency: z.coerce.number().int().min(1).max(100).default(2),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });

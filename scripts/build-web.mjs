@@ -2,7 +2,9 @@
 /**
  * Builds the web client (web/ -> web/dist) when the build is missing or older than any of its
  * sources; `--force` always builds. Run by `npm start` and `npm test` (pre-scripts), so a fresh
- * clone serves the real client after `npm install && npm start`.
+ * clone serves the real client after `npm install && npm start`, and by the CDK app when it
+ * synthesizes the web stack (`npx cdk synth`, `npx cdk deploy`: infra/web-client.ts), so the site
+ * deployed is this build.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -61,6 +61,30 @@ export class RateLimitedError extends DropQAError {
   }
 }
 
+/**
+ * The disk (the data folder, the staging folder or the local bucket) is full: what was being written
+ * is not stored, what was stored before is intact.
+ */
+export class OutOfSpaceError extends DropQAError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'insufficient_storage',
+      'The server is out of disk space: nothing was stored (documents stored before are intact); free some space and try again',
+      options,
+    );
+    this.name = 'OutOfSpaceError';
+  }
+}
+
+/** Whether an error, or one of its causes, is the file system reporting a full disk or quota. */
+export function isOutOfSpace(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
+}
+
 /** A readable one-line reason for any thrown value, for status fields and logs. */
 export function reasonOf(error: unknown): string {
   if (error instanceof Error) return error.message;

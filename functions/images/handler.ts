@@ -1,5 +1,5 @@
-import { describeImage } from '#shared/pipeline/steps/describe-image.ts';
+import { describeImages } from '#shared/pipeline/steps/describe-image.ts';
 import { stepHandler } from '../lib/step-handler.ts';
 
-/** Task state DescribeImage (one iteration of the Images map): OCR and a description of one image. */
-export const handler = stepHandler('DescribeImage', describeImage);
+/** Task state DescribeImage (looped by the Images choice): OCR and descriptions of the next images. */
+export const handler = stepHandler('DescribeImage', describeImages);

@@ -9,6 +9,10 @@ import { ConfigError } from '#shared/errors.ts';
  */
 const lambdaEnvSchema = z.object({
   STATE_MACHINE_ARN: z.string().min(1).optional(),
+  /** The ingest queue (S3 object events); the ingest function sends an event back to wait there. */
+  INGEST_QUEUE_URL: z.string().min(1).optional(),
+  /** The most ingestion executions that may run at once (the `pipelineConcurrency` setting). */
+  PIPELINE_CONCURRENCY: z.coerce.number().int().positive().optional(),
 });
 export type LambdaEnv = z.infer<typeof lambdaEnvSchema>;
 

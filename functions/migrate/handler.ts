@@ -13,8 +13,8 @@ const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
  * The custom resource that applies the database migrations (extensions vector and pg_trgm included)
- * through the Data API on every deploy; already applied migrations are skipped. Deleting the stack
- * leaves the data alone.
+ * through the Data API whenever a deploy changes them (infra/migrations-hash.ts); already applied
+ * migrations are skipped. Deleting the stack leaves the data alone.
  */
 export const handler = middy(async (event: CloudFormationCustomResourceEvent) => {
   const physicalResourceId = 'dropqa-schema';

@@ -86,7 +86,7 @@ export class ApiStack extends Stack {
       description: 'DropQA HTTP API and streaming answers (Function URL, RESPONSE_STREAM)',
       timeout: Duration.minutes(5),
       memorySize: 1769,
-      // A ceiling on concurrent answers (and so on Bedrock spend); 0 leaves it unreserved.
+      // A ceiling on concurrent answers (and so on Bedrock spend) when asked for; none by default.
       reservedConcurrentExecutions: settings.askConcurrency || undefined,
       logRetention: settings.logRetentionDays as RetentionDays,
       environment: {

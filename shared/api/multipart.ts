@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { DropQAError, ValidationError } from '../errors.ts';
+import { DropQAError, isOutOfSpace, OutOfSpaceError, ValidationError } from '../errors.ts';
 import { removeStaged, type StagedFile, stageStream } from '../storage/staging.ts';
 import { cleanPartHeaders } from './part-headers.ts';
 
@@ -31,7 +31,8 @@ export class PayloadTooLargeError extends DropQAError {
  * Control characters in a part's header (a NUL in one file's name) are dropped first
  * (`cleanPartHeaders`), so such a file is judged on its own name and the others are unaffected.
  *
- * @throws ValidationError for a body that is not well-formed multipart; PayloadTooLargeError.
+ * @throws ValidationError for a body that is not well-formed multipart; PayloadTooLargeError;
+ *   OutOfSpaceError when the staging folder's disk is full.
  */
 export async function readMultipartFiles(
   request: Request,
@@ -81,8 +82,13 @@ export async function readMultipartFiles(
         return;
       }
       open.add(stream);
+      // A full disk while staging destroys the part's stream with that error: not the client's fault.
       stream.on('error', (error: Error) =>
-        fail(new ValidationError(`malformed multipart request: ${error.message}`)),
+        fail(
+          isOutOfSpace(error)
+            ? new OutOfSpaceError({ cause: error })
+            : new ValidationError(`malformed multipart request: ${error.message}`),
+        ),
       );
       stream.on('limit', () =>
         fail(

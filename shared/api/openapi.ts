@@ -92,6 +92,10 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             ...responses('{ success, documents: [{ id, key, filename, status: "queued" }] }'),
             413: ERROR,
+            507: {
+              description: 'error code insufficient_storage: the server is out of disk space',
+              content: ERROR.content,
+            },
           },
         },
       },
@@ -167,7 +171,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           summary: 'Watched folders (local only): document counts, pending files, last sync, last error',
           responses: responses(
-            '{ running, ready, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
+            '{ running, ready, rules: { symlinks: "not followed", maxFileBytes, quietMs }, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
           ),
         },
       },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { errorFields, log } from '#shared/log/logger.ts';
@@ -7,11 +8,13 @@ import type { Config } from '../config/index.ts';
 import { watchVanishedObjects } from '../documents/index.ts';
 import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
+import { recoverRuntime } from '../runtime/recover.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndex } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
+import { answerClientErrors } from './client-errors.ts';
 import { allowedHosts, isLoopback } from './request-guard.ts';
 
 const WARM_DELAY_MS = 1000;
@@ -30,13 +33,17 @@ export async function startServer(
   // Uploads a stopped server was receiving: this server alone stages under the data folder (lock).
   await clearStaging(stagingDir(dataDir));
   const rt = await openRuntime(config);
-  // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
-  const recovered = await rt.ingest.recover();
-  if (recovered.resumed.length + recovered.requeued.length + recovered.failed.length > 0) {
+  // Crash recovery before any new work: what a stopped process left is resumed or marked failed, and
+  // stored objects that differ from the database are queued.
+  const recovered = await recoverRuntime(rt);
+  const { resumed, requeued, failed, diverged } = recovered;
+  if (resumed.length + requeued.length + failed.length + diverged.length > 0) {
     log.info('ingest: recovered interrupted work', {
-      resumed: recovered.resumed.length,
-      requeued: recovered.requeued.length,
-      markedFailed: recovered.failed.length,
+      resumed: resumed.length,
+      requeued: requeued.length,
+      markedFailed: failed.length,
+      storedObjectsDiffering: diverged.length,
+      ...(diverged.length > 0 ? { differingKeys: diverged.map((d) => d.key).join(', ') } : {}),
     });
   }
   // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).
@@ -60,6 +67,7 @@ export async function startServer(
       ),
     );
   });
+  answerClientErrors(server as Server);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;

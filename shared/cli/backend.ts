@@ -15,6 +15,7 @@ import { ask } from '../qa/ask.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
 import { readServerLock } from '../runtime/lock.ts';
+import { recoverRuntime } from '../runtime/recover.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { type SearchHit, type SearchRequest, search } from '../search/index.ts';
 import { stoppedWatchStatus, type WatchStatus } from '../watch/index.ts';
@@ -58,8 +59,8 @@ export async function openBackend(config: Config, options: { recover?: boolean }
   // Commands that wait for the pipeline also finish what a stopped process left (crash recovery);
   // a quick question must not wait for that.
   if (options.recover) {
-    const report = await rt.ingest.recover();
-    const count = report.resumed.length + report.requeued.length;
+    const report = await recoverRuntime(rt);
+    const count = report.resumed.length + report.requeued.length + report.diverged.length;
     if (count > 0) process.stderr.write(`resuming ${count} interrupted ingestion(s)\n`);
     for (const failed of report.failed) {
       process.stderr.write(
@@ -88,7 +89,7 @@ export async function openBackend(config: Config, options: { recover?: boolean }
       const document = await resolveDocument(rt.db, keyOrId);
       return diffVersions(rt.db, document.id, range);
     },
-    watchStatus: () => stoppedWatchStatus(rt.db, config.watch.directories),
+    watchStatus: () => stoppedWatchStatus(rt.db, config),
     async remove(keyOrId) {
       const document = await resolveDocument(rt.db, keyOrId);
       await deleteDocument(rt.db, rt.store, document.id);

@@ -354,14 +354,19 @@ const configShape = z.strictObject({
         '*.swp',
         '*.swo',
         '*~',
+        '#*#',
         '*.crdownload',
         '*.part',
         '.*',
         '**/.*/**',
         '**/node_modules/**',
       ]),
-      /** A file must stay unchanged this long before it is read (a copy or save in several writes). */
-      debounceMs: int(300).pipe(z.number().min(0).max(60_000)),
+      /**
+       * The quiet period: a file is read once nothing has written to it (or renamed onto it) for this
+       * long, so that a copy or save in several writes is read whole; a file written while it is read
+       * is read again once quiet.
+       */
+      debounceMs: int(1_000).pipe(z.number().min(0).max(60_000)),
       /** A deleted file whose bytes reappear under another name within this long is a rename. */
       renameWindowMs: int(1_000).pipe(z.number().min(0).max(60_000)),
       /** Files ingested at once; the rest wait in the queue. */

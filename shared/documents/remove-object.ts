@@ -49,9 +49,13 @@ export async function removeObject(
  * per document); run at start and periodically by the server.
  */
 export async function removeVanishedObjects(db: Db, store: BlobStore): Promise<string[]> {
+  // A document whose latest version was refused unread (a watched file over limits.maxFileBytes) has
+  // no object by design: its file's removal reaches it through the watcher.
   const live = await queryRows<{ key: string }>(
     db,
-    sql`SELECT key FROM documents WHERE deleted_at IS NULL AND status <> 'queued'`,
+    sql`SELECT d.key FROM documents d WHERE d.deleted_at IS NULL AND d.status <> 'queued'
+          AND coalesce((SELECT v.object_key FROM document_versions v WHERE v.document_id = d.id
+                        ORDER BY v.version DESC LIMIT 1), d.key) <> ''`,
   );
   const deleted: string[] = [];
   for (const { key } of live) {

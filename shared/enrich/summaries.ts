@@ -59,9 +59,18 @@ export interface SummarizeOptions {
   afterSections?: (done: SectionsDone) => Promise<void>;
   /** Sent with the first read of the version's nodes (`withWrites`): the step's own bookkeeping. */
   writes?: readonly SQL[];
+  /**
+   * With a chat model: no new model call starts after this time (epoch ms) once `concurrency` have
+   * started; what was summarized is written and the result is `complete: false`. Called again, the
+   * written summaries are reused (this version's own, by key) and the rest goes on: a long
+   * document is summarized over several bounded invocations.
+   */
+  deadline?: number;
 }
 
 export interface SummarizeResult {
+  /** False when the deadline stopped the sections: the rest (and the document) is for the next call. */
+  complete: boolean;
   sections: number;
   /** Chat model calls made (0 offline). */
   modelCalls: number;
@@ -108,11 +117,18 @@ export async function summarizeVersion(
   const summaryCache = new Map([...(await previousSummaries(db, ref)), ...stored]);
   const contextCache = chat ? await previousContexts(db, ref.documentId) : new Map<string, string>();
   const limit = createLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+
   const title = root.title ?? '';
   const late = new Set([root.id, ...root.children.filter(isPassage).map((p) => p.id)]);
   let modelCalls = 0;
   let reused = 0;
   let withoutContext = 0;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  let started = 0;
+  /** Sections left for a later call: past the deadline, or above such a section. */
+  const deferred = new Set<SummaryNode>();
+  const pastDeadline = () =>
+    options.deadline !== undefined && started >= concurrency && Date.now() > options.deadline;
 
   /** Summarizes one node whose subsections are done; returns its paragraphs' contexts. */
   const summarizeNode = async (node: SummaryNode): Promise<ContextUpdate[]> => {
@@ -133,7 +149,21 @@ export async function summarizeVersion(
       reused += 1;
       node.summary = cached;
     } else {
-      const result = await limit.run(() => callModel(chat, node, title, input.text), node.depth);
+      if (node.children.some((child) => deferred.has(child))) {
+        deferred.add(node);
+        return [];
+      }
+      // Checked when a slot is free: calls queued before the deadline do not start after it. The
+      // document's one call, once every section is done, always starts.
+      const result = await limit.run(async () => {
+        if (node !== root && pastDeadline()) return undefined;
+        started += 1;
+        return callModel(chat, node, title, input.text);
+      }, node.depth);
+      if (!result) {
+        deferred.add(node);
+        return [];
+      }
       modelCalls += result.calls;
       node.summary = result.summary;
       fresh = result.contexts;
@@ -160,6 +190,21 @@ export async function summarizeVersion(
   };
   const topLevel = await Promise.all(root.children.filter((c) => c.node_type === 'section').map(visit));
   const sectionContexts = topLevel.flat();
+  if (deferred.size > 0) {
+    // The summaries made so far are kept (the next call reuses them); the document waits.
+    await writeSummaries(db, sections.filter((node) => !deferred.has(node) && node.key).map(updateOf));
+    await writeContexts(db, sectionContexts);
+    return {
+      complete: false,
+      sections: sections.length - deferred.size,
+      modelCalls,
+      reused,
+      documentSummary: null,
+      contexts: sectionContexts.length,
+      withoutContext,
+      late,
+    };
+  }
 
   const rootDone = summarizeNode(root);
   // Offline the document's summary is at hand at once: one update writes it with the sections'.
@@ -178,6 +223,7 @@ export async function summarizeVersion(
   if (withSections.length === 0) await writeSummaries(db, [updateOf(root)]);
   await writeContexts(db, rootContexts);
   return {
+    complete: true,
     sections: sections.length,
     modelCalls,
     reused,

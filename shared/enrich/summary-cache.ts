@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 
 /** The cache key of a summary: a SHA-256 of how it is made and everything it is made from. */
 export function summaryKey(parts: unknown[]): string {
@@ -18,12 +19,16 @@ export async function previousSummaries(
   ref: { documentId: string; version: number },
 ): Promise<Map<string, string>> {
   if (ref.version <= 1) return new Map();
-  const rows = await queryRows<{ key: string; summary: string }>(
-    db,
-    sql`SELECT DISTINCT ON (metadata->>'summaryKey') metadata->>'summaryKey' AS key, summary FROM nodes
+  // Paged: a long document's summaries pass the Data API's 1 MiB result.
+  const rows = await readPaged<{ key: string; summary: string }>(db, {
+    columns: sql`s.key, s.summary`,
+    from: sql`(SELECT DISTINCT ON (metadata->>'summaryKey') metadata->>'summaryKey' AS key, summary FROM nodes
         WHERE document_id = ${ref.documentId}::uuid AND version < ${ref.version}::int
           AND node_type IN ('section', 'document') AND summary IS NOT NULL AND metadata ? 'summaryKey'
-        ORDER BY metadata->>'summaryKey', version DESC`,
-  );
+        ORDER BY metadata->>'summaryKey', version DESC) s`,
+    key: sql`s.key`,
+    keyType: 'text',
+    rowBytes: sql`128 + octet_length(s.summary)`,
+  });
   return new Map(rows.map((row) => [row.key, row.summary]));
 }

@@ -44,6 +44,8 @@ export type TaskState = DataFlow &
 export interface ChoiceRule {
   Variable: string;
   StringEquals?: string;
+  BooleanEquals?: boolean;
+  NumericGreaterThan?: number;
   IsPresent?: boolean;
   Next: string;
 }

@@ -26,9 +26,17 @@ export const versionRefSchema = z.object({
 });
 export type VersionRef = z.infer<typeof versionRefSchema>;
 
-/** One iteration of the Images map. */
-export const imageRefSchema = versionRefSchema.extend({ nodeId: z.uuid() });
-export type ImageRef = z.infer<typeof imageRefSchema>;
+/** One DescribeImage invocation: the images of the version after ordinal `after`. */
+export const imagesInputSchema = versionRefSchema.extend({ after: z.number().int() });
+export type ImagesInput = z.infer<typeof imagesInputSchema>;
+
+/** Where the images stand (Parse's and DescribeImage's output at `$.parse.images`): a cursor and a count. */
+export interface ImagesCursor {
+  /** Images not described yet. */
+  left: number;
+  /** The ordinal of the last image described (-1: none yet). */
+  after: number;
+}
 
 export const registerOutputSchema = versionRefSchema.extend({
   outcome: z.enum(['created', 'unchanged', 'rejected']),

@@ -73,6 +73,17 @@ export const TASK_TIMEOUT_SECONDS: Record<TaskName, number> = {
   MarkFailed: 60,
 };
 
+/**
+ * How long the resumable steps start new work before handing back to the state machine, which
+ * loops them with a cursor in the state: about half their state's timeout, so calls in flight and
+ * the writes after them finish in time. DescribeImage reads images in ordinal order after the
+ * cursor; Summarize resumes from the section summaries already written.
+ */
+export const STEP_BUDGET_MS = {
+  DescribeImage: (TASK_TIMEOUT_SECONDS.DescribeImage * 1000) / 2,
+  Summarize: (TASK_TIMEOUT_SECONDS.Summarize * 1000) / 2,
+} as const;
+
 function task(
   resource: string,
   timeoutSeconds: number,
@@ -141,35 +152,34 @@ export function pipelineDefinition(resources: Record<TaskName, string>): StateMa
         ResultPath: '$.parse',
         Next: 'Images',
       }),
+      // The state holds counts and a cursor, never the image list: Step Functions caps a state at
+      // 256 KB (States.DataLimitExceeded, which no Catch sees) and an execution at 25,000 history
+      // events, which an inline Map of one iteration per image (~7 events each) would pass.
       Images: {
-        Type: 'Map',
-        Comment: 'OCR and a description for each image node',
-        ItemsPath: '$.parse.images',
-        ItemSelector: { ...VERSION_REF, 'nodeId.$': '$$.Map.Item.Value' },
-        MaxConcurrency: 4,
-        ItemProcessor: {
-          ProcessorConfig: { Mode: 'INLINE' },
-          StartAt: 'DescribeImage',
-          States: {
-            DescribeImage: {
-              Type: 'Task',
-              Resource: resources.DescribeImage,
-              TimeoutSeconds: TASK_TIMEOUT_SECONDS.DescribeImage,
-              Retry: RETRY,
-              End: true,
-            },
-          },
-        },
-        ResultPath: null,
-        Catch: TO_MARK_FAILED,
-        Next: 'Summarize',
+        Type: 'Choice',
+        Comment: 'Images left to describe: DescribeImage takes the next ones (at most its budget each time)',
+        Choices: [{ Variable: '$.parse.images.left', NumericGreaterThan: 0, Next: 'DescribeImage' }],
+        Default: 'Summarize',
       },
-      Summarize: task(resources.Summarize, TASK_TIMEOUT_SECONDS.Summarize, {
-        Comment: 'Bottom-up section and document summaries, then embeddings',
-        Parameters: VERSION_REF,
-        ResultPath: null,
-        Next: 'Topics',
+      DescribeImage: task(resources.DescribeImage, TASK_TIMEOUT_SECONDS.DescribeImage, {
+        Comment: 'OCR and a description for the next images after the cursor (ordinal order)',
+        Parameters: { ...VERSION_REF, 'after.$': '$.parse.images.after' },
+        ResultPath: '$.parse.images',
+        Next: 'Images',
       }),
+      Summarize: task(resources.Summarize, TASK_TIMEOUT_SECONDS.Summarize, {
+        Comment: 'Bottom-up section and document summaries, then embeddings; resumes until done',
+        Parameters: VERSION_REF,
+        ResultPath: '$.summarize',
+        Next: 'Summarized',
+      }),
+      Summarized: {
+        Type: 'Choice',
+        Comment:
+          'A long document is summarized over several invocations (the written summaries are the cursor)',
+        Choices: [{ Variable: '$.summarize.done', BooleanEquals: false, Next: 'Summarize' }],
+        Default: 'Topics',
+      },
       Topics: task(resources.Topics, TASK_TIMEOUT_SECONDS.Topics, {
         Comment: 'Extract topics and link the document',
         Parameters: VERSION_REF,

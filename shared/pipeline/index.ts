@@ -1,7 +1,8 @@
 export type * from './asl.ts';
 export { BULK_MIN_FILES, type BulkIndexWindow, createBulkIndexWindow } from './bulk-index.ts';
 export {
-  type ImageRef,
+  type ImagesCursor,
+  type ImagesInput,
   type MarkFailedInput,
   type PipelineInput,
   pipelineInputSchema,

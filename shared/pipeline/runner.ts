@@ -8,6 +8,7 @@ import { reasonOf } from '../errors.ts';
 import { type ExecutionUsage, trackUsage } from '../llm/usage-tracking.ts';
 import { type PipelineInput, pipelineInputSchema, type RegisterOutput, type VersionRef } from './contract.ts';
 import { localResources, pipelineDefinition, TASK_NAMES, type TaskName } from './definition.ts';
+import { type ExecutionLimits, runWithinLimits } from './execution-limits.ts';
 import { toStepError } from './step-error.ts';
 import { STEPS } from './step-table.ts';
 import type { PipelineDeps, PipelineEvent, PipelineOutcome, StepHandlers } from './types.ts';
@@ -22,6 +23,8 @@ export interface PipelineRunnerOptions {
   retryDelayMs?: number;
   /** Receives the events of every execution. */
   onEvent?: Listener;
+  /** Lower state-size and history limits than Step Functions' (tests); see `runWithinLimits`. */
+  executionLimits?: ExecutionLimits;
 }
 
 export interface PipelineRunner {
@@ -131,10 +134,12 @@ export function createPipelineRunner(
     async function runMachine(): Promise<PipelineOutcome> {
       try {
         // Validated on first use, not at start: the validation is the slowest part of opening the runner.
-        const execution = localMachine().run(input as Json, {
-          overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
-        });
-        const result = (await execution.result) as RegisterOutput;
+        const result = (await runWithinLimits(
+          localMachine(),
+          input as Json,
+          { overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides } },
+          options.executionLimits,
+        )) as RegisterOutput;
         if (result.outcome === 'unchanged' && result.reason) {
           return {
             documentId: result.documentId,

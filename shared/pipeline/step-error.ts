@@ -1,3 +1,4 @@
+import { databaseMessage, sqlState } from '../db/sql-state.ts';
 import { reasonOf } from '../errors.ts';
 
 /** Postgres SQLSTATEs worth retrying: serialization failure, deadlock, too many connections, shutdown. */
@@ -8,7 +9,9 @@ const TRANSIENT_MESSAGE = /Connection terminated|ECONNRESET|ECONNREFUSED|ETIMEDO
  * The error a step reports to the state machine: the state machine matches Retry and Catch on its
  * `name` and records its `message`. A failed query (drizzle wraps the driver error in "Failed query:
  * <SQL> params: ...") becomes a `DatabaseError` with the driver's message, never the SQL, and a
- * dropped connection or a deadlock becomes a `TransientError`, which the definition retries.
+ * dropped connection, a deadlock or a serialization failure becomes a `TransientError`, which the
+ * definition retries. The SQLSTATE is read whatever the driver (`sqlState`: over the Data API it is
+ * only in the message).
  *
  * @example throw toStepError(error) // inside a Task handler
  */
@@ -17,11 +20,9 @@ export function toStepError(error: unknown): Error {
   const cause = error.cause;
   const isQueryError = error.name === 'DrizzleQueryError' || error.message.startsWith('Failed query:');
   if (!isQueryError) return error;
-  const driver = cause instanceof Error ? cause : undefined;
-  const code = (driver as { code?: unknown } | undefined)?.code;
-  const message = driver ? driver.message : 'the query failed';
-  const transient =
-    (typeof code === 'string' && TRANSIENT_SQLSTATE.test(code)) || TRANSIENT_MESSAGE.test(message);
+  const code = sqlState(cause);
+  const message = cause instanceof Error ? databaseMessage(cause) : 'the query failed';
+  const transient = (code !== undefined && TRANSIENT_SQLSTATE.test(code)) || TRANSIENT_MESSAGE.test(message);
   const converted = new Error(`database error: ${message}`, { cause: error });
   converted.name = transient ? 'TransientError' : 'DatabaseError';
   return converted;

@@ -1,5 +1,5 @@
 import { activate } from './steps/activate.ts';
-import { describeImage } from './steps/describe-image.ts';
+import { describeImages } from './steps/describe-image.ts';
 import { markFailed } from './steps/mark-failed.ts';
 import { parse } from './steps/parse.ts';
 import { register } from './steps/register.ts';
@@ -11,7 +11,7 @@ import type { StepHandlers } from './types.ts';
 export const STEPS: StepHandlers = {
   Register: register,
   Parse: parse,
-  DescribeImage: describeImage,
+  DescribeImage: describeImages,
   Summarize: summarize,
   Topics: topics,
   Activate: activate,

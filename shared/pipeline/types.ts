@@ -25,6 +25,11 @@ export interface PipelineDeps {
    * version's stats with its own update. Unset in AWS.
    */
   usage?: () => Record<string, number>;
+  /**
+   * How long DescribeImage and Summarize start new work per invocation (default `STEP_BUDGET_MS`):
+   * tests shorten it to make the state machine loop.
+   */
+  stepBudgetMs?: number;
 }
 
 /** A step: JSON identifiers in, JSON identifiers out. */

@@ -1,3 +1,4 @@
+import { neutralizeMarkers } from '#shared/text/citation-markers.ts';
 import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 /** A quote the answer presents as verbatim, with the `[n]` markers right after it. */
 export interface AnswerQuote {
@@ -114,8 +115,9 @@ export function containsQuote(source: string, quote: string): boolean {
   return true;
 }
 
+/** Markers in a source are compared in the neutral form the answer quotes them in. */
 function squash(text: string): string {
-  return collapseSpaces(text.normalize('NFC'));
+  return collapseSpaces(neutralizeMarkers(text.normalize('NFC')));
 }
 
 function markerNumbers(text: string): number[] {

@@ -1,8 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { databaseMessage, sqlState } from '#shared/db/sql-state.ts';
 import { ValidationError } from '#shared/errors.ts';
 import { hydrateHits } from './hydrate.ts';
-import { databaseMessage, sqlState } from './pg-error.ts';
 import { checkRegexCost } from './regex-cost.ts';
 import { scopeCondition, validateFilters } from './scope.ts';
 import type { KeywordMode, RankedNode, SearchDeps, SearchFilters, SearchHit } from './types.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { Bm25MemoryIndex, type IndexedLeaf } from './memory-index.ts';
 import { LEAF_TYPES, pgArray } from './scope.ts';
 import { parseTsvectorCounts } from './tsvector-text.ts';
@@ -53,12 +54,16 @@ export function invalidateMemoryIndex(db: Db): void {
 }
 
 async function synchronize(db: Db, state: State): Promise<void> {
-  const live = await queryRows<{ id: string; version: number; fingerprint: string }>(
-    db,
-    sql`SELECT id, current_version AS version,
+  // Paged, as every read that grows with the corpus (the Data API answers at most 1 MiB).
+  const live = await readPaged<{ id: string; version: number; fingerprint: string }>(db, {
+    columns: sql`s.id, s.version, s.fingerprint`,
+    from: sql`(SELECT id, current_version AS version,
           count(*) OVER ()::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text, 0)) OVER (), 0)::text AS fingerprint
-        FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL`,
-  );
+        FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL) s`,
+    key: sql`s.id`,
+    keyType: 'uuid',
+    rowBytes: sql`128`,
+  });
   const wanted = new Map(live.map((d) => [d.id, Number(d.version)]));
   const held = state.index.versions();
   const missing = [...wanted].filter(([id, version]) => held.get(id) !== version);
@@ -74,14 +79,16 @@ async function synchronize(db: Db, state: State): Promise<void> {
 }
 
 async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, IndexedLeaf[]>> {
-  const rows = await queryRows<{ document_id: string; id: string; dl: number; tsv: string | null }>(
-    db,
-    sql`SELECT n.document_id, n.id, n.token_count AS dl, n.search_vector::text AS tsv
-        FROM nodes n
+  const rows = await readPaged<{ document_id: string; id: string; dl: number; tsv: string | null }>(db, {
+    columns: sql`n.document_id, n.id, n.token_count AS dl, n.search_vector::text AS tsv`,
+    from: sql`nodes n
         JOIN unnest(${pgArray(docs.map(([id]) => id))}::uuid[], ${pgArray(docs.map(([, v]) => String(v)))}::int[]) AS w(id, version)
-          ON n.document_id = w.id AND n.version = w.version
-        WHERE n.node_type IN (${sql.raw(LEAF_TYPES.map((t) => `'${t}'`).join(', '))})`,
-  );
+          ON n.document_id = w.id AND n.version = w.version`,
+    where: sql`n.node_type IN (${sql.raw(LEAF_TYPES.map((t) => `'${t}'`).join(', '))})`,
+    key: sql`n.id`,
+    keyType: 'uuid',
+    rowBytes: sql`96 + coalesce(octet_length(n.search_vector::text), 0)`,
+  });
   const byDoc = new Map<string, IndexedLeaf[]>();
   for (const row of rows) {
     const list = byDoc.get(row.document_id) ?? [];

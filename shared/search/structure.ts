@@ -3,6 +3,7 @@ import { type Db, queryRows } from '#shared/db/client.ts';
 import { jsonColumn } from '#shared/db/json-column.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { isUuid } from './scope.ts';
 
 /** Leaves under a node, by kind (all depths). */
@@ -73,11 +74,12 @@ export async function getDocumentStructure(
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
   if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
-  const rows = await queryRows<Row>(
+  // In pages: a long document's summaries pass the Data API's 1 MiB result.
+  const rows = await readVersionNodes<Row>(
     db,
-    sql`SELECT id, parent_id, node_type, depth, title, summary, position, ordinal, category,
-               CASE WHEN node_type = 'document' THEN metadata END AS metadata FROM nodes
-        WHERE document_id = ${documentId}::uuid AND version = ${wanted}::int ORDER BY ordinal`,
+    { documentId, version: wanted },
+    sql`n.id, n.parent_id, n.node_type, n.depth, n.title, n.summary, n.position, n.ordinal, n.category,
+        CASE WHEN n.node_type = 'document' THEN n.metadata END AS metadata`,
   );
   const root = rows.find((row) => row.node_type === 'document');
   if (!root) throw new NotFoundError(`Document ${documentId} has no version ${wanted}`);

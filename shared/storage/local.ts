@@ -13,7 +13,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { isOutOfSpace, NotFoundError, OutOfSpaceError, ValidationError } from '../errors.ts';
 import { contentTypeOf } from './content-type.ts';
 import { assertSafeKey, assertSafePrefix } from './keys.ts';
 import type { StagedFile } from './staging.ts';
@@ -67,6 +67,7 @@ export class LocalBlobStore implements BlobStore {
         throw new ValidationError(`Object key ${key} conflicts with an existing prefix or object`, {
           cause: error,
         });
+      if (isOutOfSpace(error)) throw new OutOfSpaceError({ cause: error });
       throw error;
     }
   }
@@ -84,7 +85,7 @@ export class LocalBlobStore implements BlobStore {
     try {
       const info = await stat(this.pathOf(key));
       if (!info.isFile()) return undefined;
-      return { key, size: info.size, contentType: contentTypeOf(key) };
+      return { key, size: info.size, contentType: contentTypeOf(key), lastModified: info.mtime };
     } catch (error) {
       if (isCode(error, 'ENOENT', 'ENOTDIR')) return undefined;
       throw error;

@@ -50,6 +50,10 @@ export class S3BlobStore implements BlobStore {
         endpoint: options.endpoint,
         forcePathStyle: options.forcePathStyle,
         credentials: options.credentials,
+        // The SDK's default (WHEN_SUPPORTED) puts a CRC32 of the empty body into every presigned PUT
+        // URL (`x-amz-checksum-crc32=AAAAAA==`), so S3 refuses the real upload; checksums are sent
+        // where an operation requires one, and putFile gives its SHA-256 itself.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
       });
   }
 
@@ -98,7 +102,12 @@ export class S3BlobStore implements BlobStore {
     assertSafeKey(key);
     try {
       const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { key, size: result.ContentLength ?? 0, contentType: result.ContentType };
+      return {
+        key,
+        size: result.ContentLength ?? 0,
+        contentType: result.ContentType,
+        ...(result.LastModified ? { lastModified: result.LastModified } : {}),
+      };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

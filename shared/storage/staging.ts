@@ -4,6 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isOutOfSpace, OutOfSpaceError } from '../errors.ts';
 
 /**
  * A file written to local disk as it arrived, before it enters the bucket: uploads are staged so that
@@ -25,7 +26,7 @@ export function stagingDir(dataDir: string): string {
  * Streams `source` into a new file under `dir`, hashing and counting it on the way, with the
  * source's backpressure (memory stays at a chunk or two); `onChunk` hears each chunk's size as it
  * passes (to enforce a limit over several files). A source that errors or is destroyed leaves no
- * file behind.
+ * file behind; a full disk throws `OutOfSpaceError`.
  *
  * @example const staged = await stageStream(stagingDir(config.dataDir), fileStream); // { path, size, hash }
  */
@@ -50,7 +51,7 @@ export async function stageStream(
     await pipeline(source, tap, createWriteStream(path));
   } catch (error) {
     await removeStaged([{ path }]);
-    throw error;
+    throw isOutOfSpace(error) ? new OutOfSpaceError({ cause: error }) : error;
   }
   return { path, size, hash: hash.digest('hex') };
 }

@@ -5,6 +5,8 @@ export interface BlobInfo {
   key: string;
   size: number;
   contentType?: string;
+  /** When the object was last written (`head` only; start-up recovery hashes only newer objects). */
+  lastModified?: Date;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { neutralizeMarkers } from '#shared/text/citation-markers.ts';
 import { hasCjk, segment } from '#shared/text/segment.ts';
 import { splitSentences } from './sentences.ts';
 
@@ -127,7 +128,8 @@ export function pickAnswerSentences(
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
     const length = [...s.text].length;
     if (picked.length > 0 && chars + length > maxChars) continue;
-    picked.push({ text: s.text, citation: s.citation });
+    // Quoted document text keeps no marker of its own: only the `[n]` added here cites.
+    picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
     chars += length;
   }
   return picked;

@@ -1,3 +1,3 @@
 export { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
-export type { WatchEvent, WatchFolderStatus, WatchStatus } from './types.ts';
+export type { WatchEvent, WatchFolderStatus, WatchRulesStatus, WatchStatus } from './types.ts';
 export { createFolderWatcher, type FolderWatcher, stoppedWatchStatus, type WatchDeps } from './watcher.ts';

@@ -12,10 +12,21 @@ export interface WatchFolderStatus {
   lastError: string | null;
 }
 
+/** The rules of every watched folder (docs/versions.md#watched-folders). */
+export interface WatchRulesStatus {
+  /** Symbolic links in a watched folder are never followed, whether they point inside it or out. */
+  symlinks: 'not followed';
+  /** `limits.maxFileBytes`: a larger file is refused before it is read (a failed version says so). */
+  maxFileBytes: number;
+  /** `watch.debounceMs`: a file is read once nothing has written to it for this long. */
+  quietMs: number;
+}
+
 export interface WatchStatus {
   running: boolean;
   /** True once the start-up reconciliation is done. */
   ready: boolean;
+  rules: WatchRulesStatus;
   folders: WatchFolderStatus[];
 }
 

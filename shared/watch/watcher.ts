@@ -8,11 +8,14 @@ import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import type { IngestService } from '#shared/pipeline/ingest.ts';
+import { formatBytes } from '#shared/pipeline/steps/register.ts';
 import { contentHash, sameContent } from '#shared/pipeline/unchanged.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
+import { hashFile, quietState, sameState, statOf } from './file-state.ts';
 import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
 import { knownDocuments } from './known.ts';
-import type { WatchEvent, WatchStatus } from './types.ts';
+import { recordRefusedFile } from './refused.ts';
+import type { WatchEvent, WatchRulesStatus, WatchStatus } from './types.ts';
 
 export interface FolderWatcher {
   /** Starts watching, then reconciles what changed while stopped; resolves when that is done. */
@@ -27,18 +30,30 @@ export interface WatchDeps {
   db: Db;
   store: BlobStore;
   ingest: IngestService;
+  /** `limits.maxFileBytes`: a larger file is refused before it is read. */
+  config: { limits: Pick<Config['limits'], 'maxFileBytes'> };
 }
 
 type Job = { kind: 'upsert' | 'remove'; folder: WatchedFolder; relativePath: string };
 
 /**
  * Watches local folders (chokidar) and keeps their documents in step with the files: a file added or
- * changed is ingested under `watch/<folder name>/<relative path>` once its writes have settled
- * (`watch.debounceMs`); a deleted file's document is deleted, unless a file with the same bytes
- * appears within `watch.renameWindowMs` (a rename or move: the document keeps its history under the
- * new key). Events for one file coalesce; at most `watch.concurrency` files are worked on at once and
- * the rest wait in the queue, however many arrive. On start, a reconciliation catches up with
- * everything that changed while DropQA was stopped. Local folders only.
+ * changed is ingested under `watch/<folder name>/<relative path>` once it has been left alone for
+ * the quiet period (`watch.debounceMs`: no write, no rename onto it); a deleted file's document is
+ * deleted, unless a file with the same bytes appears within `watch.renameWindowMs` (a rename or
+ * move: the document keeps its history under the new key). Events for one file coalesce; at most
+ * `watch.concurrency` files are worked on at once and the rest wait in the queue, however many
+ * arrive. On start, a reconciliation catches up with everything that changed while DropQA was
+ * stopped. Local folders only.
+ *
+ * The same rules hold live and at the start-up reconciliation (docs/versions.md#watched-folders):
+ * - symbolic links are never followed, whether they point inside the folder or out of it: a link
+ *   is not a file of the folder (a file replaced by a link is a file gone), and a linked folder is
+ *   not entered;
+ * - a file larger than `limits.maxFileBytes` is refused from its size, before it is read or copied:
+ *   its document gets a failed version saying so, and nothing goes to the bucket;
+ * - a file that changed while it was read is not ingested from that read: it is read again once
+ *   quiet.
  *
  * @example
  * const watcher = createFolderWatcher(rt, { ...rt.config.watch, directories: ['./docs'] });
@@ -51,6 +66,7 @@ export function createFolderWatcher(
 ): FolderWatcher {
   const folders = watchedFolders(settings.directories);
   const rules = watchRules(settings);
+  const maxFileBytes = deps.config.limits.maxFileBytes;
   const queue = createLimiter(settings.concurrency);
   const pending = new Map<string, Job>();
   const queued = new Set<string>();
@@ -88,9 +104,9 @@ export function createFolderWatcher(
     if (!job) return;
     running.add(key);
     try {
-      if (job.kind === 'upsert') await upsert(job);
-      else await remove(job);
-      lastError.delete(job.folder);
+      const refused = job.kind === 'upsert' ? await upsert(job) : await remove(job);
+      if (refused) lastError.set(job.folder, `${key}: ${refused}`);
+      else lastError.delete(job.folder);
     } catch (error) {
       lastError.set(job.folder, `${key}: ${reasonOf(error)}`);
       emit({ action: 'failed', key, error: reasonOf(error) });
@@ -105,15 +121,17 @@ export function createFolderWatcher(
     }
   }
 
-  async function upsert(job: Job): Promise<void> {
+  /** Ingests the file of `job` once quiet; returns the reason when it is refused. */
+  async function upsert(job: Job): Promise<string | undefined> {
     const key = keyOf(job);
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await readFile(pathOf(job)));
-    } catch (error) {
-      // Gone again before its turn: its removal (if any) is on its way.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
+    const path = pathOf(job);
+    // Gone again before its turn: its removal (if any) is on its way.
+    const before = await quietState(path, settings.debounceMs);
+    if (!before) return undefined;
+    if (!before.isFile()) {
+      // A link (never followed) or a folder where the file was: the file is gone.
+      if (before.isSymbolicLink()) fileGone(job);
+      return undefined;
     }
     // Written back under its own name (an editor's save: delete, then create): a change, not a removal.
     const own = removals.get(key);
@@ -121,9 +139,24 @@ export function createFolderWatcher(
       clearTimeout(own.timer);
       removals.delete(key);
     }
-    if (await renamedFrom(key, bytes)) return;
+    if (before.size > maxFileBytes) return refuse(job, before.size);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const after = await statOf(path);
+    if (!after || !sameState(before, after) || bytes.length !== before.size) {
+      // Written while it was read: these bytes may be half old, half new. Read it again once quiet.
+      log.info('watch: the file changed while it was read; reading it again', { key });
+      schedule(job);
+      return undefined;
+    }
+    if (await renamedFrom(key, bytes)) return undefined;
     const [outcome] = await deps.ingest.ingest([{ key, bytes }]);
-    if (!outcome) return;
+    if (!outcome) return undefined;
     emit({
       action:
         outcome.status === 'unchanged' ? 'unchanged' : outcome.status === 'failed' ? 'failed' : 'ingested',
@@ -132,6 +165,17 @@ export function createFolderWatcher(
       version: outcome.version,
       ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
     });
+    return undefined;
+  }
+
+  /** A file over `limits.maxFileBytes`: a failed version with the reason, nothing read or stored. */
+  async function refuse(job: Job, size: number): Promise<string> {
+    const key = keyOf(job);
+    const filename = key.slice(key.lastIndexOf('/') + 1);
+    const reason = `${filename}: the file is ${formatBytes(size)}, above the ${formatBytes(maxFileBytes)} limit (limits.maxFileBytes); it was not read or stored`;
+    const { documentId, version } = await recordRefusedFile(deps.db, { key, filename, size, reason });
+    emit({ action: 'failed', key, documentId, version, error: reason });
+    return reason;
   }
 
   /** Moves the document of a file gone within the rename window whose latest bytes are these. */
@@ -157,7 +201,7 @@ export function createFolderWatcher(
     return false;
   }
 
-  async function remove(job: Job): Promise<void> {
+  async function remove(job: Job): Promise<undefined> {
     const key = keyOf(job);
     // The rename window has passed; a rename found meanwhile took the removal away.
     if (!removals.has(key)) return;
@@ -195,7 +239,13 @@ export function createFolderWatcher(
         const job: Job = { kind: 'upsert', folder, relativePath };
         const doc = known.get(keyOf(job));
         known.delete(keyOf(job));
-        const hash = contentHash(new Uint8Array(await readFile(pathOf(job))));
+        const info = await statOf(pathOf(job));
+        // Too large to read: its turn in the queue refuses it (once: a refusal is recorded once).
+        if (!info || info.size > maxFileBytes) {
+          changed.push(job);
+          continue;
+        }
+        const hash = await hashFile(pathOf(job));
         if (!doc) fresh.push({ job, hash });
         else if (!sameContent(doc, hash)) changed.push(job);
       }
@@ -227,6 +277,8 @@ export function createFolderWatcher(
         folders.map((folder) => folder.dir),
         {
           ignoreInitial: true,
+          // The rule of the start-up scan too (listFiles): a link is not followed, in or out of the folder.
+          followSymlinks: false,
           ignored: (path) => {
             const found = locate(folders, path);
             return found !== undefined && rules.ignored(found.relativePath);
@@ -250,6 +302,7 @@ export function createFolderWatcher(
       return {
         running: watcher !== undefined && !closed,
         ready,
+        rules: watchRulesStatus(settings, maxFileBytes),
         folders: await Promise.all(
           folders.map(async (folder) => ({
             directory: folder.dir,
@@ -278,7 +331,10 @@ export function createFolderWatcher(
   };
 }
 
-/** Every accepted file under `dir`, as `/`-separated paths relative to it. */
+/**
+ * Every accepted file under `dir`, as `/`-separated paths relative to it: regular files only, so a
+ * symbolic link (to a file or a folder, inside or outside) is neither listed nor entered.
+ */
 async function listFiles(dir: string, rules: WatchRules): Promise<string[]> {
   const out: string[] = [];
   const visit = async (relative: string) => {
@@ -294,12 +350,21 @@ async function listFiles(dir: string, rules: WatchRules): Promise<string[]> {
   return out.sort();
 }
 
+/** The rules every watched folder follows, as the status reports them. */
+function watchRulesStatus(settings: Config['watch'], maxFileBytes: number): WatchRulesStatus {
+  return { symlinks: 'not followed', maxFileBytes, quietMs: settings.debounceMs };
+}
+
 /** The status of folders no watcher follows in this process: their document counts only. */
-export async function stoppedWatchStatus(db: Db, directories: readonly string[]): Promise<WatchStatus> {
-  const folders = watchedFolders(directories);
+export async function stoppedWatchStatus(
+  db: Db,
+  config: Pick<Config, 'watch' | 'limits'>,
+): Promise<WatchStatus> {
+  const folders = watchedFolders(config.watch.directories);
   return {
     running: false,
     ready: false,
+    rules: watchRulesStatus(config.watch, config.limits.maxFileBytes),
     folders: await Promise.all(
       folders.map(async (folder) => ({
         directory: folder.dir,

@@ -25,9 +25,19 @@ export interface FakeDataApiOptions {
 export interface FakeDataApi {
   /** `http://127.0.0.1:<port>`: the `endpoint` of an `RDSDataClient`. */
   url: string;
-  /** Operations received, in order (`Execute`, `BeginTransaction`, ...), with their SQL. */
-  requests: { operation: string; sql?: string; transactionId?: string; bytes: number }[];
+  /** Operations received, in order (`Execute`, `BeginTransaction`, ...), with their SQL and sizes. */
+  requests: RecordedRequest[];
   close(): Promise<void>;
+}
+
+export interface RecordedRequest {
+  operation: string;
+  sql?: string;
+  transactionId?: string;
+  /** The request body's size. */
+  bytes: number;
+  /** The answer's size, once sent (also for an answer refused as too large). */
+  responseBytes?: number;
 }
 
 class ApiError extends Error {
@@ -57,8 +67,11 @@ interface ExecuteRequest {
  * that the real `@aws-sdk/client-rds-data` client and drizzle's aws-data-api driver run in tests.
  * Like the service it binds named parameters with the service's types, returns typed fields, refuses
  * array parameters, several statements in one call, requests above 4 MiB and results above 1 MiB (the
- * service's documented limits; the fake's messages are its own wording), and reports SQL errors as
- * `DatabaseErrorException` with the SQLSTATE in the message. Authentication is not checked.
+ * service's documented limits; a result answered as the service does, `BadRequestException`
+ * "Database returned more than the allowed response size limit"; the request's message is the
+ * fake's own, the service's wording being undocumented), and reports SQL errors as
+ * `DatabaseErrorException` with the SQLSTATE only in the message (`ERROR: ...; SQLState: 40P01`).
+ * Authentication is not checked.
  *
  * @example
  * const api = await startFakeDataApi({ pglite });
@@ -167,10 +180,17 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
     return response;
   }
 
-  async function handle(operation: string, request: ExecuteRequest, bytes: number): Promise<unknown> {
+  async function handle(
+    operation: string,
+    request: ExecuteRequest,
+    entry: RecordedRequest,
+  ): Promise<unknown> {
     if (!request.resourceArn || !request.secretArn)
       throw new ApiError('BadRequestException', 'resourceArn and secretArn are required');
-    requests.push({ operation, sql: request.sql, transactionId: request.transactionId, bytes });
+    entry.sql = request.sql;
+    entry.transactionId = request.transactionId;
+    requests.push(entry);
+    const { bytes } = entry;
     if (bytes > DATA_API_REQUEST_BYTES)
       throw new ApiError('BadRequestException', `Request size ${bytes} bytes exceeds the 4 MiB limit`);
     if (resuming > 0) {
@@ -196,7 +216,9 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
         return { updateResults };
       }
       case 'BeginTransaction': {
-        await waitForConnection();
+        // Every waiter resumes when the connection is released: the first to look again takes it.
+        do await waitForConnection();
+        while (owner !== undefined);
         const id = randomUUID();
         owner = id;
         try {
@@ -239,8 +261,10 @@ export async function startFakeDataApi(options: FakeDataApiOptions): Promise<Fak
           if (req.method !== 'POST') throw new ApiError('BadRequestException', 'POST only');
           const raw = Buffer.concat(chunks);
           const request = JSON.parse(raw.toString('utf8') || '{}') as ExecuteRequest;
-          body = await handle(operation, request, raw.length);
-          if (Buffer.byteLength(JSON.stringify(body)) > DATA_API_RESPONSE_BYTES) {
+          const entry: RecordedRequest = { operation, bytes: raw.length };
+          body = await handle(operation, request, entry);
+          entry.responseBytes = Buffer.byteLength(JSON.stringify(body));
+          if (entry.responseBytes > DATA_API_RESPONSE_BYTES) {
             throw new ApiError(
               'BadRequestException',
               'Database returned more than the allowed response size limit',

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { jsonColumn } from '#shared/db/json-column.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { type Db, queryRows } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { imageUrl } from '../../qa/documents/references.ts';
@@ -80,20 +82,24 @@ export async function listDocumentImages(
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
   if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
   const [sections, images] = await Promise.all([
-    queryRows<SectionRow>(
+    // In pages, as every read that grows with a document (the Data API answers at most 1 MiB).
+    readVersionNodes<SectionRow>(
       db,
-      sql`SELECT id, parent_id, node_type, title FROM nodes
-          WHERE document_id = ${documentId}::uuid AND version = ${wanted}::int
-            AND node_type IN ('document', 'section')`,
+      { documentId, version: wanted },
+      sql`n.id, n.parent_id, n.node_type, n.title`,
+      sql`n.node_type IN ('document', 'section')`,
     ),
-    queryRows<ImageRow>(
-      db,
-      sql`SELECT i.id, n.id AS "nodeId", n.parent_id AS "parentId", i.filename, i.mime, i.width, i.height,
-                 i.size, n.ordinal, n.metadata, i.ocr_text AS "ocrText", i.description, i.error
-          FROM nodes n JOIN images i ON i.node_id = n.id
-          WHERE n.document_id = ${documentId}::uuid AND n.version = ${wanted}::int
-          ORDER BY n.ordinal`,
-    ),
+    readPaged<ImageRow>(db, {
+      columns: sql`i.id, n.id AS "nodeId", n.parent_id AS "parentId", i.filename, i.mime, i.width, i.height,
+                 i.size, n.ordinal, n.metadata, i.ocr_text AS "ocrText", i.description, i.error`,
+      from: sql`nodes n JOIN images i ON i.node_id = n.id`,
+      where: sql`n.document_id = ${documentId}::uuid AND n.version = ${wanted}::int`,
+      key: sql`n.ordinal`,
+      keyType: 'int',
+      rowBytes: sql`(256 + octet_length(i.filename) + coalesce(octet_length(n.metadata::text), 0)
+        + coalesce(octet_length(i.ocr_text), 0) + coalesce(octet_length(i.description), 0)
+        + coalesce(octet_length(i.error), 0))`,
+    }),
   ]);
   if (sections.length === 0) throw new NotFoundError(`Document ${documentId} has no version ${wanted}`);
   const byId = new Map(sections.map((row) => [row.id, row]));

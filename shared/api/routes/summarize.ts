@@ -31,16 +31,18 @@ export function summarizeRoutes(rt: Runtime): Hono {
       c,
       withAnswerLog('summarize', all(), tracked.usage),
       () => void events.return(undefined),
-      (error) => {
-        const known = error instanceof DropQAError;
-        if (!known) log.error('api: summarize failed', errorFields(error, { stack: true }));
-        const data = known
-          ? { code: error.code, message: error.message }
-          : {
-              code: 'internal_error',
-              message: 'The summary could not be written because of an internal error.',
-            };
-        return { type: 'error', data };
+      {
+        onError: (error) => {
+          const known = error instanceof DropQAError;
+          if (!known) log.error('api: summarize failed', errorFields(error, { stack: true }));
+          const data = known
+            ? { code: error.code, message: error.message }
+            : {
+                code: 'internal_error',
+                message: 'The summary could not be written because of an internal error.',
+              };
+          return { type: 'error', data };
+        },
       },
     );
   });

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.ts';
 import type { DocumentStatus } from '../../db/schema.ts';
 import type { DocumentSummary } from '../../documents/index.ts';
+import { formatBytes } from '../../pipeline/steps/register.ts';
 import { openBackend } from '../backend.ts';
 import { formatStatus } from '../format.ts';
 
@@ -51,6 +52,12 @@ export async function statusCommand(
         : 'not running';
       process.stdout.write(
         `watching ${folder.directory} (${folder.prefix}): ${folder.documents} document(s), ${state}${folder.lastError ? `; last error: ${folder.lastError}` : ''}\n`,
+      );
+    }
+    const rules = watch.rules;
+    if (watch.folders.length > 0 && rules) {
+      process.stdout.write(
+        `watched folders: symbolic links ${rules.symlinks}; files over ${formatBytes(rules.maxFileBytes)} refused unread; a file is read once left alone for ${rules.quietMs} ms\n`,
       );
     }
     return 0;

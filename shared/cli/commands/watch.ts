@@ -2,6 +2,7 @@ import { logWatchEvent } from '../../api/serve.ts';
 import type { Config } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { readServerLock } from '../../runtime/lock.ts';
+import { recoverRuntime } from '../../runtime/recover.ts';
 import { openRuntime } from '../../runtime/runtime.ts';
 import { createFolderWatcher } from '../../watch/index.ts';
 
@@ -21,7 +22,7 @@ export async function watchCommand(config: Config, directories: string[]): Promi
     );
   }
   const rt = await openRuntime(config);
-  await rt.ingest.recover();
+  await recoverRuntime(rt);
   const watcher = createFolderWatcher(rt, { ...config.watch, directories: dirs }, logWatchEvent);
   const stop = async () => {
     process.stdout.write('Stopping...\n');

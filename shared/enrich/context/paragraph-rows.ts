@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 
 /** A paragraph with where it sits, for its contextual sentence. */
 export interface ParagraphRow {
@@ -17,7 +18,7 @@ export async function loadParagraphs(
   db: Db,
   ref: { documentId: string; version: number },
 ): Promise<{ title: string; paragraphs: ParagraphRow[] }> {
-  const rows = await queryRows<{
+  const rows = await readVersionNodes<{
     id: string;
     parent_id: string | null;
     node_type: string;
@@ -27,8 +28,9 @@ export async function loadParagraphs(
     context: string | null;
   }>(
     db,
-    sql`SELECT id, parent_id, node_type, title, content, metadata->>'kind' AS kind, metadata->>'context' AS context
-        FROM nodes WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int ORDER BY ordinal`,
+    ref,
+    sql`n.id, n.parent_id, n.node_type, n.title, n.content, n.metadata->>'kind' AS kind,
+        n.metadata->>'context' AS context`,
   );
   const paths = new Map<string, string[]>();
   let title = '';

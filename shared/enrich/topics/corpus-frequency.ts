@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { stemTerm } from '#shared/index/analyze.ts';
 import { pgArray } from '#shared/search/scope.ts';
 
@@ -126,14 +127,18 @@ async function sampleOf(db: Db): Promise<Sample> {
   const full = (cached?.documents.length ?? 0) > FREQUENCY_SAMPLE;
   if (cached && full && Date.now() - cached.at < SAMPLE_TTL_MS) return cached;
   const held = new Map((cached?.documents ?? []).map((d) => [versionKey(d), d]));
-  const rows = await queryRows<{ id: string; version: number; terms: string | null }>(
-    db,
-    sql`SELECT d.id, v.version, CASE WHEN d.id::text || ' ' || v.version = ANY(${pgArray([...held.keys()])}::text[])
+  // Paged: a sample of long documents' terms passes the Data API's 1 MiB result.
+  const rows = await readPaged<{ id: string; version: number; terms: string | null }>(db, {
+    columns: sql`s.id, s.version, s.terms`,
+    from: sql`(SELECT d.id, v.version, CASE WHEN d.id::text || ' ' || v.version = ANY(${pgArray([...held.keys()])}::text[])
           THEN NULL ELSE array_to_string(tsvector_to_array(v.terms), ' ') END AS terms
         FROM documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
         WHERE d.deleted_at IS NULL AND v.terms IS NOT NULL
-        ORDER BY d.id LIMIT ${FREQUENCY_SAMPLE + 1}::int`,
-  );
+        ORDER BY d.id LIMIT ${FREQUENCY_SAMPLE + 1}::int) s`,
+    key: sql`s.id`,
+    keyType: 'uuid',
+    rowBytes: sql`64 + coalesce(octet_length(s.terms), 0)`,
+  });
   const kept = rows.filter((row) => row.terms === null).length;
   const grown = cached && kept === cached.documents.length;
   const sample: Sample = grown

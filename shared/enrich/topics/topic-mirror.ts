@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { overlapKeys, termOverlap } from '#shared/text/topics.ts';
 import { cosine, SparseCosine } from './sparse-cosine.ts';
@@ -127,22 +128,30 @@ async function openView(tx: Db, state: State, embedder: Embedder): Promise<Topic
   };
 }
 
+/** Every topic's name, in pages: thousands of topics pass the Data API's 1 MiB result. */
 async function readNames(tx: Db, generation: number): Promise<Mirror> {
-  const rows = await queryRows<{ id: string; name: string; created: number | string }>(
-    tx,
-    sql`SELECT id, name, ${CREATED_MICROS} AS created FROM topics`,
-  );
+  const rows = await readPaged<{ id: string; name: string; created: number | string }>(tx, {
+    columns: sql`id, name, ${CREATED_MICROS} AS created`,
+    from: sql`topics`,
+    key: sql`id`,
+    keyType: 'uuid',
+    rowBytes: sql`96 + octet_length(name)`,
+  });
   const mirror: Mirror = { generation, topics: new Map(), index: new Map() };
   for (const row of rows) add(mirror, { id: row.id, name: row.name, createdAt: Number(row.created) });
   return mirror;
 }
 
+/** The topics' vectors, in pages: a 1,024-dimension vector is ~12 KB as text, so ~80 pass 1 MiB. */
 async function readVectors(tx: Db, mirror: Mirror, embedder: Embedder): Promise<void> {
-  const rows = await queryRows<{ id: string; embedding: string }>(
-    tx,
-    sql`SELECT id, embedding::text AS embedding FROM topics
-        WHERE embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int`,
-  );
+  const rows = await readPaged<{ id: string; embedding: string }>(tx, {
+    columns: sql`id, embedding::text AS embedding`,
+    from: sql`topics`,
+    where: sql`embedding_model = ${embedder.model} AND vector_dims(embedding) = ${embedder.dimensions}::int`,
+    key: sql`id`,
+    keyType: 'uuid',
+    rowBytes: sql`64 + octet_length(embedding::text)`,
+  });
   const index = new SparseCosine(embedder.dimensions);
   for (const row of rows) index.add(row.id, JSON.parse(row.embedding) as number[]);
   mirror.vectors = { embedder: embedderKey(embedder), index };

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
@@ -25,13 +26,16 @@ export async function refreshTopicVectors(db: Db, embedder: Embedder, batchSize:
   const embedderKey = `${embedder.model}/${embedder.dimensions}`;
   const last = refreshed.get(db);
   if (last?.embedder === embedderKey && Date.now() - last.at < FRESH_TTL_MS) return 0;
-  const stale = await queryRows<{ id: string; name: string }>(
-    db,
-    sql`SELECT id, name FROM topics
-        WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM ${embedder.model}
-          OR vector_dims(embedding) <> ${embedder.dimensions}::int
-        ORDER BY created_at, id`,
-  );
+  // Paged: after a change of embedder every topic is stale.
+  const stale = await readPaged<{ id: string; name: string }>(db, {
+    columns: sql`id, name`,
+    from: sql`topics`,
+    where: sql`embedding IS NULL OR embedding_model IS DISTINCT FROM ${embedder.model}
+      OR vector_dims(embedding) <> ${embedder.dimensions}::int`,
+    key: sql`id`,
+    keyType: 'uuid',
+    rowBytes: sql`64 + octet_length(name)`,
+  });
   const step = Math.max(1, batchSize);
   for (let start = 0; start < stale.length; start += step) {
     const batch = stale.slice(start, start + step);

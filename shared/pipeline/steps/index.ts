@@ -1,5 +1,5 @@
 export { activate } from './activate.ts';
-export { describeImage } from './describe-image.ts';
+export { describeImages, IMAGES_PER_INVOCATION } from './describe-image.ts';
 export { markFailed } from './mark-failed.ts';
 export { parse, versionPrefix } from './parse.ts';
 export { formatBytes, register } from './register.ts';

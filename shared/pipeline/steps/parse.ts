@@ -14,7 +14,7 @@ import {
   parseLimitsOf,
   renderMarkdown,
 } from '../../parse/index.ts';
-import { parseStepInput, versionRefSchema } from '../contract.ts';
+import { type ImagesCursor, parseStepInput, versionRefSchema } from '../contract.ts';
 import { relativeReader } from '../relative-reader.ts';
 import type { PipelineDeps } from '../types.ts';
 import { versionPrefix } from '../version-prefix.ts';
@@ -23,20 +23,29 @@ const { images } = schema;
 
 export { versionPrefix };
 
+/** Warnings the output carries at most (each cut to 300 characters): the state is capped at 256 KB. */
+const WARNINGS_IN_OUTPUT = 10;
+
+export interface ParseOutput {
+  /** The images to describe: how many, and the cursor DescribeImage starts from. */
+  images: ImagesCursor;
+  /** The first warnings (all are counted in `warningCount` and the version's stats). */
+  warnings: string[];
+  warningCount: number;
+}
+
 /**
  * Parse: the object -> document tree -> normalized tree -> `nodes` rows of the version; its images
  * and a Markdown rendition (`content.md`, relative image links) written under the version's prefix;
  * one `images` row per image node. Re-running replaces the version's rows (a retried step). What
  * fell back to an offline method (section titles when the chat model failed, structure by length
- * when the embedder did) is returned as `warnings` (in AWS: the Parse state's output, in the
- * execution history) and counted in the version's stats.
+ * when the embedder did) is counted in the version's stats and the first warnings are returned (in
+ * AWS: the Parse state's output, in the execution history). The output is a few hundred bytes
+ * whatever the document: the image ids stay in the database.
  *
- * @example await parse({ documentId, version: 1 }, deps) // { images: ['<image node id>', ...], warnings: [] }
+ * @example await parse({ documentId, version: 1 }, deps) // { images: { left: 3, after: -1 }, warnings: [], warningCount: 0 }
  */
-export async function parse(
-  raw: unknown,
-  deps: PipelineDeps,
-): Promise<{ images: string[]; warnings: string[] }> {
+export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutput> {
   const ref = parseStepInput(versionRefSchema, raw, 'Parse');
   const { db, store, config } = deps;
   // The step starts (`startStep`) with its read of the object key and the file name.
@@ -110,5 +119,11 @@ export async function parse(
     if (written.length > 0) deps.ingestObjects?.(written);
   }
 
-  return { images: rows.map((row) => row.nodeId), warnings: tree.warnings };
+  return {
+    images: { left: rows.length, after: -1 },
+    warnings: tree.warnings
+      .slice(0, WARNINGS_IN_OUTPUT)
+      .map((w) => (w.length > 300 ? `${w.slice(0, 299)}…` : w)),
+    warningCount: tree.warnings.length,
+  };
 }

@@ -7,6 +7,7 @@ import { summarizeVersion } from '../../enrich/summaries.ts';
 import { embedNodes, embedVersion, LEAF_NODE_TYPES } from '../../index/embed-version.ts';
 import { ensureVectorIndex } from '../../index/vector-index.ts';
 import { parseStepInput, type VersionRef, versionRefSchema } from '../contract.ts';
+import { STEP_BUDGET_MS } from '../definition.ts';
 import type { PipelineDeps } from '../types.ts';
 
 /**
@@ -20,10 +21,16 @@ import type { PipelineDeps } from '../types.ts';
  * its change summary against the previous ready version (docs/versions.md). Counts are merged into
  * the version's stats.
  *
- * @example await summarize({ documentId, version: 1 }, deps) // { documentId, version: 1 }
+ * Bounded: no section summary starts once the step's budget (`STEP_BUDGET_MS`, half its state's
+ * timeout) is spent; the summaries written so far stay and the step returns `done: false`, and the
+ * state machine calls it again, which reuses them (this version's own, by key) and goes on. Only the
+ * call that finishes the sections writes the document summary, the contexts and the embeddings.
+ *
+ * @example await summarize({ documentId, version: 1 }, deps) // { documentId, version: 1, done: true }
  */
-export async function summarize(raw: unknown, deps: PipelineDeps): Promise<VersionRef> {
+export async function summarize(raw: unknown, deps: PipelineDeps): Promise<VersionRef & { done: boolean }> {
   const ref = parseStepInput(versionRefSchema, raw, 'Summarize');
+  const deadline = Date.now() + (deps.stepBudgetMs ?? STEP_BUDGET_MS.Summarize);
   const { db, providers, config } = deps;
   const concurrency = config.providers.chat.maxConcurrency;
   const chat = providers.chat;
@@ -39,6 +46,7 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   // every summary is at hand at once, and every node is embedded in one pass after them.
   const summaries = await summarizeVersion(db, providers, ref, {
     concurrency,
+    deadline,
     // The step starts (`startStep`) with its first read.
     writes: startStepWrites(ref, 'summarize'),
     ...(chat && {
@@ -51,6 +59,12 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
     }),
   });
   await indexReady;
+  if (!summaries.complete) {
+    await db.execute(
+      versionStatsUpdate(ref, { summarizedSections: summaries.sections, reusedSummaries: summaries.reused }),
+    );
+    return { ...ref, done: false };
+  }
   const changes = changeSummary(deps, ref);
   const contexts =
     chat && summaries.documentSummary && summaries.withoutContext > 0
@@ -73,7 +87,7 @@ export async function summarize(raw: unknown, deps: PipelineDeps): Promise<Versi
   if (summaries.indexTexts)
     await embedNodes(db, embedder, summaries.indexTexts, batchSize, { writes: stats });
   else await embedLate(deps, ref, summaries.late, stats);
-  return ref;
+  return { ...ref, done: true };
 }
 
 /** The version's "changes since the previous version"; a failure there never fails the version. */

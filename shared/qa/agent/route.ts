@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { classifyTitle, type SectionCategory } from '#shared/parse/structure/category.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import type { SearchFilters } from '#shared/search/types.ts';
@@ -27,12 +28,16 @@ const MIN_NAME_CHARS = 3;
 /** The live documents (within the request's documents, if limited) a route may pick. */
 export async function routeCandidates(db: Db, filters: SearchFilters): Promise<RouteCandidate[]> {
   const within = filters.documentIds ? sql`AND d.id = ANY(${pgArray(filters.documentIds)}::uuid[])` : sql``;
-  return queryRows<RouteCandidate>(
-    db,
-    sql`SELECT d.id, d.filename, n.title FROM documents d
-        LEFT JOIN nodes n ON n.document_id = d.id AND n.version = d.current_version AND n.node_type = 'document'
-        WHERE d.deleted_at IS NULL AND d.current_version IS NOT NULL ${within}`,
-  );
+  // Paged: every live document's name passes the Data API's 1 MiB result at a few thousand.
+  return readPaged<RouteCandidate>(db, {
+    columns: sql`d.id, d.filename, n.title`,
+    from: sql`documents d
+        LEFT JOIN nodes n ON n.document_id = d.id AND n.version = d.current_version AND n.node_type = 'document'`,
+    where: sql`d.deleted_at IS NULL AND d.current_version IS NOT NULL ${within}`,
+    key: sql`d.id`,
+    keyType: 'uuid',
+    rowBytes: sql`64 + octet_length(d.filename) + coalesce(octet_length(n.title), 0)`,
+  });
 }
 
 /** The route of a request limited to exactly one document, whatever the question says. */

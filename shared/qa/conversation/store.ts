@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, isNull, lt, not, type SQL } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { conversations, qaHistory } from '#shared/db/schema.ts';
 import type { Turn } from './turns.ts';
@@ -14,19 +14,45 @@ export interface ConversationFilters {
 export type Owner = string | null;
 
 const TITLE_CHARS = 80;
+/**
+ * A conversation still without a turn this long after it was opened lost its first answer (the
+ * stream was cut, or the answer failed): it is swept when its owner opens another.
+ */
+export const EMPTY_CONVERSATION_TTL_MS = 60 * 60 * 1000;
 
 /** The SQL condition "this conversation is the owner's" (for queries joining `conversations`). */
 export function ownedBy(owner: Owner): SQL {
   return owner === null ? isNull(conversations.owner) : eq(conversations.owner, owner);
 }
 
-/** Starts a conversation titled by its first question and returns its id. */
+/** The SQL condition "this conversation has at least one answered turn". */
+function hasTurns(db: Db): SQL {
+  return exists(
+    db.select({ id: qaHistory.id }).from(qaHistory).where(eq(qaHistory.conversationId, conversations.id)),
+  );
+}
+
+/**
+ * Starts a conversation titled by its first question and returns its id. The owner's conversations
+ * left without a turn for `EMPTY_CONVERSATION_TTL_MS` are deleted first: a conversation is opened
+ * before its first answer streams, and a stream cut before the answer is stored leaves it empty.
+ */
 export async function createConversation(
   db: Db,
   owner: Owner,
   firstQuestion: string,
   filters: ConversationFilters,
+  now = new Date(),
 ): Promise<string> {
+  await db
+    .delete(conversations)
+    .where(
+      and(
+        ownedBy(owner),
+        lt(conversations.updatedAt, new Date(now.getTime() - EMPTY_CONVERSATION_TTL_MS)),
+        not(hasTurns(db)),
+      ),
+    );
   const title = [...firstQuestion].slice(0, TITLE_CHARS).join('');
   const [row] = await db
     .insert(conversations)
@@ -71,7 +97,10 @@ export async function conversationTurns(db: Db, id: string): Promise<Turn[]> {
   });
 }
 
-/** The owner's conversations, latest activity first, with their number of turns. */
+/**
+ * The owner's conversations with at least one answered turn, latest activity first, with their
+ * number of turns (one whose first answer never arrived is not listed; it is swept later).
+ */
 export async function listConversations(db: Db, owner: Owner, page: { limit: number; offset: number }) {
   const [items, totals] = await Promise.all([
     db
@@ -83,13 +112,16 @@ export async function listConversations(db: Db, owner: Owner, page: { limit: num
         turns: count(qaHistory.id),
       })
       .from(conversations)
-      .leftJoin(qaHistory, eq(qaHistory.conversationId, conversations.id))
+      .innerJoin(qaHistory, eq(qaHistory.conversationId, conversations.id))
       .where(ownedBy(owner))
       .groupBy(conversations.id)
       .orderBy(desc(conversations.updatedAt))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(conversations).where(ownedBy(owner)),
+    db
+      .select({ n: count() })
+      .from(conversations)
+      .where(and(ownedBy(owner), hasTurns(db))),
   ]);
   return {
     items: items.map((item) => ({ ...item, turns: Number(item.turns) })),

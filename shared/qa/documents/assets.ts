@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
 import { LruCache } from './lru.ts';
@@ -83,10 +84,14 @@ export async function versionImages(
   documentId: string,
   version: number,
 ): Promise<DocumentAssets['images']> {
-  const rows = await queryRows<{ filename: string; object_key: string; mime: string; node_id: string }>(
-    db,
-    sql`SELECT i.filename, i.object_key, i.mime, i.node_id FROM images i JOIN nodes n ON n.id = i.node_id
-        WHERE n.document_id = ${documentId}::uuid AND n.version = ${version}::int`,
-  );
+  // In pages: thousands of images pass the Data API's 1 MiB result.
+  const rows = await readPaged<{ filename: string; object_key: string; mime: string; node_id: string }>(db, {
+    columns: sql`i.filename, i.object_key, i.mime, i.node_id`,
+    from: sql`images i JOIN nodes n ON n.id = i.node_id`,
+    where: sql`n.document_id = ${documentId}::uuid AND n.version = ${version}::int`,
+    key: sql`n.ordinal`,
+    keyType: 'int',
+    rowBytes: sql`128 + octet_length(i.filename) + octet_length(i.object_key) + octet_length(i.mime)`,
+  });
   return new Map(rows.map((r) => [r.filename, { objectKey: r.object_key, mime: r.mime, nodeId: r.node_id }]));
 }

@@ -1,5 +1,6 @@
 import { stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ContentPart } from '#shared/llm/types.ts';
+import { documentText } from '../prompt.ts';
 import type { CachedBlob } from './assets.ts';
 import type { DocumentBlock } from './markers.ts';
 
@@ -23,7 +24,8 @@ export function buildDocumentContent(
   let text = `<document_content id="DOC-${shortId}" name="${stripDelimiters(name).replace(/"/g, "'")}">\n`;
   for (const block of blocks) {
     if (block.kind === 'text') {
-      text += `[${block.ref}]\n${stripDelimiters(block.text)}\n\n`;
+      // A marker inside the document's own text is neutralized: only the ones written here are real.
+      text += `[${block.ref}]\n${documentText(block.text)}\n\n`;
       continue;
     }
     const alt = block.alt ? ` (${stripDelimiters(block.alt)})` : '';

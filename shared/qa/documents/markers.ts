@@ -8,6 +8,8 @@ export type DocumentBlock =
  * bracket list.
  */
 const MARKER = /DOC-[a-f0-9]{8}-(?:PARA|IMAGE)-\d+/g;
+/** A bracketed list in an answer, where markers live. */
+const BRACKETS = /\[[^[\]\n]*\]/g;
 /** A block that is nothing but one image link to a file beside the Markdown (`![alt](img_001.png)`). */
 const IMAGE_BLOCK = /^!\[((?:\\.|[^\]\\])*)\]\(\s*<?([A-Za-z0-9_.-]+)>?\s*\)$/;
 
@@ -94,5 +96,7 @@ function rawBlocks(markdown: string): string[] {
  * // ['DOC-abcd1234-PARA-2', 'DOC-abcd1234-IMAGE-1']
  */
 export function extractMarkers(answer: string): string[] {
-  return [...new Set(answer.match(MARKER) ?? [])];
+  // Only inside ASCII brackets: a reference quoted from a document is neutralized (［DOC-…］).
+  const lists = answer.match(BRACKETS) ?? [];
+  return [...new Set(lists.flatMap((list) => list.match(MARKER) ?? []))];
 }

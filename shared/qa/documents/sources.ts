@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
 import { collapseSpaces } from '#shared/text/collapse-spaces.ts';
 import type { QaSource } from '../response.ts';
@@ -23,11 +24,12 @@ export async function referencesAsSources(
   for (const doc of documents) {
     const wanted = references.filter((r) => r.doc_id === doc.documentId);
     if (wanted.length === 0) continue;
-    const rows = await queryRows<{ id: string; content: string | null; filename: string | null }>(
+    // In pages: a long document's text passes the Data API's 1 MiB result.
+    const rows = await readVersionNodes<{ id: string; content: string | null; filename: string | null }>(
       db,
-      sql`SELECT n.id, n.content, i.filename FROM nodes n LEFT JOIN images i ON i.node_id = n.id
-          WHERE n.document_id = ${doc.documentId}::uuid AND n.version = ${doc.version}::int
-            AND n.node_type IN ('paragraph', 'table', 'image') ORDER BY n.ordinal`,
+      { documentId: doc.documentId, version: doc.version },
+      sql`n.id, n.content, (SELECT i.filename FROM images i WHERE i.node_id = n.id) AS filename`,
+      sql`n.node_type IN ('paragraph', 'table', 'image')`,
     );
     for (const ref of wanted) {
       const match =

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '#shared/db/client.ts';
+import type { Db } from '#shared/db/client.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { search } from '#shared/search/index.ts';
 import { segment } from '#shared/text/segment.ts';
 import type { QaDeps } from '../deps.ts';
@@ -101,15 +102,18 @@ export async function comparedDocument(
 }
 
 async function versionedDocuments(db: Db): Promise<VersionedDocument[]> {
-  return queryRows<VersionedDocument>(
-    db,
-    sql`SELECT d.id, d.key, d.filename,
+  // Paged: it can be every live document.
+  return readPaged<VersionedDocument>(db, {
+    columns: sql`d.id, d.key, d.filename,
           coalesce((SELECT n.title FROM nodes n WHERE n.document_id = d.id AND n.version = d.current_version
-                    AND n.node_type = 'document' LIMIT 1), d.filename) AS title
-        FROM documents d
-        WHERE d.deleted_at IS NULL
+                    AND n.node_type = 'document' LIMIT 1), d.filename) AS title`,
+    from: sql`documents d`,
+    where: sql`d.deleted_at IS NULL
           AND (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id AND v.status = 'ready') >= 2`,
-  );
+    key: sql`d.id`,
+    keyType: 'uuid',
+    rowBytes: sql`320 + octet_length(d.key) + 2 * octet_length(d.filename)`,
+  });
 }
 
 /**

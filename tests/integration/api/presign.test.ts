@@ -41,6 +41,13 @@ describe('presigned uploads', () => {
     );
   });
 
+  it('signs no checksum of an empty body into the URL (S3 would refuse the real bytes)', async () => {
+    const signed = await presignUpload({ store, config }, { key: 'uploads/sum.md', size: 10 });
+    if (!signed.supported) throw new Error('expected a presigned URL');
+    const names = [...new URL(signed.url).searchParams.keys()].map((name) => name.toLowerCase());
+    expect(names.filter((name) => name.includes('checksum'))).toEqual([]);
+  });
+
   it('signs for lifecycle.presignExpirySeconds', async () => {
     const shortLived = parseConfig({ lifecycle: { presignExpirySeconds: 120 } });
     const before = Date.now();

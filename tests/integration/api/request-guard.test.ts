@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,6 +25,24 @@ function raw(
     });
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** Sends `request` as is over a new connection and reads until the server closes it. */
+function rawExchange(url: string, request: string): Promise<{ answer: string; error?: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
+    let answer = '';
+    let error: string | undefined;
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error = e.code ?? e.message;
+    });
+    socket.on('close', () => resolve({ answer, ...(error ? { error } : {}) }));
+    socket.write(request);
   });
 }
 
@@ -184,5 +203,27 @@ describe('a server bound to every interface', () => {
   it('lets the CLI in with the token from the lock file', async () => {
     const cli = new HttpBackend(server.url, server.token);
     expect((await cli.documents({ limit: 5, offset: 0 })).total).toBe(0);
+  });
+
+  it('answers a JSON 431 to a query string of 100 KB or more, without resetting the connection', async () => {
+    for (const size of [100_000, 1_000_000]) {
+      const { answer, error } = await rawExchange(
+        server.url,
+        `GET /api/search?q=${'a'.repeat(size)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      );
+      expect(error).toBeUndefined();
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 431 /);
+      expect(head).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(body).error).toMatchObject({
+        code: 'request_header_too_large',
+        message: expect.stringContaining('16 KB'),
+      });
+    }
+    // The server goes on answering.
+    const health = await fetch(`${server.url}/api/health`, {
+      headers: server.token ? { authorization: `Bearer ${server.token}` } : {},
+    });
+    expect(health.status).toBe(200);
   });
 });

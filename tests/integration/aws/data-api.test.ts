@@ -14,6 +14,9 @@ import type { NodeRow } from '#shared/index/node-row.ts';
 import { writeNodes } from '#shared/index/write-nodes.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { createIngestService } from '#shared/pipeline/ingest.ts';
+import { createPipelineRunner } from '#shared/pipeline/runner.ts';
+import { toStepError } from '#shared/pipeline/step-error.ts';
+import { STEPS } from '#shared/pipeline/step-table.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { search } from '#shared/search/index.ts';
 import { FAKE_CLUSTER_ARN, FAKE_SECRET_ARN, openDataApiTestDatabase } from '../../fakes/data-api-db.ts';
@@ -160,6 +163,43 @@ describe('RDS Data API driver', () => {
     const cause = (failure as { cause?: { name?: string; message?: string } }).cause;
     expect(cause?.name).toBe('DatabaseErrorException');
     expect(cause?.message).toMatch(/no_such_table.*SQLState: 42P01/s);
+  });
+
+  it('makes a deadlock or a serialization failure (SQLSTATE only in the message) a TransientError', async () => {
+    const raise = (code: string) =>
+      queryRows(
+        database.db,
+        sql.raw(`DO $$ BEGIN RAISE EXCEPTION 'could not serialize access' USING ERRCODE = '${code}'; END $$`),
+      ).catch((e: unknown) => e);
+    for (const code of ['40P01', '40001']) {
+      const failure = toStepError(await raise(code));
+      expect(failure).toMatchObject({
+        name: 'TransientError',
+        message: 'database error: could not serialize access',
+      });
+    }
+    expect(toStepError(await raise('22001')).name).toBe('DatabaseError');
+  });
+
+  it('retries a step whose statement deadlocked over the Data API', async () => {
+    let attempts = 0;
+    const runner = createPipelineRunner(deps, {
+      retryDelayMs: 1,
+      steps: {
+        Topics: async (input, stepDeps) => {
+          if (++attempts === 1)
+            await queryRows(
+              stepDeps.db,
+              sql`DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$`,
+            );
+          return STEPS.Topics(input, stepDeps);
+        },
+      },
+    });
+    await deps.store.put('aws/deadlock.md', utf8('# Deadlock\n\nTwo writers wait for each other.\n'));
+    const outcome = await runner.run({ key: 'aws/deadlock.md' });
+    expect(outcome).toMatchObject({ status: 'ready', version: 1 });
+    expect(attempts).toBe(2);
   });
 
   it('binds an untyped string as character varying, as Aurora does', async () => {

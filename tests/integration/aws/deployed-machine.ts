@@ -2,6 +2,7 @@ import '#shared/pipeline/polyfill.ts';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { PipelineInput } from '#shared/pipeline/contract.ts';
 import { TASK_NAMES, type TaskName } from '#shared/pipeline/definition.ts';
+import { runWithinLimits } from '#shared/pipeline/execution-limits.ts';
 import { STEPS } from '#shared/pipeline/step-table.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 
@@ -16,7 +17,8 @@ export const inProcessSteps = (deps: PipelineDeps): TaskHandlers =>
 /**
  * Runs a definition taken from a synthesized template with aws-local-stepfunctions (the local
  * runner's engine), each substituted Lambda ARN answered by its state's handler (the in-process
- * steps, or the deployed functions' bundles).
+ * steps, or the deployed functions' bundles), held to Step Functions' state and history limits
+ * (`runWithinLimits`).
  */
 export function deployedMachine(definition: Record<string, unknown>, handlers: TaskHandlers) {
   const arns = Object.fromEntries(
@@ -27,11 +29,11 @@ export function deployedMachine(definition: Record<string, unknown>, handlers: T
   return {
     /** One execution; resolves with its output, rejects with the Fail state's error. */
     run: (input: PipelineInput): Promise<unknown> =>
-      machine.run(input as never, {
+      runWithinLimits(machine, input as never, {
         overrides: {
           taskResourceLocalHandlers: handlers as never,
           retryIntervalOverrides: Object.fromEntries(TASK_NAMES.map((t) => [t, 0])),
         },
-      }).result,
+      }),
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPgliteWorker, queryRows, schema } from '#shared/db/index.ts';
-import { sqlState } from '#shared/search/pg-error.ts';
+import { sqlState } from '#shared/db/sql-state.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const insertDoc = (database: Database, key: string) =>

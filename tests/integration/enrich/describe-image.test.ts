@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import type { OcrEngine } from '#shared/llm/types.ts';
-import { describeImage } from '#shared/pipeline/steps/describe-image.ts';
+import { describeImages } from '#shared/pipeline/steps/describe-image.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
@@ -56,16 +56,25 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
     await database?.close();
   });
 
-  /** Registers and parses a fresh copy of DOC; returns the image's step input. */
-  async function parsedImage(): Promise<{ documentId: string; version: number; nodeId: string }> {
+  /** Registers and parses a fresh copy of DOC; returns the images step's input and the image's node. */
+  async function parsedImage(): Promise<{
+    documentId: string;
+    version: number;
+    after: number;
+    nodeId: string;
+  }> {
     const dir = `docs-${Math.random().toString(36).slice(2)}`;
     await deps.store.put(`${dir}/chart.png`, textPng('HELLO CLOUD'));
     await deps.store.put(`${dir}/review.md`, utf8(DOC));
     const ref = await register({ key: `${dir}/review.md` }, deps);
     const { images } = await parse({ documentId: ref.documentId, version: ref.version }, deps);
-    const nodeId = images[0];
-    if (!nodeId) throw new Error('no image node');
-    return { documentId: ref.documentId, version: ref.version, nodeId };
+    expect(images).toEqual({ left: 1, after: -1 });
+    const [node] = await queryRows<{ id: string }>(
+      database.db,
+      sql`SELECT id FROM nodes WHERE document_id = ${ref.documentId}::uuid AND node_type = 'image'`,
+    );
+    if (!node) throw new Error('no image node');
+    return { documentId: ref.documentId, version: ref.version, after: images.after, nodeId: node.id };
   }
 
   async function state(nodeId: string, word = 'hello'): Promise<ImageState> {
@@ -82,7 +91,7 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
   it('stores the OCR text on the images row and makes it searchable on the node', async () => {
     const image = await parsedImage();
     const ocr = fakeOcr('HELLO CLOUD');
-    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr } });
+    await describeImages(image, { ...deps, providers: { ...deps.providers, ocr } });
     const row = await state(image.nodeId);
     expect(ocr.calls).toEqual(['image/png']);
     expect(row).toMatchObject({ ocr_text: 'HELLO CLOUD', description: null, error: null, found: true });
@@ -93,7 +102,7 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
   it('asks the chat model for a description with the image attached', async () => {
     const image = await parsedImage();
     const chat = scriptedChat(() => 'A bar chart of revenue per region; north leads.');
-    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr: fakeOcr('HELLO'), chat } });
+    await describeImages(image, { ...deps, providers: { ...deps.providers, ocr: fakeOcr('HELLO'), chat } });
     const [call] = chat.calls;
     expect(call?.request.role).toBe('describeImage');
     const parts = call?.request.messages[0]?.content;
@@ -114,9 +123,10 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
   it('records a failed OCR on the image and still succeeds', async () => {
     const image = await parsedImage();
     const ocr = fakeOcr(new Error('engine crashed'));
-    await expect(describeImage(image, { ...deps, providers: { ...deps.providers, ocr } })).resolves.toEqual(
-      image,
-    );
+    await expect(describeImages(image, { ...deps, providers: { ...deps.providers, ocr } })).resolves.toEqual({
+      left: 0,
+      after: expect.any(Number),
+    });
     const row = await state(image.nodeId);
     expect(row.error).toMatch(/OCR \(fake-ocr\): engine crashed/);
     expect(row.metadata.imageError).toBe(row.error);
@@ -129,7 +139,7 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
       sql`UPDATE images SET mime = 'image/x-emf', filename = 'img_001.emf' WHERE node_id = ${image.nodeId}::uuid`,
     );
     const ocr = fakeOcr('never');
-    await describeImage(image, { ...deps, providers: { ...deps.providers, ocr } });
+    await describeImages(image, { ...deps, providers: { ...deps.providers, ocr } });
     expect(ocr.calls).toEqual([]);
     expect((await state(image.nodeId)).error).toMatch(/vector images \(EMF, WMF, SVG\)/);
   });
@@ -138,8 +148,8 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
     const image = await parsedImage();
     const ocr = fakeOcr('HELLO CLOUD');
     const withOcr = { ...deps, providers: { ...deps.providers, ocr } };
-    await describeImage(image, withOcr);
-    await describeImage(image, withOcr);
+    await describeImages(image, withOcr);
+    await describeImages(image, withOcr);
     expect(ocr.calls).toHaveLength(1);
     expect((await state(image.nodeId)).content).toBe('Revenue by region\nHELLO CLOUD');
   });

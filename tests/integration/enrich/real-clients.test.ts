@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '#shared/db/index.ts';
-import { activate, describeImage, parse, register, summarize, topics } from '#shared/pipeline/steps/index.ts';
+import {
+  activate,
+  describeImages,
+  parse,
+  register,
+  summarize,
+  topics,
+} from '#shared/pipeline/steps/index.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { FAKE_MODELS, type FakeServer, fakeProviders, startFake } from '../../fakes/index.ts';
 import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
@@ -72,7 +79,7 @@ describe.each(CASES)(
         { text: DESCRIPTION },
         ...Array.from({ length: sections + 2 }, () => protocol.structuredReply(STRUCTURED)),
       );
-      for (const nodeId of images) await describeImage({ ...ref, nodeId }, deps);
+      expect(await describeImages({ ...ref, after: images.after }, deps)).toMatchObject({ left: 0 });
       await summarize(ref, deps);
       await topics(ref, deps);
       await activate(ref, deps);

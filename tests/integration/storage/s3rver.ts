@@ -12,18 +12,24 @@ export interface S3Server {
 // its legacy provider; a child process may enable that without touching the test process.
 const SCRIPT = `
 const S3rver = require('s3rver');
-const [directory, names] = process.argv.slice(1);
+const [directory, names, keys] = process.argv.slice(1);
+// s3rver knows one access key; callers that sign with keys of their own are registered too.
+const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account');
+for (const key of JSON.parse(keys)) DUMMY_ACCOUNT.createKeyPair(key, key);
 const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory,
   configureBuckets: JSON.parse(names).map((name) => ({ name })) });
 server.run().then(({ port }) => console.log(JSON.stringify({ port })));
 `;
 
-/** Starts s3rver on a loopback port with the named buckets in a temporary folder. */
-export async function startS3rver(buckets: string[]): Promise<S3Server> {
+/**
+ * Starts s3rver on a loopback port with the named buckets in a temporary folder. Requests may be
+ * signed with its own key (`S3RVER`) or any of `accessKeys`.
+ */
+export async function startS3rver(buckets: string[], accessKeys: string[] = []): Promise<S3Server> {
   const dir = await mkdtemp(join(tmpdir(), 'dropqa-s3rver-'));
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', '-e', SCRIPT, dir, JSON.stringify(buckets)],
+    ['--openssl-legacy-provider', '-e', SCRIPT, dir, JSON.stringify(buckets), JSON.stringify(accessKeys)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const port = await readPort(child);

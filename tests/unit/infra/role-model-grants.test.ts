@@ -11,6 +11,7 @@ const SONNET = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const NOVA = 'eu.amazon.nova-lite-v1:0';
 const PROVISIONED = 'arn:aws:bedrock:eu-west-1:123456789012:provisioned-model/abc123';
 const RERANK = 'cohere.rerank-v3-5:0';
+const HAIKU = 'anthropic.claude-haiku-4-5-20251001-v1:0';
 
 type Resource = { Properties: Record<string, unknown> };
 type Statement = { Action: string | string[]; Resource: unknown };
@@ -93,6 +94,16 @@ describe('Bedrock grants of per-role models in the CDK app', () => {
     expect(granted).toContain(':bedrock:eu-west-3::foundation-model/amazon.nova-lite-v1:0');
     expect(granted).toContain(`"${PROVISIONED}"`);
     expect(granted).toContain(`:bedrock:eu-west-1::foundation-model/${RERANK}`);
+  });
+
+  it('grants a global profile with the foundation model in the calling region and without a region', () => {
+    // The other roles stay on the default chat model, Claude Haiku 4.5 through its global profile.
+    const summarize = functionGrants(built.pipeline).find((f) => f.id.startsWith('Summarize'));
+    const granted = JSON.stringify(summarize?.invokable);
+    expect(granted).toContain(`:inference-profile/global.${HAIKU}`);
+    // AWS's policy example for global cross-Region inference lists all three.
+    expect(granted).toContain(`:bedrock:eu-west-1::foundation-model/${HAIKU}`);
+    expect(granted).toContain(`:bedrock:::foundation-model/${HAIKU}`);
   });
 });
 

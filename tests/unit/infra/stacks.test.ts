@@ -141,9 +141,9 @@ describe('pipeline stack', () => {
     );
   });
 
-  it('retries throttling and Lambda service errors with jitter, catches into MarkFailed, bounds the Map', () => {
+  it('retries throttling and Lambda service errors with jitter, catches into MarkFailed, loops the images', () => {
     const states = deployedDefinition(s.pipeline).States as Record<string, Record<string, unknown>>;
-    for (const name of ['Register', 'Parse', 'Summarize', 'Topics', 'Activate']) {
+    for (const name of ['Register', 'Parse', 'DescribeImage', 'Summarize', 'Topics', 'Activate']) {
       const state = states[name];
       expect(state?.Retry).toContainEqual(
         expect.objectContaining({
@@ -155,7 +155,7 @@ describe('pipeline stack', () => {
         { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },
       ]);
     }
-    expect(states.Images).toMatchObject({ Type: 'Map', MaxConcurrency: 4 });
+    expect(states.Images).toMatchObject({ Type: 'Choice', Default: 'Summarize' });
   });
 
   it('routes created and deleted objects (derived files excluded) to the ingest function, with a dead-letter queue', () => {
@@ -183,7 +183,8 @@ describe('pipeline stack', () => {
 
   it('builds every function on Node 22, arm64, traced, with its own log retention', () => {
     const functions = Object.values(s.pipeline.findResources('AWS::Lambda::Function'));
-    expect(functions.length).toBe(TASK_NAMES.length + 1);
+    // The task functions, the ingest function and the execution-ended function.
+    expect(functions.length).toBe(TASK_NAMES.length + 2);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -355,11 +356,14 @@ describe('what the first real deploy needs', () => {
     expect(granted.some((r) => r.includes('amazon.titan-embed-text-v2:0'))).toBe(true);
   });
 
-  it('caps the ask function with reserved concurrency and per-user throttling, and never compresses (buffers) /api/* answers', () => {
-    s.api.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 10 });
-    // And each user by a token bucket: 20 questions at once, then 2 a minute.
+  it('reserves no concurrency by default (a new account has none to spare), throttles each user, and never compresses (buffers) /api/* answers', () => {
+    // Lambda keeps 100 unreserved: an account at a quota of 10 fails stack creation on any reservation.
+    for (const template of [s.storage, s.database, s.pipeline, s.api, s.web]) {
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function')))
+        expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+    // Each user by a token bucket: 20 questions at once, then 2 a minute.
     s.api.hasResourceProperties('AWS::Lambda::Function', {
-      ReservedConcurrentExecutions: 10,
       Environment: {
         Variables: Match.objectLike({
           DROPQA_LIMITS__ASK_RATE__PER_MINUTE: '2',
@@ -400,5 +404,31 @@ describe('what the first real deploy needs', () => {
     s.api.hasResourceProperties('AWS::Cognito::UserPool', {
       UserPoolTier: 'ESSENTIALS',
     });
+  });
+});
+
+describe('executions that end without reaching MarkFailed', () => {
+  it("routes the state machine's FAILED, TIMED_OUT and ABORTED status events to the execution-ended function", () => {
+    const machine = Object.keys(s.pipeline.findResources('AWS::StepFunctions::StateMachine'))[0];
+    const rules = Object.values(s.pipeline.findResources('AWS::Events::Rule')).filter(
+      (rule) => rule.Properties.EventPattern.source?.[0] === 'aws.states',
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [{ Ref: machine }] },
+    });
+    const target = rules[0]?.Properties.Targets[0];
+    expect(text(target.Arn)).toMatch(/"ExecutionEnded[0-9A-F]{8}"/);
+    expect(target.DeadLetterConfig).toBeDefined();
+  });
+
+  it("lets the execution-ended function read its executions' history and remove a failed version's files", () => {
+    const history = resourcesOf(s.pipeline, 'ExecutionEnded', 'states:GetExecutionHistory').map(text);
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatch(/:execution:.*"Ingestion[0-9A-F]{8}","Name".*:\*/);
+    const deletable = resourcesOf(s.pipeline, 'ExecutionEnded', 's3:DeleteObject').map(text);
+    expect(deletable.some((r) => r.includes('/documents/*'))).toBe(true);
   });
 });

@@ -62,6 +62,7 @@ describe('pipelineDefinition', () => {
       'Parse',
       'Images',
       'Summarize',
+      'Summarized',
       'Topics',
       'Activate',
       'Done',
@@ -78,12 +79,30 @@ describe('pipelineDefinition', () => {
     expect(States.NoChange).toMatchObject({ Type: 'Succeed' });
   });
 
-  it('maps DescribeImage over the image node ids with bounded concurrency', () => {
-    const images = pipelineDefinition(ARNS).States.Images;
-    expect(images).toMatchObject({ Type: 'Map', ItemsPath: '$.parse.images', MaxConcurrency: 4 });
-    if (images?.Type !== 'Map') return;
-    expect(images.ItemProcessor.StartAt).toBe('DescribeImage');
-    expect(images.ItemSelector).toMatchObject({ 'nodeId.$': '$$.Map.Item.Value' });
+  it('loops DescribeImage over the images with a cursor and a count in the state, never their list', () => {
+    const { States } = pipelineDefinition(ARNS);
+    expect(States.Images).toMatchObject({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.parse.images.left', NumericGreaterThan: 0, Next: 'DescribeImage' }],
+      Default: 'Summarize',
+    });
+    expect(States.DescribeImage).toMatchObject({
+      Type: 'Task',
+      Parameters: { 'after.$': '$.parse.images.after' },
+      ResultPath: '$.parse.images',
+      Next: 'Images',
+    });
+    expect(Object.values(States).some((state) => state.Type === 'Map')).toBe(false);
+  });
+
+  it('calls Summarize again until it reports done', () => {
+    const { States } = pipelineDefinition(ARNS);
+    expect(States.Summarize).toMatchObject({ ResultPath: '$.summarize', Next: 'Summarized' });
+    expect(States.Summarized).toMatchObject({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.summarize.done', BooleanEquals: false, Next: 'Summarize' }],
+      Default: 'Topics',
+    });
   });
 
   it('retries every Task on the transient and Lambda service errors with backoff and full jitter', () => {
@@ -121,7 +140,7 @@ describe('pipelineDefinition', () => {
 
   it('catches every error of the work steps into MarkFailed with the error at $.error', () => {
     const { States } = pipelineDefinition(ARNS);
-    for (const name of ['Register', 'Parse', 'Images', 'Summarize', 'Topics', 'Activate']) {
+    for (const name of ['Register', 'Parse', 'DescribeImage', 'Summarize', 'Topics', 'Activate']) {
       const state = States[name] as { Catch?: unknown };
       expect(state.Catch, name).toEqual([
         { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' },

@@ -21,6 +21,17 @@ export interface Turn {
   error?: { code: string; message: string };
 }
 
+/**
+ * The citations a turn's answer may link to: its sources' numbers and its references' ids (documents
+ * mode). A marker naming anything else is text (see `linkCitations`).
+ */
+export function citationIds(turn: Pick<Turn, 'sources' | 'references'>): Set<string> {
+  return new Set([
+    ...turn.sources.map((source) => String(source.citation)),
+    ...turn.references.map((reference) => reference.ref_id),
+  ]);
+}
+
 /** A new turn awaiting its first event. */
 export function newTurn(question: string, mode: string): Turn {
   return {

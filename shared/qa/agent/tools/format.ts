@@ -1,4 +1,5 @@
 import { stripDelimiters } from '#shared/llm/prompt-files.ts';
+import { documentText } from '#shared/qa/prompt.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 
 const PASSAGE_CHARS = 700;
@@ -6,7 +7,7 @@ const PASSAGE_CHARS = 700;
 /**
  * Passages as the agent reads them: `<document index="n" ...>text</document>` blocks with their node
  * and document ids, the document path and the relevance; delimiter tags inside the text removed, so
- * document text stays data.
+ * document text stays data, and its citation markers neutralized.
  */
 export function passageBlocks(hits: SearchHit[], numbers: number[]): string {
   return hits
@@ -18,7 +19,7 @@ export function passageBlocks(hits: SearchHit[], numbers: number[]): string {
         `source="${attribute(hit.path)}"`,
         ...(hit.relevance === undefined ? [] : [`relevance="${hit.relevance.toFixed(2)}"`]),
       ];
-      return `<document ${attrs.join(' ')}>\n${clip(stripDelimiters(hit.content), PASSAGE_CHARS)}\n</document>`;
+      return `<document ${attrs.join(' ')}>\n${clip(documentText(hit.content), PASSAGE_CHARS)}\n</document>`;
     })
     .join('\n');
 }

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, parseConfig } from '#shared/config/index.ts';
+import { queryRows } from '#shared/db/index.ts';
+import { contentHash } from '#shared/pipeline/unchanged.ts';
+import { recoverRuntime } from '#shared/runtime/recover.ts';
+import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
+
+/**
+ * A process killed during a re-upload, after the new bytes were written to the bucket and before the
+ * document was queued, left the bucket and the database disagreeing with nothing queued (issue 28
+ * point 6). The start-up recovery compares each settled document's object with its latest version
+ * and queues what differs.
+ */
+const text = (n: number, what: string) => `# Policy ${n}\n\n${what}\n`;
+
+describe('start-up recovery of stored objects that differ from the database', () => {
+  let root: string;
+  let config: Config;
+  let rt: Runtime;
+
+  const latest = async (key: string) => {
+    const [row] = await queryRows<{ version: number; file_hash: string; status: string; current: number }>(
+      rt.db,
+      sql`SELECT v.version, v.file_hash, v.status, d.current_version AS current
+          FROM documents d JOIN document_versions v ON v.document_id = d.id
+          WHERE d.key = ${key} AND d.deleted_at IS NULL ORDER BY v.version DESC LIMIT 1`,
+    );
+    return row;
+  };
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'dropqa-stored-'));
+    config = parseConfig({ dataDir: join(root, 'data'), providers: { ocr: { kind: 'none' } } });
+    rt = await openRuntime(config);
+    const outcomes = await rt.ingest.ingest([
+      { key: 'uploads/longer.md', bytes: new TextEncoder().encode(text(1, 'Refunds take 30 days.')) },
+      { key: 'uploads/same-size.md', bytes: new TextEncoder().encode(text(2, 'Refunds take 30 days.')) },
+      { key: 'uploads/untouched.md', bytes: new TextEncoder().encode(text(3, 'Refunds take 30 days.')) },
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['ready', 'ready', 'ready']);
+    // What the killed re-uploads left: new bytes in the bucket, the database unaware.
+    await new Promise((r) => setTimeout(r, 20));
+    await rt.store.put('uploads/longer.md', text(1, 'Refunds take 45 days, with a receipt.'));
+    await rt.store.put('uploads/same-size.md', text(2, 'Refunds take 60 days.'));
+    await rt.close();
+    rt = await openRuntime(config);
+  });
+  afterAll(async () => {
+    await rt?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('queues each document whose object differs in size or hash, and only those', async () => {
+    const report = await recoverRuntime(rt);
+    expect(report.diverged.map((d) => [d.key, d.difference])).toEqual([
+      ['uploads/longer.md', expect.stringMatching(/^size /)],
+      ['uploads/same-size.md', 'hash'],
+    ]);
+    await rt.ingest.idle();
+    for (const key of ['uploads/longer.md', 'uploads/same-size.md']) {
+      const row = await latest(key);
+      expect(row).toMatchObject({ version: 2, status: 'ready', current: 2 });
+      expect(row?.file_hash).toBe(contentHash(await rt.store.get(key)));
+    }
+    expect(await latest('uploads/untouched.md')).toMatchObject({ version: 1, current: 1 });
+  });
+
+  it('finds nothing to do once the bucket and the database agree', async () => {
+    expect((await recoverRuntime(rt)).diverged).toEqual([]);
+  });
+});
