@@ -40,7 +40,7 @@ type Job = { kind: 'upsert' | 'remove'; folder: WatchedFolder; relativePath: str
  * Watches local folders (chokidar) and keeps their documents in step with the files: a file added or
  * changed is ingested under `watch/<folder name>/<relative path>` once it has been left alone for
  * the quiet period (`watch.debounceMs`: no write, no rename onto it); a deleted file's document is
- * deleted, unless a file with the same bytes appears within `watch.renameWindowMs` (a rename or
+ * deleted, unless a file with the same bytes appears within the quiet period and `watch.renameWindowMs` (a rename or
  * move: the document keeps its history under the new key). Events for one file coalesce; at most
  * `watch.concurrency` files are worked on at once and the rest wait in the queue, however many
  * arrive. On start, a reconciliation catches up with everything that changed while DropQA was
@@ -216,7 +216,11 @@ export function createFolderWatcher(
     const key = keyOf(job);
     const previous = removals.get(key);
     if (previous) clearTimeout(previous.timer);
-    const timer = setTimeout(() => schedule({ ...job, kind: 'remove' }), settings.renameWindowMs);
+    // The file under its new name is read only after its quiet period: the window starts after it.
+    const timer = setTimeout(
+      () => schedule({ ...job, kind: 'remove' }),
+      settings.debounceMs + settings.renameWindowMs,
+    );
     removals.set(key, { job, timer });
   }
 

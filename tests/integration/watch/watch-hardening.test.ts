@@ -87,11 +87,9 @@ describe('watched folders: links, size, slow and racing writers', () => {
     await watcher.idle();
   };
   const startWatcher = async () => {
-    // The default quiet period (watch.debounceMs): the slow-writer test relies on it.
-    watcher = createFolderWatcher(
-      rt,
-      { ...rt.config.watch, directories: [folder], renameWindowMs: 300 },
-      (event) => events.push(event),
+    // The default quiet period and rename window: the slow-writer and rename tests rely on them.
+    watcher = createFolderWatcher(rt, { ...rt.config.watch, directories: [folder] }, (event) =>
+      events.push(event),
     );
     await watcher.start();
   };
@@ -211,6 +209,19 @@ describe('watched folders: links, size, slow and racing writers', () => {
     const versions = await versionsOf(key);
     expect(versions.map((v) => [v.version, v.vstatus])).toEqual([[1, 'ready']]);
     expect(versions[0]?.content).toContain('Amended: bring the receipt.');
+  });
+
+  it('keeps the history of a renamed file with the default quiet period and rename window', async () => {
+    const before = (await versionsOf('watch/handbook/inside.md'))[0];
+    renameSync(file('inside.md'), file('inside-renamed.md'));
+    await until(async () => (await liveKeys()).includes('watch/handbook/inside-renamed.md'), 'the rename');
+    await sleep(rt.config.watch.debounceMs + rt.config.watch.renameWindowMs + 500);
+    await watcher.idle();
+    expect(events.some((e) => e.action === 'renamed' && e.key === 'watch/handbook/inside-renamed.md')).toBe(
+      true,
+    );
+    expect(await liveKeys()).not.toContain('watch/handbook/inside.md');
+    expect((await versionsOf('watch/handbook/inside-renamed.md'))[0]?.version).toBe(before?.version);
   });
 
   it("ingests an editor's save through a temp file once, after the rename", async () => {
