@@ -1,6 +1,7 @@
 import type { SearchHit } from '#shared/search/types.ts';
 import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/text/answer.ts';
 import { hasCjk } from '#shared/text/segment.ts';
+import { answerContexts } from './answer-contexts.ts';
 import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
 import { textDeltas } from './deltas.ts';
 import type { QaDeps } from './deps.ts';
@@ -80,10 +81,10 @@ export function extractiveAnswer(
       : 'No passage in your documents matches this question.';
     return { text, passages: [] };
   }
-  const contexts = hits.map((hit, i) => ({ content: hit.content, citation: i + 1 }));
-  const picked = pickAnswerSentences(question, contexts);
+  const contexts = answerContexts(hits);
+  const picked = pickAnswerSentences(question, contexts, { lead: true });
   for (const hop of hops) {
-    for (const sentence of pickAnswerSentences(hop, contexts, { maxSentences: 3 })) {
+    for (const sentence of pickAnswerSentences(hop, contexts, { maxSentences: 3, lead: true })) {
       if (!picked.some((p) => p.text === sentence.text)) picked.push(sentence);
     }
   }

@@ -1,6 +1,7 @@
 import { reasonOf } from '#shared/errors.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
+import { answerContexts } from './answer-contexts.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { bridgeEntities, isMultiHop } from './hops.ts';
@@ -36,10 +37,7 @@ export async function* checkQuality(
   }
   const chat = deps.providers.chat;
   if (!chat) {
-    const quoted = pickAnswerSentences(
-      question,
-      hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-    ).map((s) => s.text);
+    const quoted = pickAnswerSentences(question, answerContexts(hits)).map((s) => s.text);
     const coverage = questionCoverage(question, quoted);
     const bridges = isMultiHop(question) ? bridgeEntities(question, quoted) : [];
     if (bridges.length > 0) {
