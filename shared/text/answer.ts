@@ -34,6 +34,13 @@ export interface ExtractiveAnswerOptions {
    * up to `maxSentences` above the relative floor are kept.
    */
   lead?: boolean;
+  /**
+   * Sentences the answer already quotes (as returned by an earlier pick): never picked again and
+   * not counted as covering the question's terms. A hop's extract passes the question's sentences,
+   * so the hop leads with a sentence of its own: the one naming the bridge entity elsewhere
+   * ("Dana Whitfield also led Borealis"), not the hop-1 sentence that found the name.
+   */
+  quoted?: ReadonlySet<string>;
 }
 
 export interface AnswerSentence {
@@ -197,6 +204,7 @@ export function pickAnswerSentences(
   const offered = new Set<string>();
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
+    if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
     const fillsSlot =
       (!slotFilled && s.agreed) ||
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE && s.answers.some((a) => !offered.has(a)));

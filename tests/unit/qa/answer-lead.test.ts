@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerContexts } from '#shared/qa/answer-contexts.ts';
+import { extractiveAnswer } from '#shared/qa/direct-answer.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
 import { expectedAnswerType, typedSpans, withoutDateline } from '#shared/text/answer-type.ts';
@@ -104,5 +105,24 @@ describe('answer types', () => {
   it('drops a dateline but keeps the rest verbatim', () => {
     expect(withoutDateline('Jul 13, 2019 ... Halep beats Williams.')).toBe('Halep beats Williams.');
     expect(withoutDateline('On Jul 13, 2019 Halep won.')).toBe('On Jul 13, 2019 Halep won.');
+  });
+});
+
+describe('extractiveAnswer with a hop', () => {
+  it('quotes the sentence naming the bridge entity in the next document, not only the one that found it', () => {
+    const hit = (content: string, documentId: string) =>
+      ({ content, documentId, documentName: documentId, metadata: {} }) as unknown as SearchHit;
+    const { text } = extractiveAnswer(
+      'Which other project did the lead of Atlas run, and what was its result?',
+      [
+        hit('The project lead of Atlas is Dana Whitfield.', 'atlas'),
+        hit('Vega reached its result early: the project met every goal.', 'vega'),
+        hit('Dana Whitfield also led Borealis in 2022.', 'borealis'),
+      ],
+      false,
+      ['Dana Whitfield'],
+    );
+    expect(text).toContain('The project lead of Atlas is Dana Whitfield.');
+    expect(text).toContain('Dana Whitfield also led Borealis in 2022.');
   });
 });
