@@ -59,7 +59,7 @@ export interface IngestedSet {
 }
 
 /** Bucket key of a corpus entry: the set's name, then its id (made safe for a key). */
-function keyOf(set: string, id: string): string {
+export function keyOf(set: string, id: string): string {
   const safe = (s: string) => s.replace(/[^\p{L}\p{N}._-]/gu, '_');
   return `eval/${safe(set)}/${safe(id)}.md`;
 }
