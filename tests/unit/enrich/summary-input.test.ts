@@ -23,7 +23,12 @@ describe('offlineInput', () => {
       ...node('', null),
       node_type: 'section' as const,
       children: [
-        node('Item: Pump\nColumn H: —\nColumn G: \nPrice: 12', { kind: 'rows', sheet: 'Sheet1', firstRow: 2, lastRow: 2 }),
+        node('Item: Pump\nColumn H: —\nColumn G: \nPrice: 12', {
+          kind: 'rows',
+          sheet: 'Sheet1',
+          firstRow: 2,
+          lastRow: 2,
+        }),
         node('Column H: —\nColumn G: –', { kind: 'rows', sheet: 'Sheet1', firstRow: 3, lastRow: 3 }),
         node('The steps are as follows:', null),
       ],
