@@ -106,7 +106,10 @@ const EMPTY_FIELD = /^[^:]{1,80}:\s*[—–-]*\s*$/;
  */
 export function withoutEmptyFields(text: string): string {
   const lines = text.split('\n').filter((line) => !EMPTY_FIELD.test(line));
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

@@ -100,7 +100,7 @@ describe('web client accessibility and languages', () => {
     for (const [name, text] of [
       ['plan.md', PLAN_EN],
       ['项目计划.md', PLAN_ZH],
-    ]) {
+    ] as const) {
       const response = await page.request.post('/api/documents/upload', {
         headers: { 'x-dropqa-client': 'web' },
         multipart: { files: { name, mimeType: 'text/markdown', buffer: Buffer.from(text) } },
@@ -212,7 +212,9 @@ describe('web client accessibility and languages', () => {
     const top = (await focused.evaluate((el) => el.getBoundingClientRect().top)) as number;
     expect(top).toBeGreaterThanOrEqual(headerBottom - 1);
     // Focus ring: 3 px indigo 700 (7.9:1 on white).
-    expect(await focused.evaluate((el) => getComputedStyle(el).outlineColor)).toBe('rgb(67, 56, 202)');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineColor')).toBe(
+      'rgb(67, 56, 202)',
+    );
     const size = await citation.boundingBox();
     expect(Math.min(size?.width ?? 0, size?.height ?? 0)).toBeGreaterThanOrEqual(24);
   });

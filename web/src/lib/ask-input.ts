@@ -3,7 +3,7 @@
  * than sending: `isComposing` in most browsers; Safari ends the composition before the keydown and
  * marks that Enter only with keyCode 229.
  */
-export function isImeEnter(event: Pick<KeyboardEvent, 'isComposing' | 'keyCode'>): boolean {
+export function isImeEnter(event: { isComposing: boolean; keyCode: number }): boolean {
   return event.isComposing || event.keyCode === 229;
 }
 
