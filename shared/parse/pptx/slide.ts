@@ -67,7 +67,7 @@ function leavesOf(items: readonly SlideItem[], metadata: Record<string, unknown>
 
 /**
  * Reads one slide part into a section titled by its title placeholder (else its first text, else
- * "Slide n"), with its text, tables, chart titles, SmartArt text and pictures in reading order and
+ * "Slide n"), with its text, tables, charts (title and data table), SmartArt text and pictures in reading order and
  * its speaker notes last (`metadata.kind: 'notes'`). The section and each leaf carry `{ slide: n }`;
  * a hidden slide's section also `{ hidden: true }`.
  */
