@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseDocx } from '#shared/parse/docx/index.ts';
+
 const path = process.argv[2] as string;
 const bytes = new Uint8Array(readFileSync(path));
 for (let i = 0; i < 2; i++) {

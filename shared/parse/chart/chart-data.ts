@@ -22,7 +22,11 @@ export function chartLeaves(chart: ChartData, metadata: Record<string, unknown>)
   const out: TreeNode[] = [];
   const title = chart.title?.trim();
   if (title) {
-    const caption: ParagraphNode = { type: 'paragraph', text: title, metadata: { ...metadata, kind: 'chart' } };
+    const caption: ParagraphNode = {
+      type: 'paragraph',
+      text: title,
+      metadata: { ...metadata, kind: 'chart' },
+    };
     out.push(caption);
   }
   const points = Math.max(chart.categories.length, ...chart.series.map((s) => s.values.length), 0);

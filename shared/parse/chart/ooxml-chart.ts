@@ -52,13 +52,16 @@ function titleOf(chart: XmlElement | undefined, series: XmlElement[]): string | 
 function readChartEx(space: XmlElement): ChartData {
   const chart = child(space, 'chart');
   const data = new Map<string, XmlElement>();
-  for (const entry of childrenNamed(path(space, 'chartData'), 'data')) data.set(entry.attributes.id ?? '', entry);
+  for (const entry of childrenNamed(path(space, 'chartData'), 'data'))
+    data.set(entry.attributes.id ?? '', entry);
   const plotSeries = descendants(path(chart, 'plotArea'), 'series');
   let categories: string[] = [];
   const series = plotSeries.map((s, i) => {
     const source = data.get(child(s, 'dataId')?.attributes.val ?? '');
     const dims = [...childrenNamed(source, 'strDim'), ...childrenNamed(source, 'numDim')];
-    const values = cachedPoints(dims.find((d) => d.attributes.type === 'val' || d.attributes.type === 'size'));
+    const values = cachedPoints(
+      dims.find((d) => d.attributes.type === 'val' || d.attributes.type === 'size'),
+    );
     if (categories.length === 0) categories = cachedPoints(dims.find((d) => d.attributes.type === 'cat'));
     return { name: cachedText(child(s, 'tx')) || `Series ${i + 1}`, values };
   });

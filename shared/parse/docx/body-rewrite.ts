@@ -42,7 +42,10 @@ function attribute(xml: string, name: string): string | undefined {
  * - a numbered paragraph gets a bookmark whose extra holds the number Word shows for it.
  * Returns the XML unchanged (same string) when nothing applies.
  */
-export function rewriteBody(xml: string, readers: BodyReaders): { xml: string; extras: Map<string, BodyExtra> } {
+export function rewriteBody(
+  xml: string,
+  readers: BodyReaders,
+): { xml: string; extras: Map<string, BodyExtra> } {
   const extras = new Map<string, BodyExtra>();
   const bookmark = (extra: BodyExtra) => {
     const name = `${EXTRA_BOOKMARK}${extras.size + 1}`;
@@ -60,7 +63,10 @@ export function rewriteBody(xml: string, readers: BodyReaders): { xml: string; e
     const diagram = /<\w+:relIds\b[^>]*?\br:dm="([^"]+)"/.exec(element);
     const text = diagram ? readers.diagram(diagram[1] ?? '') : '';
     if (text) {
-      return bookmark({ kind: 'leaves', nodes: [{ type: 'paragraph', text, metadata: { kind: 'diagram' } }] });
+      return bookmark({
+        kind: 'leaves',
+        nodes: [{ type: 'paragraph', text, metadata: { kind: 'diagram' } }],
+      });
     }
     const boxes: string[] = [];
     const starts = /<(\w+:txbxContent)(?=[\s>/])/g;
@@ -79,7 +85,8 @@ export function rewriteBody(xml: string, readers: BodyReaders): { xml: string; e
     };
     const choice = branch('Choice');
     const fallback = branch('Fallback');
-    if (choice !== undefined && (fallback === undefined || SPECIAL_CHOICE.test(choice))) return rewrite(choice);
+    if (choice !== undefined && (fallback === undefined || SPECIAL_CHOICE.test(choice)))
+      return rewrite(choice);
     return rewrite(fallback ?? '');
   };
 
@@ -126,7 +133,11 @@ export function rewriteBody(xml: string, readers: BodyReaders): { xml: string; e
       const end = elementEnd(text, match.index, name);
       const element = text.slice(match.index, end);
       const replaced =
-        name === 'w:drawing' ? drawing(element) : name === 'mc:AlternateContent' ? alternate(element) : math(element);
+        name === 'w:drawing'
+          ? drawing(element)
+          : name === 'mc:AlternateContent'
+            ? alternate(element)
+            : math(element);
       out += text.slice(last, match.index) + replaced;
       last = end;
       scan.lastIndex = end;

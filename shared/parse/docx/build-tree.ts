@@ -52,7 +52,9 @@ export async function buildDocxTree(
   const open: { depth: number; section: SectionNode }[] = [];
   const notes: DocxNoteReference[] = [];
   const noteNumbers = new Map<string, number>();
-  const comments = new Map<string, DocxComment>(document.comments.map((comment) => [comment.commentId, comment]));
+  const comments = new Map<string, DocxComment>(
+    document.comments.map((comment) => [comment.commentId, comment]),
+  );
   /** Comments met in a block, placed after it (after a list, once the list ends). */
   let pendingComments: string[] = [];
   let list: ListItem[] = [];
@@ -147,7 +149,8 @@ export async function buildDocxTree(
     target().push(section);
     open.push({ depth, section });
     // Images and charts inside a heading follow it as the section's first leaves, then its comments.
-    for (const part of parts) if (typeof part !== 'string') section.children.push(...(await objectLeaves(part)));
+    for (const part of parts)
+      if (typeof part !== 'string') section.children.push(...(await objectLeaves(part)));
     placeComments();
     return true;
   }

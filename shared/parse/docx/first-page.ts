@@ -13,13 +13,7 @@ const TITLE_PAGE = /<w:titlePg(?:\s+w:val="(?:1|true|on)")?\s*\/>/;
 function partText(pkg: OpcPackage, part: string | undefined): string {
   if (!part) return '';
   return descendants(pkg.xml(part), 'p')
-    .map((paragraph) =>
-      descendants(paragraph, 't')
-        .map(ownText)
-        .join('')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    )
+    .map((paragraph) => descendants(paragraph, 't').map(ownText).join('').replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '')
     .join('\n');
 }

@@ -90,7 +90,8 @@ export function inlineText(elements: readonly DocxElement[], context: InlineCont
 /** The number the rewrite found for a paragraph (`''` for one numbered with no visible number). */
 export function paragraphNumber(parts: readonly InlinePart[]): string | undefined {
   for (const part of parts) {
-    if (typeof part !== 'string' && part.type === 'extra' && part.extra.kind === 'number') return part.extra.label;
+    if (typeof part !== 'string' && part.type === 'extra' && part.extra.kind === 'number')
+      return part.extra.label;
   }
   return undefined;
 }

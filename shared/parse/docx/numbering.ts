@@ -193,12 +193,14 @@ export function createNumberer(
     }
     const text = definition.text ?? `%${level + 1}.`;
     if (definition.format === 'none' && !text.includes('%')) return '';
-    return text
+    const label = text
       .replace(/%([1-9])/g, (_, digit: string) => {
         const at = Number(digit) - 1;
         const format = definition.legal ? 'decimal' : (levels.get(at)?.format ?? 'decimal');
         return formatCounter(counts[at] ?? startOf(at), format);
       })
       .trim();
+    // Levels of format "none" leave their punctuation (".", "()"), which is no number to show.
+    return /[\p{L}\p{N}§]/u.test(label) ? label : '';
   };
 }

@@ -58,7 +58,9 @@ function linear(element: XmlElement | undefined): string {
       const open = property(element, 'dPr', 'begChr') ?? '(';
       const close = property(element, 'dPr', 'endChr') ?? ')';
       const separator = property(element, 'dPr', 'sepChr') ?? '|';
-      const items = element.children.filter((node): node is XmlElement => typeof node !== 'string' && node.name === 'e');
+      const items = element.children.filter(
+        (node): node is XmlElement => typeof node !== 'string' && node.name === 'e',
+      );
       return `${open}${items.map(linear).join(separator)}${close}`;
     }
     case 'func': {
@@ -85,7 +87,10 @@ function linear(element: XmlElement | undefined): string {
         .map((row) => row.children.map((cell) => (typeof cell === 'string' ? '' : linear(cell))).join(' '))
         .join('; ')}]`;
     case 'eqArr':
-      return element.children.map((node) => (typeof node === 'string' ? '' : linear(node))).filter(Boolean).join('\n');
+      return element.children
+        .map((node) => (typeof node === 'string' ? '' : linear(node)))
+        .filter(Boolean)
+        .join('\n');
     case 'oMathPara':
       return element.children
         .filter((node): node is XmlElement => typeof node !== 'string' && node.name === 'oMath')
@@ -108,5 +113,7 @@ function linear(element: XmlElement | undefined): string {
  * @example ommlText(parseXml('<m:oMath><m:sSup><m:e><m:r><m:t>x</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath>')) // 'x²'
  */
 export function ommlText(math: XmlElement): string {
-  return linear(math).replace(/[ \t]+/g, ' ').trim();
+  return linear(math)
+    .replace(/[ \t]+/g, ' ')
+    .trim();
 }

@@ -23,7 +23,12 @@ function furniture(text: string, kind: 'header' | 'footer'): TreeNode {
  */
 export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
   const maxBytes = (input.limits ?? DEFAULT_PARSE_LIMITS).maxUncompressedBytes;
-  const { document, warnings: readWarnings, extras, word } = await readDocxModel(input.bytes, input.filename, maxBytes);
+  const {
+    document,
+    warnings: readWarnings,
+    extras,
+    word,
+  } = await readDocxModel(input.bytes, input.filename, maxBytes);
   const metadata: Record<string, unknown> = readCoreProperties(input.bytes);
   const coreTitle = typeof metadata.title === 'string' ? metadata.title : undefined;
   const images = createDocxImages();

@@ -52,7 +52,11 @@ function checkContainer(bytes: Uint8Array, filename: string): void {
  * Reads a .docx into mammoth's document model. Every failure becomes an `UnsupportedDocumentError`
  * ("report.docx is not a readable Word document: ...").
  */
-export async function readDocxModel(bytes: Uint8Array, filename: string, maxXmlBytes: number): Promise<DocxModel> {
+export async function readDocxModel(
+  bytes: Uint8Array,
+  filename: string,
+  maxXmlBytes: number,
+): Promise<DocxModel> {
   checkContainer(bytes, filename);
   let document: DocxDocument | undefined;
   try {
@@ -60,18 +64,15 @@ export async function readDocxModel(bytes: Uint8Array, filename: string, maxXmlB
     // mammoth opens any object with its archive interface (`{ file }`, lib/unzip.js), which its
     // typings leave out: the rewritten main part is handed over that way, without re-zipping.
     const input = { file: word.file } as unknown as { buffer: Buffer };
-    const result = await mammoth.convertToHtml(
-      input,
-      {
-        ...MAMMOTH_OPTIONS,
-        // The model is all this parser needs: keep it and hand mammoth an empty body, so no HTML is
-        // rendered and no image is read twice.
-        transformDocument: (model: DocxDocument) => {
-          document = model;
-          return { ...model, children: [] };
-        },
+    const result = await mammoth.convertToHtml(input, {
+      ...MAMMOTH_OPTIONS,
+      // The model is all this parser needs: keep it and hand mammoth an empty body, so no HTML is
+      // rendered and no image is read twice.
+      transformDocument: (model: DocxDocument) => {
+        document = model;
+        return { ...model, children: [] };
       },
-    );
+    });
     if (!document) throw new Error('mammoth returned no document');
     const warnings = result.messages.map((message) => `Word: ${message.message}`);
     return { document, warnings, extras: word.extras, word };

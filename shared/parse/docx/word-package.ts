@@ -44,12 +44,15 @@ export function openWordPackage(bytes: Uint8Array, maxXmlBytes: number): WordPac
   const officeDocument = [...pkg.relationships('').values()].find((rel) => rel.type === 'officeDocument');
   const main = officeDocument?.target ?? 'word/document.xml';
   const rels = pkg.relationships(main);
-  const partOf = (type: string) => [...rels.values()].find((rel) => rel.type === type && !rel.external)?.target;
+  const partOf = (type: string) =>
+    [...rels.values()].find((rel) => rel.type === type && !rel.external)?.target;
   let extras = new Map<string, BodyExtra>();
   const overrides = new Map<string, string>();
-  const declared = entries.find((entry) => entry.name.toLowerCase() === main.toLowerCase())?.uncompressedSize ?? 0;
+  const declared =
+    entries.find((entry) => entry.name.toLowerCase() === main.toLowerCase())?.uncompressedSize ?? 0;
   const limit = Math.min(maxXmlBytes, MAX_STRING_BYTES);
-  if (declared > limit) throw new Error(`its main part ${main} inflates to ${sizeText(declared)}, more than ${sizeText(limit)}`);
+  if (declared > limit)
+    throw new Error(`its main part ${main} inflates to ${sizeText(declared)}, more than ${sizeText(limit)}`);
   const bytesOfBody = pkg.bytes(main);
   let pageFurniture: FirstPage = { header: '', footer: '' };
   if (bytesOfBody) {
@@ -59,7 +62,9 @@ export function openWordPackage(bytes: Uint8Array, maxXmlBytes: number): WordPac
     const stylesPart = partOf('styles');
     const numbering = numberingPart ? pkg.xml(numberingPart, NUMBERING_SKIP) : undefined;
     const rewritten = rewriteBody(body, {
-      number: numbering ? createNumberer(numbering, stylesPart ? pkg.xml(stylesPart, NUMBERING_SKIP) : undefined) : undefined,
+      number: numbering
+        ? createNumberer(numbering, stylesPart ? pkg.xml(stylesPart, NUMBERING_SKIP) : undefined)
+        : undefined,
       chart: (relId) => {
         const rel = rels.get(relId);
         const data = rel && !rel.external ? readOoxmlChart(pkg.xml(rel.target)) : undefined;

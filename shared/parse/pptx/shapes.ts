@@ -1,6 +1,6 @@
-import type { TreeNode } from '../types.ts';
 import { chartLeaves } from '../chart/chart-data.ts';
 import { readOoxmlChart } from '../chart/ooxml-chart.ts';
+import type { TreeNode } from '../types.ts';
 import { diagramText } from './diagram.ts';
 import type { PptxImages } from './images.ts';
 import type { OpcPackage, Relationship } from './package.ts';
