@@ -75,7 +75,7 @@ function readChartEx(space: XmlElement): ChartData {
  * name (`c:tx`) and values (`c:val`, `c:yVal`). Undefined for a part that is no chart.
  */
 export function readOoxmlChart(space: XmlElement | undefined): ChartData | undefined {
-  if (!space || space.name !== 'chartSpace') return undefined;
+  if (space?.name !== 'chartSpace') return undefined;
   if (child(space, 'chartData')) return readChartEx(space);
   const chart = child(space, 'chart');
   const plotSeries = seriesOf(chart);

@@ -1,5 +1,5 @@
 import type { OpcPackage } from '../pptx/package.ts';
-import { descendants, ownText, parseXml } from '../pptx/xml.ts';
+import { descendants, ownText } from '../pptx/xml.ts';
 import { elementEnd } from './element-end.ts';
 
 /** The header and footer text of a document's first page ('' where there is none). */

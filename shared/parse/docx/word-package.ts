@@ -74,7 +74,7 @@ export function openWordPackage(bytes: Uint8Array, maxXmlBytes: number): WordPac
       math: (xml) => ommlText(parseXml(xml)),
     });
     extras = rewritten.extras;
-    if (extras.size > 0) overrides.set(main, rewritten.xml);
+    if (rewritten.xml !== body) overrides.set(main, rewritten.xml);
   }
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
   const file: MammothFile = {
