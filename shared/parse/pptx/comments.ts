@@ -35,7 +35,9 @@ export function commentLeaves(
     for (const comment of childrenNamed(pkg.xml(rel.target), 'cm')) {
       const entries = [comment, ...descendants(child(comment, 'replyLst'), 'reply')];
       for (const entry of entries) {
-        const text = child(entry, 'text') ? ownText(child(entry, 'text')).trim() : flatText(child(entry, 'txBody'));
+        const text = child(entry, 'text')
+          ? ownText(child(entry, 'text')).trim()
+          : flatText(child(entry, 'txBody'));
         if (!text) continue;
         names ??= authors(pkg);
         const author = names.get(entry.attributes.authorId ?? '');
