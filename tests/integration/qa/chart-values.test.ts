@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
+import { parsePptx } from '#shared/parse/pptx/index.ts';
 import { ask } from '#shared/qa/ask.ts';
 import type { DocumentsDeps } from '#shared/qa/documents/flow.ts';
 import { askRequestSchema } from '#shared/qa/request.ts';
-import { parsePptx } from '#shared/parse/pptx/index.ts';
 import { fulltextSearch } from '#shared/search/index.ts';
 import { LocalBlobStore } from '#shared/storage/local.ts';
 import { testEmbedder } from '../../helpers/corpus.ts';
@@ -28,7 +28,9 @@ describe('a chart-only deck', () => {
     database = await openTestDatabase('pglite');
     dir = mkdtempSync(join(tmpdir(), 'dropqa-chart-'));
     const parsed = await parsePptx({ bytes: new Uint8Array(readFileSync(DECK)), filename: 'revenue.pptx' });
-    await indexWithRenditions(database.db, new LocalBlobStore(dir), [{ filename: 'revenue.pptx', versions: [parsed] }]);
+    await indexWithRenditions(database.db, new LocalBlobStore(dir), [
+      { filename: 'revenue.pptx', versions: [parsed] },
+    ]);
   });
   afterAll(async () => {
     await database?.close();
