@@ -26,9 +26,9 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function attribute(xml: string, name: string): string | undefined {
-  return new RegExp(`<${name}\\b[^>]*?\\bw:val="([^"]*)"`).exec(xml)?.[1];
-}
+const STYLE = /<w:pStyle\b[^>]*?\bw:val="([^"]*)"/;
+const NUM_ID = /<w:numId\b[^>]*?\bw:val="([^"]*)"/;
+const LEVEL = /<w:ilvl\b[^>]*?\bw:val="([^"]*)"/;
 
 /**
  * Rewrites the XML of a Word document's main part so that mammoth's reader keeps what it would drop,
@@ -106,10 +106,11 @@ export function rewriteBody(
       properties = text.slice(insertAt, end).replace(/<w:pPrChange[\s\S]*?<\/w:pPrChange>/, '');
       insertAt = end;
     }
-    const ilvl = attribute(properties, 'w:ilvl');
+    if (properties === '') return undefined;
+    const ilvl = LEVEL.exec(properties)?.[1];
     const label = readers.number?.({
-      style: attribute(properties, 'w:pStyle'),
-      numId: attribute(properties, 'w:numId'),
+      style: STYLE.exec(properties)?.[1],
+      numId: NUM_ID.exec(properties)?.[1],
       level: ilvl === undefined ? undefined : Number(ilvl),
     });
     return label === undefined ? undefined : { insertAt, mark: bookmark({ kind: 'number', label }) };

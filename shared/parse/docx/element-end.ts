@@ -1,10 +1,17 @@
+/** The tag pattern of each element name, compiled once (the rewrite looks up thousands of ends). */
+const TAGS = new Map<string, RegExp>();
+
 /**
  * The index just past the element that opens at `start` (`<w:drawing …>` … its matching
  * `</w:drawing>`, nested ones of the same name counted), or past its `/>` when it is empty. The
  * end of the text when it is never closed.
  */
 export function elementEnd(xml: string, start: number, name: string): number {
-  const tags = new RegExp(`<(/?)${name.replace(/[.:]/g, '\\$&')}(?=[\\s>/])[^>]*?(/?)>`, 'g');
+  let tags = TAGS.get(name);
+  if (!tags) {
+    tags = new RegExp(`<(/?)${name.replace(/[.:]/g, '\\$&')}(?=[\\s>/])[^>]*?(/?)>`, 'g');
+    TAGS.set(name, tags);
+  }
   tags.lastIndex = start;
   let depth = 0;
   for (let match = tags.exec(xml); match; match = tags.exec(xml)) {

@@ -74,7 +74,8 @@ export function openWordPackage(bytes: Uint8Array, maxXmlBytes: number): WordPac
       math: (xml) => ommlText(parseXml(xml)),
     });
     extras = rewritten.extras;
-    if (rewritten.xml !== body) overrides.set(main, rewritten.xml);
+    // The main part is handed over as text either way: mammoth would otherwise inflate it again.
+    overrides.set(main, rewritten.xml);
   }
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
   const file: MammothFile = {
