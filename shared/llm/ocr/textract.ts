@@ -1,12 +1,15 @@
 import { DetectDocumentTextCommand, TextractClient } from '@aws-sdk/client-textract';
 import { ProviderError, reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
-import type { OcrEngine } from '#shared/llm/types.ts';
+import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { readImageInfo } from '#shared/parse/image-info.ts';
+import { turnedPng } from './raster.ts';
 
 /** DetectDocumentText (synchronous): PNG or JPEG bytes up to 10 MB, at most 10,000 pixels a side. */
 const MAX_BYTES = 10 * 1024 * 1024;
 const MAX_SIDE = 10_000;
 const FORMATS = new Set(['image/png', 'image/jpeg']);
+/** Scans saved as these are sent as PNG (sharp decodes them); other formats are refused. */
+const CONVERTED = new Set(['image/tiff', 'image/webp', 'image/gif']);
 
 export interface TextractOptions {
   region: string;
@@ -16,8 +19,9 @@ export interface TextractOptions {
 }
 
 /**
- * OCR with Amazon Textract DetectDocumentText: the LINE blocks, in reading order, one per line.
- * Images outside Textract's limits (format, bytes, pixels) are refused with the reason, before any
+ * OCR with Amazon Textract DetectDocumentText: the LINE blocks, in reading order, one per line, each
+ * with its confidence (Textract reads turned pages itself). TIFF, WebP and GIF scans are sent as PNG;
+ * images outside Textract's limits (format, bytes, pixels) are refused with the reason, before any
  * call.
  *
  * @example const { text } = await new TextractOcr({ region: 'us-east-1' }).recognize(bytes, 'image/png');
@@ -34,9 +38,11 @@ export class TextractOcr implements OcrEngine {
     });
   }
 
-  async recognize(image: Uint8Array, mime: string): Promise<{ text: string; confidence?: number }> {
+  async recognize(original: Uint8Array, mime: string): Promise<OcrReading> {
+    const given = readImageInfo(original)?.mime ?? mime;
+    const image = CONVERTED.has(given) ? await turnedPng(original, 0) : original;
     const info = readImageInfo(image);
-    const type = info?.mime ?? mime;
+    const type = info?.mime ?? given;
     if (!FORMATS.has(type))
       throw new UnsupportedDocumentError(`Textract reads PNG and JPEG only, not ${type}`);
     if (image.length > MAX_BYTES) {
@@ -58,6 +64,7 @@ export class TextractOcr implements OcrEngine {
     const confidences = lines.map((line) => line.Confidence ?? 0);
     return {
       text: lines.map((line) => line.Text).join('\n'),
+      blocks: lines.map((line) => ({ text: line.Text ?? '', confidence: (line.Confidence ?? 0) / 100 })),
       ...(confidences.length > 0
         ? { confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length / 100 }
         : {}),
