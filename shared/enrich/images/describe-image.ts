@@ -4,6 +4,7 @@ import { jsonColumn } from '#shared/db/json-column.ts';
 import { NotFoundError, reasonOf } from '#shared/errors.ts';
 import { buildTsvector } from '#shared/index/tsvector.ts';
 import { readableText } from '#shared/llm/ocr/confidence-floor.ts';
+import { turnedPng } from '#shared/llm/ocr/raster.ts';
 import type { ChatModel, OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { readImageInfo } from '#shared/parse/image-info.ts';
 import { pgArray } from '#shared/search/scope.ts';
@@ -112,13 +113,27 @@ export async function describeImageNode(
         errors.push(`OCR (${deps.ocr.name}): ${reasonOf(error)}`);
       }
     }
-    if (deps.chat && isVisionFormat(mime)) {
+    if (deps.chat && (isVisionFormat(mime) || mime === 'image/tiff')) {
       try {
-        description = await describe(deps.chat, bytes, mime, row);
+        // A TIFF scan is shown as PNG: chat models take PNG, JPEG, GIF and WebP.
+        const shown = isVisionFormat(mime)
+          ? { bytes, mime }
+          : { bytes: await turnedPng(bytes, 0), mime: 'image/png' };
+        description = await describe(deps.chat, shown.bytes, shown.mime, row);
       } catch (error) {
         errors.push(`description: ${reasonOf(error)}`);
       }
     } else if (deps.chat) errors.push(`description: ${mime} cannot be shown to a chat model`);
+  }
+  if (
+    deps.ocr &&
+    typeof metadata.file === 'string' &&
+    !ocrText &&
+    !leftOut &&
+    !description &&
+    errors.length === 0
+  ) {
+    leftOut = `${metadata.file}: no text found in the picture (OCR)`;
   }
   const error = errors.length > 0 ? errors.join('; ') : null;
   const warnings = [leftOut, error && `${placeOf(row, metadata)}: ${error}`].filter((w): w is string => !!w);
@@ -128,6 +143,7 @@ export async function describeImageNode(
 
 /** Where an image is, for a reader: its page or slide, else its name. */
 function placeOf(row: ImageRow, metadata: Record<string, unknown>): string {
+  if (typeof metadata.file === 'string') return metadata.file;
   if (typeof metadata.page === 'number') return `page ${metadata.page}`;
   if (typeof metadata.slide === 'number') return `slide ${metadata.slide} (${row.filename})`;
   return row.filename;

@@ -1,5 +1,6 @@
 import { ProviderError, reasonOf } from '#shared/errors.ts';
 import type { QuarterTurn } from '#shared/llm/types.ts';
+import { readImageInfo } from '#shared/parse/image-info.ts';
 
 /**
  * The picture turned clockwise by `turn` (0: as it is), as PNG, for a second OCR pass over a page
@@ -15,4 +16,22 @@ export async function turnedPng(image: Uint8Array, turn: QuarterTurn): Promise<U
   } catch (error) {
     throw new ProviderError(`the image could not be decoded for OCR: ${reasonOf(error)}`, { cause: error });
   }
+}
+
+/** Scan formats the OCR engines do not read reliably themselves (tesseract's TIFF reader, Textract): sent as PNG. */
+const AS_PNG = new Set(['image/tiff', 'image/webp', 'image/gif']);
+
+/**
+ * The picture as an OCR engine reads it: PNG for TIFF, WebP and GIF (decoded by sharp), else as it is.
+ *
+ * @example const { bytes, mime } = await ocrInput(tiffScan, 'image/tiff'); // mime 'image/png'
+ */
+export async function ocrInput(
+  image: Uint8Array,
+  mime: string,
+): Promise<{ bytes: Uint8Array; mime: string }> {
+  const type = readImageInfo(image)?.mime ?? mime;
+  return AS_PNG.has(type)
+    ? { bytes: await turnedPng(image, 0), mime: 'image/png' }
+    : { bytes: image, mime: type };
 }

@@ -6,7 +6,7 @@ import { createWorker, type Worker } from 'tesseract.js';
 import { ConfigError, ProviderError, reasonOf } from '#shared/errors.ts';
 import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { bestReading } from './best-reading.ts';
-import { turnedPng } from './raster.ts';
+import { ocrInput, turnedPng } from './raster.ts';
 
 const require = createRequire(import.meta.url);
 /** Languages whose traineddata ships in an installed `@tesseract.js-data/<code>` package. */
@@ -72,11 +72,12 @@ export class TesseractOcr implements OcrEngine {
     this.languages = languages.sort((a, b) => (a === 'eng' ? -1 : b === 'eng' ? 1 : 0));
   }
 
-  async recognize(image: Uint8Array, mime: string): Promise<OcrReading> {
+  async recognize(original: Uint8Array, mime: string): Promise<OcrReading> {
     this.pending += 1;
     clearTimeout(this.idle);
-    const run = this.queue.then(() =>
-      bestReading(async (turn, languages) => {
+    const run = this.queue.then(async () => {
+      const image = (await ocrInput(original, mime)).bytes;
+      return bestReading(async (turn, languages) => {
         const slot = this.slot(languages);
         const worker = await Promise.race([slot.worker, slot.crashed]);
         const bytes = turn === 0 ? image : await turnedPng(image, turn);
@@ -89,8 +90,8 @@ export class TesseractOcr implements OcrEngine {
           confidence: block.confidence / 100,
         }));
         return { text: joinHan(data.text.trim()), confidence: data.confidence / 100, blocks };
-      }, this.languages),
-    );
+      }, this.languages);
+    });
     this.queue = run.catch(() => undefined);
     try {
       return await run;

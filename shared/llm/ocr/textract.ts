@@ -2,14 +2,12 @@ import { DetectDocumentTextCommand, TextractClient } from '@aws-sdk/client-textr
 import { ProviderError, reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { readImageInfo } from '#shared/parse/image-info.ts';
-import { turnedPng } from './raster.ts';
+import { ocrInput } from './raster.ts';
 
 /** DetectDocumentText (synchronous): PNG or JPEG bytes up to 10 MB, at most 10,000 pixels a side. */
 const MAX_BYTES = 10 * 1024 * 1024;
 const MAX_SIDE = 10_000;
 const FORMATS = new Set(['image/png', 'image/jpeg']);
-/** Scans saved as these are sent as PNG (sharp decodes them); other formats are refused. */
-const CONVERTED = new Set(['image/tiff', 'image/webp', 'image/gif']);
 
 export interface TextractOptions {
   region: string;
@@ -39,8 +37,7 @@ export class TextractOcr implements OcrEngine {
   }
 
   async recognize(original: Uint8Array, mime: string): Promise<OcrReading> {
-    const given = readImageInfo(original)?.mime ?? mime;
-    const image = CONVERTED.has(given) ? await turnedPng(original, 0) : original;
+    const { bytes: image, mime: given } = await ocrInput(original, mime);
     const info = readImageInfo(image);
     const type = info?.mime ?? given;
     if (!FORMATS.has(type))
