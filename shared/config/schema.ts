@@ -133,6 +133,11 @@ const configShape = z.strictObject({
         .strictObject({
           kind: z.enum(['offline', 'textract', 'none']).default('offline'),
           languages: z.string().default('chi_sim+eng'),
+          /**
+           * OCR text blocks below this confidence (0..1) are left out of the index, with a warning
+           * on the version: an unsure reading is mostly garbage.
+           */
+          minConfidence: z.number().min(0).max(1).default(0.6),
         })
         .prefault({}),
       roles: z

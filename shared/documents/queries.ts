@@ -4,7 +4,6 @@ import { schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { DocumentActivity } from './activity.ts';
-import { WARNING_TEXTS } from './versions.ts';
 
 const { documents, documentVersions, documentTopics, topics } = schema;
 
@@ -31,7 +30,7 @@ export interface VersionSummary {
   fileSize: number;
   fileType: string;
   stats: Record<string, number>;
-  /** The parser's first warnings in words ("warnings" in `stats` counts them all). */
+  /** What a reader should know about this version, in words (parse warnings, text left out by OCR). */
   warnings: string[];
   /** What changed since the previous ready version (null for the first). */
   changeSummary: string | null;
@@ -116,7 +115,7 @@ export async function getDocument(db: Db, id: string): Promise<DocumentSummary> 
 
 /** A document's versions, newest first, with status, hash, size, dates and ingestion stats. */
 export async function listVersions(db: Db, documentId: string): Promise<VersionSummary[]> {
-  const rows = await db
+  return db
     .select({
       version: documentVersions.version,
       status: documentVersions.status,
@@ -126,6 +125,7 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
       fileSize: documentVersions.fileSize,
       fileType: documentVersions.fileType,
       stats: documentVersions.stats,
+      warnings: documentVersions.warnings,
       changeSummary: documentVersions.changeSummary,
       createdAt: documentVersions.createdAt,
       completedAt: documentVersions.completedAt,
@@ -133,14 +133,6 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
     .from(documentVersions)
     .where(eq(documentVersions.documentId, documentId))
     .orderBy(desc(documentVersions.version));
-  return rows.map(({ stats, ...row }) => {
-    const { [WARNING_TEXTS]: texts, ...counts } = stats as Record<string, unknown>;
-    const numbers = Object.entries(counts).filter(
-      (entry): entry is [string, number] => typeof entry[1] === 'number',
-    );
-    const warnings = Array.isArray(texts) ? texts.filter((t): t is string => typeof t === 'string') : [];
-    return { ...row, stats: Object.fromEntries(numbers), warnings };
-  });
 }
 
 export interface DocumentTopic {
