@@ -27,12 +27,13 @@ export function watchRoutes(watcher: FolderWatcher | undefined, controlKey?: str
     c.json(watcher ? await watcher.status() : { running: false, ready: false, folders: [] }),
   );
   app.post('/', async (c) => {
+    // The body is read first: a connection answered before its body is read is reset.
+    const { directory } = parseInput(addBody, await c.req.json().catch(() => undefined), 'body');
     if (!watcher || !controlKey || !sameKey(c.req.header(CONTROL_HEADER), controlKey)) {
       throw new HTTPException(403, {
         message: 'Adding a watched folder needs the control key of the server lock (dropqa watch does this)',
       });
     }
-    const { directory } = parseInput(addBody, await c.req.json().catch(() => undefined), 'body');
     try {
       return c.json(await watcher.add(directory));
     } catch (error) {
