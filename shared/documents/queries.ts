@@ -4,6 +4,7 @@ import { schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { DocumentActivity } from './activity.ts';
+import { WARNING_TEXTS } from './versions.ts';
 
 const { documents, documentVersions, documentTopics, topics } = schema;
 
@@ -30,6 +31,8 @@ export interface VersionSummary {
   fileSize: number;
   fileType: string;
   stats: Record<string, number>;
+  /** The parser's first warnings in words ("warnings" in `stats` counts them all). */
+  warnings: string[];
   /** What changed since the previous ready version (null for the first). */
   changeSummary: string | null;
   createdAt: Date;
@@ -113,7 +116,7 @@ export async function getDocument(db: Db, id: string): Promise<DocumentSummary> 
 
 /** A document's versions, newest first, with status, hash, size, dates and ingestion stats. */
 export async function listVersions(db: Db, documentId: string): Promise<VersionSummary[]> {
-  return db
+  const rows = await db
     .select({
       version: documentVersions.version,
       status: documentVersions.status,
@@ -130,6 +133,14 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
     .from(documentVersions)
     .where(eq(documentVersions.documentId, documentId))
     .orderBy(desc(documentVersions.version));
+  return rows.map(({ stats, ...row }) => {
+    const { [WARNING_TEXTS]: texts, ...counts } = stats as Record<string, unknown>;
+    const numbers = Object.entries(counts).filter(
+      (entry): entry is [string, number] => typeof entry[1] === 'number',
+    );
+    const warnings = Array.isArray(texts) ? texts.filter((t): t is string => typeof t === 'string') : [];
+    return { ...row, stats: Object.fromEntries(numbers), warnings };
+  });
 }
 
 export interface DocumentTopic {

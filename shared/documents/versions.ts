@@ -61,7 +61,13 @@ export async function mergeVersionStats(
   await db.execute(versionStatsUpdate(ref, stats, extra));
 }
 
-type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType'>>;
+type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType'>> & {
+  /** The parser's first warnings, in words (the page shows them with the version). */
+  warnings?: string[];
+};
+
+/** The key of the warnings' text inside `document_versions.stats`. */
+export const WARNING_TEXTS = 'warningTexts';
 
 /** The UPDATE of `mergeVersionStats`, for a step that sends it with another statement (`withWrites`). */
 export function versionStatsUpdate(
@@ -69,7 +75,10 @@ export function versionStatsUpdate(
   stats: Record<string, number>,
   extra: VersionExtra = {},
 ): SQL {
-  const sets = [sql`stats = stats || ${JSON.stringify(stats)}::jsonb`, sql`updated_at = now()`];
+  // The warnings' text rides in the stats object (beside their count) so no column is added for it;
+  // listVersions hands it out as `warnings`.
+  const merged = extra.warnings ? { ...stats, [WARNING_TEXTS]: extra.warnings } : stats;
+  const sets = [sql`stats = stats || ${JSON.stringify(merged)}::jsonb`, sql`updated_at = now()`];
   if (extra.markdownKey !== undefined) sets.push(sql`markdown_key = ${extra.markdownKey}`);
   if (extra.fileType !== undefined) sets.push(sql`file_type = ${extra.fileType}`);
   return sql`UPDATE document_versions SET ${sql.join(sets, sql`, `)}

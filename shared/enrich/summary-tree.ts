@@ -86,9 +86,30 @@ export function offlineInput(node: SummaryNode): string[] {
   const texts: string[] = [];
   for (const child of node.children) {
     if (child.node_type === 'section' && child.summary) texts.push(child.summary);
-    else if (isPassage(child) && child.content) texts.push(child.content);
+    else if (isPassage(child) && child.content) {
+      // Spreadsheet rows read as "column: value" lines; their empty cells say nothing worth summarizing.
+      const filled = child.metadata?.kind === 'rows' ? withoutEmptyFields(child.content) : child.content;
+      if (filled) texts.push(filled);
+    }
   }
   return texts;
+}
+
+/** A "column: value" line whose value is empty or only a dash placeholder ("Column H: —"). */
+const EMPTY_FIELD = /^[^:]{1,80}:\s*[—–-]*\s*$/;
+
+/**
+ * A spreadsheet row's "column: value" lines without the empty cells, so a summary never quotes
+ * "Column H: — Column G: —".
+ *
+ * @example withoutEmptyFields('Name: Ada\nColumn H: —') // 'Name: Ada'
+ */
+export function withoutEmptyFields(text: string): string {
+  const lines = text.split('\n').filter((line) => !EMPTY_FIELD.test(line));
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

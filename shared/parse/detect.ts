@@ -71,15 +71,25 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);
   }
+  if (names.includes('mimetype') && storedMimetype(bytes) === 'application/epub+zip') {
+    throw new UnsupportedDocumentError(
+      `${filename} is an EPUB e-book; EPUB e-books are not supported; ${readableTypesSentence()}`,
+    );
+  }
   throw new UnsupportedDocumentError(
     `${filename} is a ZIP archive${contentTypes ? ' with an unknown Office part' : ''}, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
   );
 }
 
+/** The `mimetype` entry OpenDocument and EPUB packages store first ('' without one). */
+function storedMimetype(bytes: Uint8Array): string {
+  const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
+  return entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
+}
+
 /** OpenDocument files name their kind in the stored `mimetype` entry. */
 function openDocumentType(bytes: Uint8Array, filename: string): FileType {
-  const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
-  const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
+  const mime = storedMimetype(bytes);
   if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
   if (/^application\/vnd\.oasis\.opendocument\.text(-template)?$/.test(mime)) return 'odt';
   if (/^application\/vnd\.oasis\.opendocument\.presentation(-template)?$/.test(mime)) return 'odp';

@@ -80,7 +80,10 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
   const markdownKey = `${prefix}content.md`;
   await store.put(markdownKey, renderMarkdown(tree), { contentType: 'text/markdown; charset=utf-8' });
 
-  // The version's counts, Markdown key and type go with the nodes' write.
+  const warnings = tree.warnings
+    .slice(0, WARNINGS_IN_OUTPUT)
+    .map((w) => (w.length > 300 ? `${w.slice(0, 299)}…` : w));
+  // The version's counts, Markdown key, type and first warnings go with the nodes' write.
   const { imageNodes } = await indexParsedDocument(db, { ...ref, parsed: tree }, (stats) => [
     versionStatsUpdate(
       ref,
@@ -90,7 +93,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
         warnings: tree.warnings.length,
         attachments: tree.attachments?.length ?? 0,
       },
-      { markdownKey, fileType: type },
+      { markdownKey, fileType: type, warnings },
     ),
   ]);
   const byName = new Map(tree.images.map((image) => [image.name, image]));
@@ -119,11 +122,5 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
     if (written.length > 0) deps.ingestObjects?.(written);
   }
 
-  return {
-    images: { left: rows.length, after: -1 },
-    warnings: tree.warnings
-      .slice(0, WARNINGS_IN_OUTPUT)
-      .map((w) => (w.length > 300 ? `${w.slice(0, 299)}…` : w)),
-    warningCount: tree.warnings.length,
-  };
+  return { images: { left: rows.length, after: -1 }, warnings, warningCount: tree.warnings.length };
 }

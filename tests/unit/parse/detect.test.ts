@@ -137,6 +137,16 @@ describe('detectFileType', () => {
     );
   });
 
+  it('calls an EPUB an e-book, not a ZIP archive, when refusing it', () => {
+    const epub = zipBytes([
+      { name: 'mimetype', data: 'application/epub+zip' },
+      { name: 'META-INF/container.xml', data: '<container/>', deflate: true },
+    ]);
+    expect(reasonFor(() => detectFileType(epub, 'novel.epub'))).toBe(
+      `novel.epub is an EPUB e-book; EPUB e-books are not supported; ${readableTypesSentence()}`,
+    );
+  });
+
   it('refuses a truncated ZIP as damaged', () => {
     const zip = zipBytes([{ name: '[Content_Types].xml', data: CONTENT_TYPES }]);
     expect(reasonFor(() => detectFileType(zip.subarray(0, 40), 'a.docx'))).toBe(
