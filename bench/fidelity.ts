@@ -7,13 +7,19 @@
  * Heading recall: the longest common subsequence of the two heading lists over pandoc's count (files
  * with at least one pandoc heading); word recall: the multiset overlap of words over pandoc's count
  * (all files, pooled). pandoc (Debian `apt-get install pandoc`) and LibreOffice are bench tools only,
- * never runtime needs; files they cannot read are left out and counted. `node bin/run-ts.js
- * bench/fidelity.ts [--worst | --all]` prints the table (and the worst files, or every file).
+ * never runtime needs; files they cannot read are left out and counted. A second table measures what
+ * is inside Office files per kind (charts, numbered headings, equations, text in shapes, comments and
+ * notes, checkboxes and first-page headers) on `tests/fixtures/office-kinds`, against the headings and
+ * text the Office programs show (`reference.json`, written with the files by its `generate.ts`), with
+ * the parse time over mammoth's raw text extraction of the same .docx files. `node bin/run-ts.js
+ * bench/fidelity.ts [--worst | --all] [--kinds]` prints the tables (and the worst files, or every file;
+ * `--kinds` the per-kind table only, which needs neither pandoc nor LibreOffice).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import mammoth from 'mammoth';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { TreeNode } from '#shared/parse/types.ts';
@@ -237,7 +243,69 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
   return tallies;
 }
 
+interface KindReference {
+  file: string;
+  kind: string;
+  headings: string[];
+  text: string;
+}
+
+/**
+ * Heading and word recall per kind of content on the office-kinds fixtures, and the parse time of
+ * their .docx files over mammoth's `extractRawText` (best of five runs each).
+ */
+export async function benchKinds(): Promise<{ rows: string[]; docxRatio: number }> {
+  const dir = join(REPO, 'tests/fixtures/office-kinds');
+  const references = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as KindReference[];
+  const kinds = new Map<
+    string,
+    { files: number; headingHits: number; headings: number; kept: number; words: number }
+  >();
+  let parseMs = 0;
+  let rawMs = 0;
+  for (const reference of references) {
+    const bytes = new Uint8Array(readFileSync(join(dir, reference.file)));
+    const type = detectFileType(bytes, reference.file);
+    const ours = ourReading((await parseDocument({ bytes, filename: reference.file }, type)).children);
+    const tally = kinds.get(reference.kind) ?? { files: 0, headingHits: 0, headings: 0, kept: 0, words: 0 };
+    kinds.set(reference.kind, tally);
+    const headings = reference.headings.map(heading);
+    const referenceWords = words(reference.text);
+    tally.files++;
+    tally.headings += headings.length;
+    tally.headingHits += lcs(headings, ours.headings);
+    tally.words += referenceWords.length;
+    tally.kept += overlap(referenceWords, ours.words);
+    if (type === 'docx') {
+      const best = async (run: () => Promise<unknown>) => {
+        let fastest = Infinity;
+        for (let i = 0; i < 5; i++) {
+          const started = performance.now();
+          await run();
+          fastest = Math.min(fastest, performance.now() - started);
+        }
+        return fastest;
+      };
+      parseMs += await best(() => parseDocument({ bytes, filename: reference.file }, type));
+      rawMs += await best(() => mammoth.extractRawText({ buffer: Buffer.from(bytes) }));
+    }
+  }
+  const rows = [
+    '| kind | files | heading recall (headings) | word recall (words) |',
+    '|---|---|---|---|',
+    ...[...kinds].map(
+      ([kind, t]) =>
+        `| ${kind} | ${t.files} | ${t.headings ? (t.headingHits / t.headings).toFixed(3) : 'n/a'} (${t.headings}) | ${(t.kept / t.words).toFixed(3)} (${t.words}) |`,
+    ),
+  ];
+  return { rows, docxRatio: parseMs / rawMs };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const kinds = await benchKinds();
+  console.log(kinds.rows.join('\n'));
+  console.log(`\n.docx parse time / mammoth raw text: ${kinds.docxRatio.toFixed(2)}\n`);
+  if (process.argv.includes('--kinds')) process.exit(0);
   const tallies = await benchFidelity();
   const lines = [
     '| format | files (failed either side) | heading recall (files with headings) | word recall | target |',

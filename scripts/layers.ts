@@ -1,4 +1,4 @@
-// The layering of shared/ (README "Layout"), checked over the imports of its files: which folders
+// The layering of shared/ (docs/development.md "Layout"), checked over the imports of its files: which folders
 // import each other in a cycle, and which file imports from a folder above its own.
 // `npm run layers` prints both; tests/unit/layers.test.ts fails on any not known yet.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -76,7 +76,9 @@ export function folderImports(repoRoot: string): FolderImport[] {
 function layerOf(folder: string): number {
   const index = LAYERS.findIndex((layer) => layer.includes(folder));
   if (index < 0)
-    throw new Error(`shared/${folder} is in no layer of scripts/layers.ts (and README "Layout")`);
+    throw new Error(
+      `shared/${folder} is in no layer of scripts/layers.ts (and docs/development.md "Layout")`,
+    );
   return index;
 }
 

@@ -10,6 +10,12 @@ export default defineConfig({
   root,
   base: '/',
   plugins: [vue(), tailwindcss()],
+  // vue-i18n's compile-time flags: the Composition API only, no devtools hooks in the bundle.
+  define: {
+    __VUE_I18N_FULL_INSTALL__: 'true',
+    __VUE_I18N_LEGACY_API__: 'false',
+    __INTLIFY_PROD_DEVTOOLS__: 'false',
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

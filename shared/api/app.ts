@@ -24,7 +24,7 @@ import { serveWebClient } from './web-client.ts';
  */
 export function createApp(
   rt: Runtime,
-  options: { watcher?: FolderWatcher; guard?: RequestGuardOptions } = {},
+  options: { watcher?: FolderWatcher; controlKey?: string; guard?: RequestGuardOptions } = {},
 ): Hono {
   const app = new Hono();
   app.onError(handleError);
@@ -42,7 +42,7 @@ export function createApp(
   app.route('/api/documents', documentRoutes(rt));
   app.route('/api/topics', topicRoutes(rt));
   app.route('/api/search', searchRoutes(rt));
-  app.route('/api/watch', watchRoutes(options.watcher));
+  app.route('/api/watch', watchRoutes(options.watcher, options.controlKey));
   // Before qaRoutes: this history (paging, mode filter, entries by id) answers GET /api/qa/history.
   app.route('/api/qa', historyRoutes(rt));
   app.route('/api/qa', conversationRoutes(rt));

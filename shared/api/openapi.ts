@@ -290,7 +290,12 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/api/status': {
-        get: { summary: 'Providers in force and document counts', responses: responses('Status') },
+        get: {
+          summary: 'Providers in force, document counts and the file types read',
+          responses: responses(
+            '{ providers, documents: { byStatus, byType }, readableTypes: [{ type, extensions }] }',
+          ),
+        },
       },
       '/api/health': { get: { summary: 'Liveness', responses: responses('{ ok: true }') } },
     },

@@ -46,15 +46,19 @@ export async function startServer(
       ...(diverged.length > 0 ? { differingKeys: diverged.map((d) => d.key).join(', ') } : {}),
     });
   }
-  // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events).
-  const watcher =
-    config.watch.directories.length > 0 ? createFolderWatcher(rt, config.watch, logWatchEvent) : undefined;
+  // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events),
+  // and so are those `dropqa watch` adds while the server runs.
+  const watcher = createFolderWatcher(rt, config.watch, logWatchEvent);
+  // Adding a folder makes the server read files: only a process that can read the lock file (the
+  // data folder's owner) holds this key.
+  const controlKey = randomBytes(24).toString('base64url');
   const { host, port } = config.server;
   const exposed = !isLoopback(host);
   // Reachable from other machines: nothing is answered without the token (generated unless configured).
   const token = config.server.token ?? (exposed ? randomBytes(24).toString('base64url') : undefined);
   const app = createApp(rt, {
     watcher,
+    controlKey,
     guard: { hosts: allowedHosts(host, config.server.allowedHosts), token },
   });
   const server = await new Promise<ReturnType<typeof serve>>((done, fail) => {
@@ -71,7 +75,7 @@ export async function startServer(
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
-  writeServerLock(dataDir, { pid: process.pid, url, ...(token ? { token } : {}) });
+  writeServerLock(dataDir, { pid: process.pid, url, controlKey, ...(token ? { token } : {}) });
   if (exposed) {
     const links = reachableUrls(host, actualPort).map((u) => `  ${u}/?token=${token}`);
     console.error(
@@ -99,13 +103,13 @@ export async function startServer(
         })
       : () => {};
   // Started once listening: the catch-up on a large folder must not delay the page.
-  watcher?.start().catch((error) => log.error('watch: could not start', errorFields(error)));
+  watcher.start().catch((error) => log.error('watch: could not start', errorFields(error)));
   return {
     url,
     ...(token ? { token } : {}),
     async close() {
       stopWatching();
-      await watcher?.close();
+      await watcher.close();
       await new Promise<void>((done) => server.close(() => done()));
       await rt.close();
       removeServerLock(dataDir);

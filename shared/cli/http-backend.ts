@@ -6,8 +6,9 @@ import { NotFoundError, reasonOf } from '../errors.ts';
 import type { IngestOutcome } from '../pipeline/ingest.ts';
 import type { QaEvent } from '../qa/events.ts';
 import type { AskRequest } from '../qa/request.ts';
+import { CONTROL_HEADER } from '../runtime/lock.ts';
 import type { SearchHit, SearchRequest } from '../search/index.ts';
-import type { WatchStatus } from '../watch/index.ts';
+import type { WatchFolderStatus, WatchStatus } from '../watch/index.ts';
 import type { Backend } from './backend.ts';
 import { type InputFile, readInput } from './files.ts';
 
@@ -24,8 +25,9 @@ export class HttpBackend implements Backend {
   constructor(
     private readonly url: string,
     private readonly token?: string,
+    private readonly controlKey?: string,
   ) {
-    this.description = `server at ${url}`;
+    this.description = `the server at ${url}`;
   }
 
   async ingest(documents: InputFile[], assets: InputFile[], onOutcome: (o: IngestOutcome) => void) {
@@ -121,6 +123,15 @@ export class HttpBackend implements Backend {
 
   watchStatus(): Promise<WatchStatus> {
     return this.json<WatchStatus>('/api/watch');
+  }
+
+  /** Has the server follow one more folder (an absolute path on its machine) until it stops. */
+  watchFolder(directory: string): Promise<WatchFolderStatus> {
+    return this.json<WatchFolderStatus>('/api/watch', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [CONTROL_HEADER]: this.controlKey ?? '' },
+      body: JSON.stringify({ directory }),
+    });
   }
 
   async remove(keyOrId: string): Promise<DocumentSummary> {

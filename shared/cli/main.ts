@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, maskSecrets } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
-import { lineSink, setLogSink } from '../log/logger.ts';
 import { CLI_OPTIONS } from './options.ts';
 
 const USAGE = `DropQA: ask questions over your own documents.
@@ -37,6 +35,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
+  // Loaded past --help: the configuration's schema (zod) and the logger are most of a bare start.
+  const [{ loadConfig, maskSecrets }, { lineSink, setLogSink }] = await Promise.all([
+    import('../config/index.ts'),
+    import('../log/logger.ts'),
+  ]);
   const config = loadConfig();
   setLogSink(lineSink(config.log));
   switch (command) {

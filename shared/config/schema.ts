@@ -133,6 +133,11 @@ const configShape = z.strictObject({
         .strictObject({
           kind: z.enum(['offline', 'textract', 'none']).default('offline'),
           languages: z.string().default('chi_sim+eng'),
+          /**
+           * OCR text blocks below this confidence (0..1) are left out of the index, with a warning
+           * on the version: an unsure reading is mostly garbage.
+           */
+          minConfidence: z.number().min(0).max(1).default(0.6),
         })
         .prefault({}),
       roles: z
@@ -187,7 +192,7 @@ const configShape = z.strictObject({
       /**
        * Hybrid fusion (`fuseScores`): the weight of the normalised cosine similarity against the
        * normalised BM25. Unset, it is taken from `semanticWeightByEmbedder` for the configured
-       * embedder kind: defaults measured on the dev sets (README "Retrieval quality").
+       * embedder kind: defaults measured on the dev sets (docs/quality.md).
        */
       hybrid: z
         .strictObject({
@@ -199,7 +204,7 @@ const configShape = z.strictObject({
           cosineFloorZ: num(2).pipe(z.number().min(-10).max(10)),
           semanticWeightByEmbedder: z
             .strictObject({
-              // The hashing embedder adds nothing full-text lacks (README "Retrieval quality"): its
+              // The hashing embedder adds nothing full-text lacks (docs/quality.md): its
               // hits only follow the full-text ones.
               offline: num(0).pipe(z.number().min(0).max(1)),
               openai: num(0.5).pipe(z.number().min(0).max(1)),

@@ -75,6 +75,11 @@ export const documentVersions = pgTable(
     error: text('error'),
     stats: jsonb('stats').$type<Record<string, number>>().notNull().default({}),
     /**
+     * What did not stop the version but a reader should know, in words: the parser's warnings and
+     * the images' (text left out below the OCR confidence floor, an image that could not be read).
+     */
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    /**
      * The order of the write that produced this content: the S3 event's `sequencer`, or the local
      * upload's, normalized to fixed-width hex so text order is write order. An event older than the
      * latest version's never creates a version.

@@ -30,6 +30,8 @@ export interface VersionSummary {
   fileSize: number;
   fileType: string;
   stats: Record<string, number>;
+  /** What a reader should know about this version, in words (parse warnings, text left out by OCR). */
+  warnings: string[];
   /** What changed since the previous ready version (null for the first). */
   changeSummary: string | null;
   createdAt: Date;
@@ -123,6 +125,7 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
       fileSize: documentVersions.fileSize,
       fileType: documentVersions.fileType,
       stats: documentVersions.stats,
+      warnings: documentVersions.warnings,
       changeSummary: documentVersions.changeSummary,
       createdAt: documentVersions.createdAt,
       completedAt: documentVersions.completedAt,

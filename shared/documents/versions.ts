@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows, schema } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
+import { pgArray } from '../search/scope.ts';
 
 const { documentVersions } = schema;
 
@@ -61,7 +62,7 @@ export async function mergeVersionStats(
   await db.execute(versionStatsUpdate(ref, stats, extra));
 }
 
-type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType'>>;
+type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType' | 'warnings'>>;
 
 /** The UPDATE of `mergeVersionStats`, for a step that sends it with another statement (`withWrites`). */
 export function versionStatsUpdate(
@@ -72,6 +73,7 @@ export function versionStatsUpdate(
   const sets = [sql`stats = stats || ${JSON.stringify(stats)}::jsonb`, sql`updated_at = now()`];
   if (extra.markdownKey !== undefined) sets.push(sql`markdown_key = ${extra.markdownKey}`);
   if (extra.fileType !== undefined) sets.push(sql`file_type = ${extra.fileType}`);
+  if (extra.warnings !== undefined) sets.push(sql`warnings = ${pgArray(extra.warnings)}::text[]`);
   return sql`UPDATE document_versions SET ${sql.join(sets, sql`, `)}
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }

@@ -79,16 +79,45 @@ export function isPassage(node: SummaryNode): boolean {
 }
 
 /**
- * Prose an extract may quote: paragraphs (not code) and child summaries. Tables, code and image alt
+ * A reader's comment on the document (Word and PowerPoint comments, `metadata.kind: 'comment'`):
+ * searchable like any paragraph, but not what the document says, so left out of its summaries.
+ */
+export function isComment(node: SummaryNode): boolean {
+  return node.metadata?.kind === 'comment';
+}
+
+/**
+ * Prose an extract may quote: paragraphs (not code, not comments) and child summaries. Tables, code and image alt
  * text are left out: their "sentences" are rows and lines, not statements about the section.
  */
 export function offlineInput(node: SummaryNode): string[] {
   const texts: string[] = [];
   for (const child of node.children) {
     if (child.node_type === 'section' && child.summary) texts.push(child.summary);
-    else if (isPassage(child) && child.content) texts.push(child.content);
+    else if (isPassage(child) && !isComment(child) && child.content) {
+      // Spreadsheet rows read as "column: value" lines; their empty cells say nothing worth summarizing.
+      const filled = child.metadata?.kind === 'rows' ? withoutEmptyFields(child.content) : child.content;
+      if (filled) texts.push(filled);
+    }
   }
   return texts;
+}
+
+/** A "column: value" line whose value is empty or only a dash placeholder ("Column H: —"). */
+const EMPTY_FIELD = /^[^:]{1,80}:\s*[—–-]*\s*$/;
+
+/**
+ * A spreadsheet row's "column: value" lines without the empty cells, so a summary never quotes
+ * "Column H: — Column G: —".
+ *
+ * @example withoutEmptyFields('Name: Ada\nColumn H: —') // 'Name: Ada'
+ */
+export function withoutEmptyFields(text: string): string {
+  const lines = text.split('\n').filter((line) => !EMPTY_FIELD.test(line));
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**
@@ -105,6 +134,7 @@ export function modelInput(
   const passages: SummaryNode[] = [];
   let chars = 0;
   for (const child of node.children) {
+    if (isComment(child)) continue;
     let line: string;
     if (child.node_type === 'section') line = `- ${child.title ?? ''}: ${child.summary ?? ''}`;
     else if (child.node_type === 'image') line = `[image: ${child.content ?? ''}]`;

@@ -23,7 +23,7 @@ export function searchTerms(text: string): string[] {
  * Overlapping character pairs of each CJK run ("数据平台" -> 数据, 据平, 平台), except pairs in
  * `words`: they find a name or term jieba's dictionary splits differently in the question and in
  * the passage, as the standard CJK bigram analysis does, while jieba's words keep their precision.
- * On cmrc2018-trial full-text nDCG@10 0.982 (jieba alone) -> 0.990, hybrid 0.983 -> 0.991 (README,
+ * On cmrc2018-trial full-text nDCG@10 0.982 (jieba alone) -> 0.990, hybrid 0.983 -> 0.991 (docs/quality.md,
  * Retrieval quality). A pair holding a function word (的, 是, ...) is left out: 0.990 -> 0.991.
  */
 export function cjkBigrams(text: string, words: ReadonlySet<string> = new Set()): string[] {

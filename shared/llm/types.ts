@@ -91,9 +91,31 @@ export interface Embedder {
   embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
 }
 
+/** Clockwise quarter turns: how far a picture was turned before its text read upright. */
+export type QuarterTurn = 0 | 90 | 180 | 270;
+
+/** A block of recognized text (tesseract's block, Textract's line) with the engine's confidence, 0..1. */
+export interface OcrBlock {
+  text: string;
+  confidence: number;
+}
+
+/** What an OCR engine read in one image. */
+export interface OcrReading {
+  text: string;
+  /** Mean confidence, 0..1. */
+  confidence?: number;
+  /** The text block by block, each with its confidence (for the confidence floor). */
+  blocks?: OcrBlock[];
+  /** The turn that made the text upright, when the picture was sideways or upside down. */
+  turn?: QuarterTurn;
+  /** The language models that read it (`chi_sim`, `eng+chi_sim`), when the engine chose among several. */
+  languages?: string;
+}
+
 export interface OcrEngine {
   readonly name: string;
-  recognize(image: Uint8Array, mime: string): Promise<{ text: string; confidence?: number }>;
+  recognize(image: Uint8Array, mime: string): Promise<OcrReading>;
   /** Releases a worker or sockets (the tesseract worker also stops itself when idle). */
   close?(): Promise<void>;
 }

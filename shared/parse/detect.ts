@@ -3,6 +3,7 @@ import { damagedContainer } from './damaged.ts';
 import { decodeTableText, decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
+import { isDocumentImage } from './image-document.ts';
 import { looksLikeMarkdown } from './looks-like-markdown.ts';
 import { describeType, typeNamedBy } from './name-mismatch.ts';
 import { openOle } from './ole.ts';
@@ -71,15 +72,25 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);
   }
+  if (names.includes('mimetype') && storedMimetype(bytes) === 'application/epub+zip') {
+    throw new UnsupportedDocumentError(
+      `${filename} is an EPUB e-book; EPUB e-books are not supported; ${readableTypesSentence()}`,
+    );
+  }
   throw new UnsupportedDocumentError(
     `${filename} is a ZIP archive${contentTypes ? ' with an unknown Office part' : ''}, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
   );
 }
 
+/** The `mimetype` entry OpenDocument and EPUB packages store first ('' without one). */
+function storedMimetype(bytes: Uint8Array): string {
+  const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
+  return entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
+}
+
 /** OpenDocument files name their kind in the stored `mimetype` entry. */
 function openDocumentType(bytes: Uint8Array, filename: string): FileType {
-  const entry = readZipDirectory(bytes).find((candidate) => candidate.name === 'mimetype');
-  const mime = entry ? new TextDecoder().decode(readZipEntry(bytes, entry, 256)).trim() : '';
+  const mime = storedMimetype(bytes);
   if (mime === 'application/vnd.oasis.opendocument.spreadsheet') return 'ods';
   if (/^application\/vnd\.oasis\.opendocument\.text(-template)?$/.test(mime)) return 'odt';
   if (/^application\/vnd\.oasis\.opendocument\.presentation(-template)?$/.test(mime)) return 'odp';
@@ -154,7 +165,8 @@ function tableTextHead(bytes: Uint8Array, filename: string): string {
 
 /**
  * Tells a document's real type from its bytes; the filename only chooses between Markdown and plain
- * text. Throws `UnsupportedDocumentError` with a readable reason for empty files, images, archives,
+ * text. A PNG, JPEG, TIFF, BMP, GIF or WebP picture is an `image` document (a scan or a photo, read
+ * by OCR). Throws `UnsupportedDocumentError` with a readable reason for empty files, other images, archives,
  * other binaries (whatever their name says) and text that is not UTF-8 or UTF-16 with a BOM.
  *
  * @example detectFileType(bytes, 'notes.md') // 'md'
@@ -166,6 +178,9 @@ export function detectFileType(bytes: Uint8Array, filename: string): FileType {
   if (sniffed?.kind === 'pdf') return 'pdf';
   if (sniffed?.kind === 'zip') return ooxmlType(bytes, filename);
   if (sniffed?.kind === 'ole') return oleType(bytes, filename);
+  // A picture named as text (notes.md holding a PNG) is a mistake to report, not a scan to read.
+  const ext = extensionOf(filename);
+  if (isDocumentImage(bytes) && (ext === '' || !TEXT_NAME.test(ext))) return 'image';
   if (sniffed) throw binaryError(filename, sniffed.label);
   if (isRtf(bytes, filename)) return 'rtf';
   const textKind = textType(bytes, filename);

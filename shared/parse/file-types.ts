@@ -25,6 +25,7 @@ const LABELS: Record<FileType, string> = {
   odt: 'an OpenDocument text document',
   odp: 'an OpenDocument presentation',
   rtf: 'an RTF document',
+  image: 'an image (a scan or a photo)',
 };
 
 /**
@@ -61,6 +62,7 @@ export const READABLE_TYPES: readonly ReadableType[] = [
   { type: 'html', extensions: ['.html', '.htm', '.xhtml'] },
   { type: 'eml', extensions: ['.eml'] },
   { type: 'msg', extensions: ['.msg'] },
+  { type: 'image', extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp'] },
 ];
 
 const TYPE_BY_EXTENSION = new Map(

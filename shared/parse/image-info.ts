@@ -114,7 +114,27 @@ const bmp: Reader = (bytes, view) => {
   });
 };
 
-const READERS: readonly Reader[] = [png, jpeg, gif, webp, bmp];
+/** TIFF (a scanner's usual format): the first page's ImageWidth (256) and ImageLength (257) tags. */
+const tiff: Reader = (bytes, view) => {
+  const order = ascii(bytes, 0, 4);
+  if (order !== 'II*\u0000' && order !== 'MM\u0000*') return undefined;
+  const little = order.startsWith('II');
+  return sized({ mime: 'image/tiff', extension: 'tiff', label: 'a TIFF image' }, () => {
+    const ifd = view.getUint32(4, little);
+    const count = view.getUint16(ifd, little);
+    const dims: Record<number, number> = {};
+    for (let i = 0; i < count; i++) {
+      const at = ifd + 2 + i * 12;
+      const tag = view.getUint16(at, little);
+      if (tag !== 256 && tag !== 257) continue;
+      const short = view.getUint16(at + 2, little) === 3;
+      dims[tag] = short ? view.getUint16(at + 8, little) : view.getUint32(at + 8, little);
+    }
+    return dims[256] && dims[257] ? [dims[256], dims[257]] : undefined;
+  });
+};
+
+const READERS: readonly Reader[] = [png, jpeg, gif, webp, bmp, tiff];
 
 /**
  * Identifies a PNG, JPEG, GIF, WebP or BMP image by its header and reads its dimensions, without

@@ -3,6 +3,7 @@ import { docxParser } from './docx/index.ts';
 import { emlParser } from './email/parse-eml.ts';
 import { msgParser } from './email/parse-msg.ts';
 import { htmlParser } from './html/parse-html.ts';
+import { imageParser } from './image-document.ts';
 import { markdownParser } from './markdown.ts';
 import { odpParser, odtParser } from './opendocument/parse-odf.ts';
 import { pdfParser } from './pdf/index.ts';
@@ -33,4 +34,5 @@ export const parsers: Partial<Record<FileType, Parser>> = {
   odt: odtParser,
   odp: odpParser,
   rtf: rtfParser,
+  image: imageParser,
 };

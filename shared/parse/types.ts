@@ -105,7 +105,8 @@ export type FileType =
   | 'msg'
   | 'odt'
   | 'odp'
-  | 'rtf';
+  | 'rtf'
+  | 'image';
 
 export interface Parser {
   readonly type: FileType;

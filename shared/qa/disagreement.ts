@@ -11,13 +11,21 @@ export interface QuotedSentence {
 }
 
 /**
+ * A document's name as an offline answer quotes it: in Chinese title marks (《计划》), in an English
+ * answer in quotation marks ("plan.md"), never 《》 in English.
+ */
+export function quotedName(name: string, zh: boolean): string {
+  return zh ? `《${name}》` : `"${name}"`;
+}
+
+/**
  * What an offline answer adds when the sentences it quotes disagree (docs/spec.md#contradictions):
  * sentences of different documents about the same thing (two content words in common) that
  * state different numbers (`findNumericContradictions`) are quoted side by side under a line saying
  * the sources disagree, in the question's language. Empty when they agree.
  *
  * @example disagreementNote('What did Kestrel cost?', [a, b])
- * // '\n\nThe sources disagree:\n- 《Budget》 “… 2.4 million euros.” [1] vs 《Review》 “… 3.1 million euros.” [2]'
+ * // '\n\nThe sources disagree; check the originals:\n- "Budget" “… 2.4 million euros.” [1] vs "Review" “… 3.1 million euros.” [2]'
  */
 export function disagreementNote(question: string, quoted: QuotedSentence[]): string {
   const found = findNumericContradictions(
@@ -27,7 +35,7 @@ export function disagreementNote(question: string, quoted: QuotedSentence[]): st
   const zh = hasCjk(question);
   const side = (i: number | undefined) => {
     const q = quoted[i ?? -1];
-    return q ? `《${q.documentName}》 “${q.text}” ${q.marker}` : '';
+    return q ? `${quotedName(q.documentName, zh)} “${q.text}” ${q.marker}` : '';
   };
   const lines = found.map((c) =>
     zh

@@ -7,7 +7,12 @@ export interface ServerLock {
   url: string;
   /** The access token the server requires (docs/security.md); the file is readable by its owner only. */
   token?: string;
+  /** Sent as `x-dropqa-control` by a process of the folder's owner to add a watched folder (`dropqa watch`). */
+  controlKey?: string;
 }
+
+/** The header that carries a server's control key. */
+export const CONTROL_HEADER = 'x-dropqa-control';
 
 const lockPath = (dataDir: string) => join(dataDir, 'server.json');
 

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { createLimiter } from '#shared/async/limiter.ts';
 import type { Config } from '#shared/config/index.ts';
@@ -8,19 +8,26 @@ import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { reasonOf } from '#shared/errors.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import type { IngestService } from '#shared/pipeline/ingest.ts';
-import { formatBytes } from '#shared/pipeline/steps/register.ts';
 import { contentHash, sameContent } from '#shared/pipeline/unchanged.ts';
 import type { BlobStore } from '#shared/storage/types.ts';
+import { formatBytes } from '#shared/text/format-bytes.ts';
 import { hashFile, quietState, sameState, statOf } from './file-state.ts';
 import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
 import { knownDocuments } from './known.ts';
 import { recordRefusedFile } from './refused.ts';
-import type { WatchEvent, WatchRulesStatus, WatchStatus } from './types.ts';
+import type { WatchEvent, WatchFolderStatus, WatchRulesStatus, WatchStatus } from './types.ts';
 
 export interface FolderWatcher {
   /** Starts watching, then reconciles what changed while stopped; resolves when that is done. */
   start(): Promise<void>;
   status(): Promise<WatchStatus>;
+  /**
+   * Follows one more folder (as `watch.directories` would), catching up with what it holds; a folder
+   * already followed is left as it is. Resolves with its status once caught up.
+   *
+   * @throws ConfigError when it is not a folder or another watched folder has its name.
+   */
+  add(directory: string): Promise<WatchFolderStatus>;
   /** Resolves once nothing is pending (no event waiting for its debounce, rename window or turn). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -233,8 +240,8 @@ export function createFolderWatcher(
   }
 
   /** Catches up with what changed while stopped: new and changed files, renames, deletions. */
-  async function reconcile(): Promise<void> {
-    for (const folder of folders) {
+  async function reconcile(scope: readonly WatchedFolder[]): Promise<void> {
+    for (const folder of scope) {
       const files = await listFiles(folder.dir, rules);
       const known = new Map((await knownDocuments(deps.db, folder.prefix)).map((doc) => [doc.key, doc]));
       const changed: Job[] = [];
@@ -274,11 +281,13 @@ export function createFolderWatcher(
     }
   }
 
-  return {
-    async start() {
-      if (folders.length === 0) return;
-      watcher = watch(
-        folders.map((folder) => folder.dir),
+  /** Watches `scope` (starting chokidar on the first folders), then catches up with what it holds. */
+  async function follow(scope: readonly WatchedFolder[]): Promise<void> {
+    if (watcher) {
+      watcher.add(scope.map((folder) => folder.dir));
+    } else {
+      const started = watch(
+        scope.map((folder) => folder.dir),
         {
           ignoreInitial: true,
           // The rule of the start-up scan too (listFiles): a link is not followed, in or out of the folder.
@@ -293,13 +302,44 @@ export function createFolderWatcher(
               : false,
         },
       );
-      watcher.on('add', (path) => onFileEvent('upsert', path));
-      watcher.on('change', (path) => onFileEvent('upsert', path));
-      watcher.on('unlink', (path) => onFileEvent('remove', path));
-      watcher.on('error', (error) => log.error('watch: folder watcher failed', errorFields(error)));
-      await new Promise<void>((done) => watcher?.once('ready', () => done()));
-      await reconcile();
+      watcher = started;
+      started.on('add', (path) => onFileEvent('upsert', path));
+      started.on('change', (path) => onFileEvent('upsert', path));
+      started.on('unlink', (path) => onFileEvent('remove', path));
+      started.on('error', (error) => log.error('watch: folder watcher failed', errorFields(error)));
+      await new Promise<void>((done) => started.once('ready', () => done()));
+    }
+    await reconcile(scope);
+  }
+
+  async function folderStatus(folder: WatchedFolder, waiting: string[]): Promise<WatchFolderStatus> {
+    return {
+      directory: folder.dir,
+      prefix: folder.prefix,
+      documents: (await knownDocuments(deps.db, folder.prefix)).length,
+      pending: new Set(waiting.filter((key) => key.startsWith(folder.prefix))).size,
+      lastSync: lastSync.get(folder)?.toISOString() ?? null,
+      lastError: lastError.get(folder) ?? null,
+    };
+  }
+
+  return {
+    async start() {
+      if (folders.length === 0) return;
+      await follow(folders);
       ready = true;
+    },
+    async add(directory) {
+      const [folder] = watchedFolders([...folders.map((f) => f.dir), directory]).filter(
+        (f) => !folders.some((known) => known.dir === f.dir),
+      );
+      if (folder) {
+        folders.push(folder);
+        await follow([folder]);
+        ready = true;
+      }
+      const added = folders.find((f) => f.dir === resolve(directory)) as WatchedFolder;
+      return folderStatus(added, [...pending.keys(), ...running, ...removals.keys()]);
     },
     async status() {
       const waiting = [...pending.keys(), ...running, ...removals.keys()];
@@ -307,16 +347,7 @@ export function createFolderWatcher(
         running: watcher !== undefined && !closed,
         ready,
         rules: watchRulesStatus(settings, maxFileBytes),
-        folders: await Promise.all(
-          folders.map(async (folder) => ({
-            directory: folder.dir,
-            prefix: folder.prefix,
-            documents: (await knownDocuments(deps.db, folder.prefix)).length,
-            pending: new Set(waiting.filter((key) => key.startsWith(folder.prefix))).size,
-            lastSync: lastSync.get(folder)?.toISOString() ?? null,
-            lastError: lastError.get(folder) ?? null,
-          })),
-        ),
+        folders: await Promise.all(folders.map((folder) => folderStatus(folder, waiting))),
       };
     },
     async idle() {

@@ -59,7 +59,10 @@ describe('web client', () => {
         { name: 'notes.md', type: 'text/markdown', base64: md },
       ]),
     );
-    await expect.poll(() => page.getByTestId('uploads').getByText('uploaded').count()).toBe(2);
+    // Two busy cores: the uploads may take longer than expect.poll's default second.
+    await expect
+      .poll(() => page.getByTestId('uploads').getByText('uploaded').count(), { timeout: 30_000 })
+      .toBe(2);
     for (const name of ['plan.docx', 'notes.md']) {
       await page
         .locator(`[data-filename="${name}"] [data-status="ready"]`)

@@ -117,3 +117,43 @@ function forward(base: string, req: IncomingMessage, body: Buffer, res: ServerRe
   });
   upstream.end(body);
 }
+
+/** One operation of an AWS JSON-protocol service: the parsed request body in, the status (200 by default) and reply out. */
+export type JsonOperation = (body: Record<string, unknown>) => { status?: number; body: unknown };
+
+/**
+ * An AWS JSON-protocol service (Step Functions, SQS, ...) answered in-process by operation, named as
+ * its `x-amz-target` header names it (`AWSStepFunctions.StartExecution`). An operation without an
+ * answer is refused with `UnknownOperationException`, so an unexpected call fails the test visibly.
+ */
+export function jsonService(operations: Record<string, JsonOperation>): LocalService {
+  return (request) => {
+    const operation = operations[request.headers['x-amz-target'] ?? ''];
+    if (!operation) {
+      return {
+        status: 400,
+        body: { __type: 'UnknownOperationException', message: request.headers['x-amz-target'] },
+      };
+    }
+    const reply = operation(request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {});
+    return { status: reply.status ?? 200, body: reply.body };
+  };
+}
+
+/** The target and parsed body of a recorded JSON-protocol request. */
+export function jsonCall(request: WireRequest): { target: string; body: Record<string, unknown> } {
+  return {
+    target: request.headers['x-amz-target'] ?? '',
+    body: JSON.parse(request.body) as Record<string, unknown>,
+  };
+}
+
+/** Options for an AWS SDK client that talks to the front with fake credentials and no retries. */
+export function frontClientOptions(front: { url: string }, region = 'eu-west-1') {
+  return {
+    region,
+    endpoint: front.url,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  };
+}

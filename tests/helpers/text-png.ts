@@ -29,17 +29,20 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
+/** Quarter turns clockwise a picture can be given, as a page scanned sideways or upside down is. */
+export type QuarterTurn = 0 | 90 | 180 | 270;
+
 /**
  * A grayscale PNG with `text` (upper-case letters of GLYPHS and spaces) drawn in black on white,
- * each font pixel `scale` pixels wide, with a margin: a real image OCR can read, a few KB.
+ * each font pixel `scale` pixels wide, with a margin: a real image OCR can read, a few KB. `turn`
+ * rotates the picture clockwise (a page scanned sideways).
  */
-export function textPng(text: string, scale = 4): Uint8Array {
+export function textPng(text: string, scale = 4, turn: QuarterTurn = 0): Uint8Array {
   const chars = [...text.toUpperCase()];
   const margin = 4 * scale;
   const width = margin * 2 + chars.length * 6 * scale;
   const height = margin * 2 + 7 * scale;
-  const pixels = Buffer.alloc((width + 1) * height, 0xff);
-  for (let y = 0; y < height; y++) pixels[y * (width + 1)] = 0; // filter byte: none
+  const ink = new Uint8Array(width * height);
   chars.forEach((c, i) => {
     const glyph = GLYPHS[c];
     if (!glyph) throw new Error(`textPng has no glyph for '${c}'`);
@@ -48,16 +51,31 @@ export function textPng(text: string, scale = 4): Uint8Array {
         if (cell !== '#') return;
         for (let dy = 0; dy < scale; dy++)
           for (let dx = 0; dx < scale; dx++) {
-            const x = margin + (i * 6 + gx) * scale + dx;
-            const y = margin + gy * scale + dy;
-            pixels[y * (width + 1) + 1 + x] = 0;
+            ink[(margin + gy * scale + dy) * width + margin + (i * 6 + gx) * scale + dx] = 1;
           }
       });
     });
   });
+  const sideways = turn === 90 || turn === 270;
+  const [outWidth, outHeight] = sideways ? [height, width] : [width, height];
+  const pixels = Buffer.alloc((outWidth + 1) * outHeight, 0xff);
+  for (let y = 0; y < outHeight; y++) pixels[y * (outWidth + 1)] = 0; // filter byte: none
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      if (!ink[y * width + x]) continue;
+      const [tx, ty] =
+        turn === 90
+          ? [height - 1 - y, x]
+          : turn === 180
+            ? [width - 1 - x, height - 1 - y]
+            : turn === 270
+              ? [y, width - 1 - x]
+              : [x, y];
+      pixels[ty * (outWidth + 1) + 1 + tx] = 0;
+    }
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt32BE(outWidth, 0);
+  ihdr.writeUInt32BE(outHeight, 4);
   ihdr.writeUInt8(8, 8); // bit depth
   ihdr.writeUInt8(0, 9); // grayscale
   return new Uint8Array(

@@ -17,7 +17,7 @@ describe('the layering of shared/', () => {
     expect(folderCycles(imports)).toEqual([]);
   });
 
-  it('has no import from a folder above (or beside) its own (README "Layout")', () => {
+  it('has no import from a folder above (or beside) its own (docs/development.md "Layout")', () => {
     expect(upwardImports(imports).map((i) => `${i.file} -> ${i.target}`)).toEqual([]);
   });
 });

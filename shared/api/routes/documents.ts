@@ -10,15 +10,17 @@ import {
   messageOf,
   withActivity,
 } from '../../documents/index.ts';
-import { reasonOf, ValidationError } from '../../errors.ts';
+import { NotFoundError, reasonOf, ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import { getDocumentStructure } from '../../search/index.ts';
+import { getChildren, getDocumentStructure, getNode } from '../../search/index.ts';
+import { LEAF_TYPES } from '../../search/scope.ts';
 import { removeStaged, stagingDir } from '../../storage/staging.ts';
 import { readMultipartFiles, type UploadedFile } from '../multipart.ts';
 import {
   diffQuery,
   documentListQuery,
   idParam,
+  sectionParam,
   structureQuery,
   uploadUrlBody,
 } from '../schemas/documents.ts';
@@ -181,6 +183,18 @@ export function documentRoutes(rt: Runtime): Hono {
     const { version } = parseInput(structureQuery, c.req.query(), 'query');
     await getDocument(rt.db, id);
     return c.json(await getDocumentStructure(rt.db, id, version));
+  });
+
+  // The document view's section tree shows summaries; this is the text itself, read on expanding.
+  app.get('/:id/sections/:section/leaves', async (c) => {
+    const { id, section } = parseInput(sectionParam, c.req.param(), 'path');
+    const children = await getChildren(rt.db, section);
+    const owner = children[0]?.documentId ?? (await getNode(rt.db, section)).documentId;
+    if (owner !== id) throw new NotFoundError(`No section ${section} in document ${id}`);
+    const leaves = children.filter((node) => (LEAF_TYPES as readonly string[]).includes(node.nodeType));
+    return c.json({
+      items: leaves.map((node) => ({ id: node.id, kind: node.nodeType, content: node.content ?? '' })),
+    });
   });
 
   app.get('/:id/diff', async (c) => {

@@ -1,10 +1,14 @@
 import { count, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { schema } from '../../db/index.ts';
+import { READABLE_TYPES } from '../../parse/file-types.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { openApiDocument } from '../openapi.ts';
 
-/** Health, a status summary for the page (providers in force, document counts), and the OpenAPI description. */
+/**
+ * Health, a status summary for the page (providers in force, document counts, the file types read,
+ * so the page never keeps a second list), and the OpenAPI description.
+ */
 export function metaRoutes(rt: Runtime): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ ok: true }));
@@ -28,6 +32,7 @@ export function metaRoutes(rt: Runtime): Hono {
         embedder: { model: rt.providers.embedder.model, dimensions: rt.providers.embedder.dimensions },
       },
       documents: { byStatus, byType },
+      readableTypes: READABLE_TYPES,
     });
   });
   app.get('/openapi.json', (c) => c.json(openApiDocument()));

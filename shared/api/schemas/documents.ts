@@ -9,6 +9,9 @@ const page = {
   offset: z.coerce.number().int().min(0).max(MAX_INT4).default(0).describe('Items to skip'),
 };
 
+/** `{id}/sections/{section}` paths: the document and one of its section nodes. */
+export const sectionParam = z.object({ id: z.uuid(), section: z.uuid() });
+
 /** `GET /api/documents`: pagination and filters. */
 export const documentListQuery = z.object({
   ...page,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/index.ts';
 import type { DocumentDiff, LeafChange, SectionChange, WordChange } from '../../diff/index.ts';
 import { versionNumber } from '../../search/version-number.ts';
-import { openBackend } from '../backend.ts';
+import { openReader } from '../backend.ts';
 
 const rangeOptions = z.object({
   from: versionNumber.optional(),
@@ -21,7 +21,7 @@ export async function diffCommand(
 ): Promise<number> {
   if (!keyOrId) throw new Error('usage: dropqa diff <key or id> [--from N] [--to M] [--json]');
   const range = rangeOptions.parse({ from: options.from, to: options.to });
-  const backend = await openBackend(config);
+  const backend = await openReader(config);
   try {
     const diff = await backend.diff(keyOrId, range);
     process.stdout.write(options.json ? `${JSON.stringify(diff)}\n` : renderDiff(diff));

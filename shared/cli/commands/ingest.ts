@@ -36,7 +36,7 @@ export async function ingestCommand(
 ): Promise<number> {
   if (paths.length === 0) throw new Error('usage: dropqa ingest <files or folders> [--json]');
   const inputs = collectInputs(paths);
-  const backend = await openBackend(config, { recover: true });
+  const backend = await openBackend(config, { recover: true, create: true });
   const progress = options.json ? undefined : new ProgressBar(inputs.documents.length);
   try {
     if (options.json) {

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/index.ts';
 import { searchOptionsSchema } from '../../search/options.ts';
-import { openBackend } from '../backend.ts';
+import { openReader } from '../backend.ts';
 
 /** `dropqa search "<query>" [--kind] [--limit] [--mode] [--version] [--json]`. */
 export async function searchCommand(
@@ -9,7 +9,7 @@ export async function searchCommand(
   raw: { kind?: string; limit?: string; mode?: string; version?: string; json: boolean },
 ): Promise<number> {
   const o = searchOptionsSchema.parse(raw);
-  const backend = await openBackend(config);
+  const backend = await openReader(config);
   try {
     const hits = await backend.search({
       query,

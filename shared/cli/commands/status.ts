@@ -1,8 +1,8 @@
 import type { Config } from '../../config/index.ts';
 import type { DocumentStatus } from '../../db/schema.ts';
 import type { DocumentSummary } from '../../documents/index.ts';
-import { formatBytes } from '../../pipeline/steps/register.ts';
-import { openBackend } from '../backend.ts';
+import { formatBytes } from '../../text/format-bytes.ts';
+import { openReader } from '../backend.ts';
 import { formatStatus } from '../format.ts';
 
 const PAGE = 200;
@@ -22,7 +22,7 @@ export async function statusCommand(
   if (status !== undefined && !STATUSES.includes(status)) {
     throw new Error(`--status must be one of ${STATUSES.join(', ')}`);
   }
-  const backend = await openBackend(config);
+  const backend = await openReader(config);
   try {
     const documents: DocumentSummary[] = [];
     for (let offset = 0; ; offset += PAGE) {
@@ -46,6 +46,8 @@ export async function statusCommand(
     }
     const summary = [...counts].map(([name, n]) => `${n} ${name}`).join(', ');
     process.stdout.write(`${documents.length} document(s)${summary ? `: ${summary}` : ''}\n`);
+    // Which folder was read: a count of 0 from the wrong folder must not pass for an empty one.
+    process.stdout.write(`data: ${backend.description}\n`);
     for (const folder of watch.folders) {
       const state = watch.running
         ? `${folder.pending} pending, last sync ${folder.lastSync ?? 'not yet'}`

@@ -11,6 +11,7 @@ import { createProviders } from '../../llm/providers.ts';
 import { detectFileType, normalizeOptionsOf, parseDocument, parseLimitsOf } from '../../parse/index.ts';
 import { isUuid } from '../../search/scope.ts';
 import type { DocumentStructure, StructureSection } from '../../search/structure.ts';
+import { locateData } from '../data-folder.ts';
 import { type TreeView, type ViewRow, viewFromRows } from './tree-view.ts';
 
 /** A stand-in id: the rows of a file parsed for display are never stored. */
@@ -63,6 +64,7 @@ function folderReader(folder: string): (relativePath: string) => Promise<Uint8Ar
  * the database directly: for use only when no server holds the data folder.
  */
 export async function treeFromDatabase(config: Config, keyOrId: string, version?: number): Promise<TreeView> {
+  locateData(config, { create: false });
   const database = await openDatabase(config);
   try {
     const doc = await resolveDocument(database.db, keyOrId);

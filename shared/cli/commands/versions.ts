@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.ts';
-import { openBackend } from '../backend.ts';
+import { openReader } from '../backend.ts';
 import { formatDate, formatSize, formatStats, formatStatus } from '../format.ts';
 
 /** `dropqa versions <key or id> [--json]`: the document's versions, newest first, with their stats. */
@@ -9,7 +9,7 @@ export async function versionsCommand(
   options: { json: boolean },
 ): Promise<number> {
   if (!keyOrId) throw new Error('usage: dropqa versions <key or id> [--json]');
-  const backend = await openBackend(config);
+  const backend = await openReader(config);
   try {
     const { document, versions } = await backend.versions(keyOrId);
     if (options.json) {

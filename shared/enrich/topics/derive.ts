@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { reasonOf } from '#shared/errors.ts';
 import type { Providers } from '#shared/llm/types.ts';
+import { isStructurePhrase } from '#shared/parse/structure-words.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import { pickTopics, rankKeyPhrases } from '#shared/text/topics.ts';
 import { corpusStatistics, versionTerms } from './corpus-frequency.ts';
@@ -61,7 +62,8 @@ export async function extractTopicCandidates(
   const text = await loadDocumentText(db, ref);
   if (providers.chat) {
     try {
-      return { candidates: await extractTopicsWithModel(providers.chat, text, { min, max }), modelCalls: 1 };
+      const candidates = await extractTopicsWithModel(providers.chat, text, { min, max });
+      return { candidates: candidates.filter((c) => !isStructurePhrase(c.name)), modelCalls: 1 };
     } catch (error) {
       return {
         ...(await keywordDraft(db, ref.documentId, text, max)),
@@ -233,7 +235,8 @@ async function keywordDraft(
   options: { reuse?: boolean } = {},
 ): Promise<KeywordDraft> {
   const corpus = await corpusStatistics(db, documentId, options);
-  const ranked = rankKeyPhrases(text.weighted, corpus);
+  // A phrase of structure words ("Column", "table cell") names the format, never the subject.
+  const ranked = rankKeyPhrases(text.weighted, corpus).filter((r) => !isStructurePhrase(r.phrase.key));
   return {
     candidates: pickTopics(ranked, max, text.weighted),
     phrases: ranked.slice(0, max * PHRASES_KEPT).map((r) => r.phrase.key),

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
+import { isMadeUpTitle, proseOf } from '#shared/parse/structure-words.ts';
 import { titleFromFilename } from '#shared/parse/title.ts';
+import { dictionaryWords } from '#shared/text/dictionary-words.ts';
 import type { WeightedText } from '#shared/text/topics.ts';
 import type { TopicSource } from './outline.ts';
 
@@ -49,10 +51,13 @@ export async function loadDocumentText(
     summary: string | null;
     kind: string | null;
     filename: string | null;
+    description: string | null;
+    ocr_text: string | null;
   }>(
     db,
     ref,
     sql`n.node_type, n.depth, n.title, n.content, n.summary, n.metadata->>'kind' AS kind,
+      n.metadata->>'description' AS description, n.metadata->>'ocrText' AS ocr_text,
       CASE WHEN n.node_type = 'document'
         THEN (SELECT d.filename FROM documents d WHERE d.id = n.document_id) END AS filename`,
   );
@@ -63,17 +68,30 @@ export async function loadDocumentText(
     if (text?.trim()) weighted.push({ text, weight });
   };
   const sections: DocumentText['sections'] = [];
+  // OCR text counts only where the document has no prose of its own (a scan), and only its words.
+  const hasProse = rows.some(
+    (row) => (row.node_type === 'paragraph' || row.node_type === 'table') && row.content?.trim(),
+  );
   for (const row of rows) {
     if (row.node_type === 'document') {
       const title = fileNameTitle(row.title, row.filename);
       if (title) weighted.push({ text: title, weight: WEIGHTS.documentTitle, hint: true });
       else push(row.title, WEIGHTS.documentTitle);
-      push(row.summary, WEIGHTS.summary);
+      push(proseOfSummary(row.summary), WEIGHTS.summary);
     } else if (row.node_type === 'section') {
-      sections.push({ title: row.title ?? '', summary: row.summary, depth: row.depth });
-      push(row.title, WEIGHTS.sectionTitle);
-      push(row.summary, WEIGHTS.summary);
-    } else if (row.kind !== 'code') push(row.content, WEIGHTS.body);
+      const title = row.title && !isMadeUpTitle(row.title) ? row.title : null;
+      sections.push({ title: title ?? '', summary: row.summary, depth: row.depth });
+      push(title, WEIGHTS.sectionTitle);
+      push(proseOfSummary(row.summary), WEIGHTS.summary);
+    } else if (row.node_type === 'image') {
+      push(row.description, WEIGHTS.body);
+      if (!hasProse) push(dictionaryWords(row.ocr_text), WEIGHTS.body);
+    } else if (row.kind !== 'code') push(proseOf(row.content ?? '', row.kind), WEIGHTS.body);
   }
   return { title: root.title ?? '', summary: root.summary, sections, weighted };
+}
+
+/** Offline summaries quote the content: the rows' labels and the mail headers come with it. */
+function proseOfSummary(summary: string | null): string | null {
+  return summary && proseOf(proseOf(summary, 'rows'), null).replace(/^(?:From|To|Cc|Date|Subject):.*$/gm, '');
 }

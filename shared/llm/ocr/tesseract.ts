@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import type { Worker as NodeWorker } from 'node:worker_threads';
 import { createWorker, type Worker } from 'tesseract.js';
 import { ConfigError, ProviderError, reasonOf } from '#shared/errors.ts';
-import type { OcrEngine } from '#shared/llm/types.ts';
+import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
+import { bestReading } from './best-reading.ts';
+import { ocrInput, turnedPng } from './raster.ts';
 
 const require = createRequire(import.meta.url);
 /** Languages whose traineddata ships in an installed `@tesseract.js-data/<code>` package. */
@@ -21,25 +23,41 @@ export interface TesseractOptions {
   cacheDir: string;
 }
 
+/** Chinese characters and punctuation, which tesseract separates by spaces ("数据 平台 年 度"). */
+const HAN_GAP =
+  /([\p{Script=Han}\u3000-\u303f\uff00-\uffef]) +(?=[\p{Script=Han}\u3000-\u303f\uff00-\uffef])/gu;
+
+/** OCR text with the spaces tesseract puts between Chinese characters taken out: Chinese has none. */
+function joinHan(text: string): string {
+  return text.replace(HAN_GAP, '$1');
+}
+
+/** A worker for one set of language models, and the promise that rejects when its thread dies. */
+interface WorkerSlot {
+  worker: Promise<Worker>;
+  crashed: Promise<never>;
+}
+
 /**
  * Offline OCR with tesseract.js: the traineddata comes from the `@tesseract.js-data/*` npm packages
- * on disk (never downloaded). One worker, created on first use, reused for every image, terminated
- * when idle or on `close()`.
+ * on disk (never downloaded). Each image is read with all the configured languages; a reading that
+ * is not confident is tried again with each language alone (the script's own model) and with the
+ * picture turned (a page scanned sideways), and the best reading wins (`bestReading`), block by
+ * block with tesseract's confidences. One worker per language set, created on first use, reused
+ * for every image, terminated when idle or on `close()`.
  *
  * @example
  * const ocr = new TesseractOcr({ languages: 'chi_sim+eng', cacheDir: '.dropqa/ocr' });
- * const { text } = await ocr.recognize(pngBytes, 'image/png');
+ * const { text, blocks, turn } = await ocr.recognize(pngBytes, 'image/png');
  */
 export class TesseractOcr implements OcrEngine {
   readonly name = 'tesseract';
   private readonly languages: string[];
-  private worker: Promise<Worker> | undefined;
+  private readonly workers = new Map<string, WorkerSlot>();
   private idle: NodeJS.Timeout | undefined;
   private pending = 0;
-  /** Recognitions run one at a time: the worker is single-threaded and shared. */
+  /** Recognitions run one at a time: the workers are single-threaded and share the CPU. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Rejects when the current worker thread dies (see `watch`). */
-  private crashed: Promise<never> = new Promise<never>(() => {});
 
   constructor(private readonly options: TesseractOptions) {
     const languages = options.languages.split('+').filter(Boolean);
@@ -54,13 +72,25 @@ export class TesseractOcr implements OcrEngine {
     this.languages = languages.sort((a, b) => (a === 'eng' ? -1 : b === 'eng' ? 1 : 0));
   }
 
-  async recognize(image: Uint8Array, mime: string): Promise<{ text: string; confidence?: number }> {
+  async recognize(original: Uint8Array, mime: string): Promise<OcrReading> {
     this.pending += 1;
     clearTimeout(this.idle);
     const run = this.queue.then(async () => {
-      const worker = await this.start();
-      const { data } = await Promise.race([worker.recognize(Buffer.from(image)), this.crashed]);
-      return { text: data.text.trim(), confidence: data.confidence / 100 };
+      const image = (await ocrInput(original, mime)).bytes;
+      return bestReading(async (turn, languages) => {
+        const slot = this.slot(languages);
+        const worker = await Promise.race([slot.worker, slot.crashed]);
+        const bytes = turn === 0 ? image : await turnedPng(image, turn);
+        const { data } = await Promise.race([
+          worker.recognize(Buffer.from(bytes), {}, { text: true, blocks: true }),
+          slot.crashed,
+        ]);
+        const blocks = (data.blocks ?? []).map((block) => ({
+          text: joinHan(block.text.trim()),
+          confidence: block.confidence / 100,
+        }));
+        return { text: joinHan(data.text.trim()), confidence: data.confidence / 100, blocks };
+      }, this.languages);
     });
     this.queue = run.catch(() => undefined);
     try {
@@ -78,16 +108,24 @@ export class TesseractOcr implements OcrEngine {
     }
   }
 
-  /** Terminates the worker (a later `recognize` starts a new one). */
+  /** Terminates the workers (a later `recognize` starts new ones). */
   async close(): Promise<void> {
     clearTimeout(this.idle);
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await (await worker.catch(() => undefined))?.terminate();
+    const slots = [...this.workers.values()];
+    this.workers.clear();
+    for (const slot of slots) await (await slot.worker.catch(() => undefined))?.terminate();
   }
 
-  private start(): Promise<Worker> {
-    this.worker ??= createWorker(this.languages, 1, {
+  /** The worker for a `+`-joined set of the configured languages, started on first use. */
+  private slot(languages: string): WorkerSlot {
+    const known = this.workers.get(languages);
+    if (known) return known;
+    let fail: (error: Error) => void = () => {};
+    const crashed = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    crashed.catch(() => undefined);
+    const worker = createWorker(languages.split('+'), 1, {
       langPath: this.languageFolder(),
       cachePath: this.options.cacheDir,
       cacheMethod: 'none',
@@ -97,31 +135,28 @@ export class TesseractOcr implements OcrEngine {
       // rejects, so recognize() reports it; this only stops the rethrow.
       errorHandler: () => {},
     }).then(
-      (worker) => {
-        this.watch(worker);
-        return worker;
+      (started) => {
+        this.watch(languages, started, fail);
+        return started;
       },
       (error: unknown) => {
-        this.worker = undefined;
+        this.workers.delete(languages);
         throw error;
       },
     );
-    return this.worker;
+    const slot = { worker, crashed };
+    this.workers.set(languages, slot);
+    return slot;
   }
 
   /**
    * A worker thread that dies (a WASM abort on a hostile image) emits `error` on its Worker; unheard,
    * that ends the process. Heard here: the running recognition fails, the next one starts a new worker.
    */
-  private watch(worker: Worker): void {
+  private watch(languages: string, worker: Worker, fail: (error: Error) => void): void {
     const thread = (worker as unknown as { worker?: NodeWorker }).worker;
-    let fail: (error: Error) => void = () => {};
-    this.crashed = new Promise<never>((_, reject) => {
-      fail = reject;
-    });
-    this.crashed.catch(() => undefined);
     thread?.once('error', (error) => {
-      if (this.worker) this.worker = undefined;
+      this.workers.delete(languages);
       fail(new Error(`the OCR worker stopped: ${reasonOf(error)}`));
       void worker.terminate().catch(() => undefined);
     });

@@ -1,7 +1,8 @@
 import { DetectDocumentTextCommand, TextractClient } from '@aws-sdk/client-textract';
 import { ProviderError, reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
-import type { OcrEngine } from '#shared/llm/types.ts';
+import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { readImageInfo } from '#shared/parse/image-info.ts';
+import { ocrInput } from './raster.ts';
 
 /** DetectDocumentText (synchronous): PNG or JPEG bytes up to 10 MB, at most 10,000 pixels a side. */
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -16,8 +17,9 @@ export interface TextractOptions {
 }
 
 /**
- * OCR with Amazon Textract DetectDocumentText: the LINE blocks, in reading order, one per line.
- * Images outside Textract's limits (format, bytes, pixels) are refused with the reason, before any
+ * OCR with Amazon Textract DetectDocumentText: the LINE blocks, in reading order, one per line, each
+ * with its confidence (Textract reads turned pages itself). TIFF, WebP and GIF scans are sent as PNG;
+ * images outside Textract's limits (format, bytes, pixels) are refused with the reason, before any
  * call.
  *
  * @example const { text } = await new TextractOcr({ region: 'us-east-1' }).recognize(bytes, 'image/png');
@@ -34,9 +36,10 @@ export class TextractOcr implements OcrEngine {
     });
   }
 
-  async recognize(image: Uint8Array, mime: string): Promise<{ text: string; confidence?: number }> {
+  async recognize(original: Uint8Array, mime: string): Promise<OcrReading> {
+    const { bytes: image, mime: given } = await ocrInput(original, mime);
     const info = readImageInfo(image);
-    const type = info?.mime ?? mime;
+    const type = info?.mime ?? given;
     if (!FORMATS.has(type))
       throw new UnsupportedDocumentError(`Textract reads PNG and JPEG only, not ${type}`);
     if (image.length > MAX_BYTES) {
@@ -58,6 +61,7 @@ export class TextractOcr implements OcrEngine {
     const confidences = lines.map((line) => line.Confidence ?? 0);
     return {
       text: lines.map((line) => line.Text).join('\n'),
+      blocks: lines.map((line) => ({ text: line.Text ?? '', confidence: (line.Confidence ?? 0) / 100 })),
       ...(confidences.length > 0
         ? { confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length / 100 }
         : {}),

@@ -1,11 +1,18 @@
 import type { ParagraphNode, SectionNode, TreeNode } from '../types.ts';
+import type { BodyExtra } from './body-rewrite.ts';
 import { headingLevel } from './heading-level.ts';
-import { createHeadingNumberer } from './heading-number.ts';
 import type { DocxImages } from './images.ts';
-import { cleanText, inlineParts, inlineText, type NoteMarker } from './inline.ts';
+import {
+  cleanText,
+  type InlineContext,
+  inlineParts,
+  inlineText,
+  type NoteMarker,
+  paragraphNumber,
+} from './inline.ts';
 import { type ListItem, listParagraph } from './list.ts';
-import type { DocxDocument, DocxElement, DocxNoteReference, DocxParagraph } from './model.ts';
-import { tableLeaves } from './table.ts';
+import type { DocxComment, DocxDocument, DocxElement, DocxNoteReference, DocxParagraph } from './model.ts';
+import { type InlineObject, tableLeaves } from './table.ts';
 
 /** The tree of a Word document and the title its Title-styled paragraph gives, if any. */
 export interface DocxTree {
@@ -26,25 +33,30 @@ function paragraph(text: string, metadata?: Record<string, unknown>): ParagraphN
 
 /**
  * Builds the section tree of a Word document from its heading styles with a stack (as the Markdown
- * parser does: skipped levels still nest, text before the first heading stays at the top), lists
- * grouped, tables whole, images at their place, footnotes and endnotes at the end.
+ * parser does: skipped levels still nest, text before the first heading stays at the top), headings
+ * with the number Word shows for them, lists grouped, tables whole, images, charts and text boxes at
+ * their place, comments after the paragraph they are on (`metadata.kind: 'comment'`), footnotes and
+ * endnotes at the end.
  *
  * @param knownTitle the title from the core properties, if any; Title-styled paragraphs that repeat
  *   it are dropped, others become paragraphs.
- * @param silentStyles paragraph styles whose automatic numbering shows no number
- *   (`silentlyNumberedStyles`): their headings get none.
+ * @param extras what the body rewrite put at its bookmarks (`rewriteBody`): heading numbers, charts.
  */
 export async function buildDocxTree(
   document: DocxDocument,
   images: DocxImages,
   knownTitle: string | undefined,
-  silentStyles: ReadonlySet<string> = new Set(),
+  extras: ReadonlyMap<string, BodyExtra> = new Map(),
 ): Promise<DocxTree> {
   const root: TreeNode[] = [];
   const open: { depth: number; section: SectionNode }[] = [];
   const notes: DocxNoteReference[] = [];
   const noteNumbers = new Map<string, number>();
-  const numberHeading = createHeadingNumberer();
+  const comments = new Map<string, DocxComment>(
+    document.comments.map((comment) => [comment.commentId, comment]),
+  );
+  /** Comments met in a block, placed after it (after a list, once the list ends). */
+  let pendingComments: string[] = [];
   let list: ListItem[] = [];
   let title: string | undefined;
 
@@ -58,11 +70,39 @@ export async function buildDocxTree(
     }
     return `[^${number}]`;
   };
+  const context: InlineContext = { marker, extras };
   const target = () => open.at(-1)?.section.children ?? root;
+  const placeComments = () => {
+    for (const id of pendingComments) {
+      const comment = comments.get(id);
+      const body = comment?.body
+        .map((child) => (child.type === 'paragraph' ? inlineText(child.children, context) : ''))
+        .filter((text) => text !== '')
+        .join('\n');
+      if (!comment || !body) continue;
+      const author = comment.authorName?.trim();
+      const metadata: Record<string, unknown> = { kind: 'comment' };
+      if (author) metadata.author = author;
+      target().push(paragraph(`${author ? `Comment by ${author}` : 'Comment'}: ${body}`, metadata));
+    }
+    pendingComments = [];
+  };
   const flushList = () => {
     if (list.length) target().push(listParagraph(list));
     list = [];
+    placeComments();
   };
+
+  /** The leaves an inline object stands for; comment references are noted for after the block. */
+  async function objectLeaves(part: InlineObject): Promise<TreeNode[]> {
+    if (part.type === 'commentReference') {
+      pendingComments.push(part.commentId);
+      return [];
+    }
+    if (part.type === 'extra') return part.extra.kind === 'leaves' ? part.extra.nodes : [];
+    const node = await images.collect(part);
+    return node ? [node] : [];
+  }
 
   /** A paragraph's text runs and images in order; a paragraph split by images becomes several. */
   async function paragraphLeaves(
@@ -76,27 +116,31 @@ export async function buildDocxTree(
       if (text) out.push(paragraph(text, metadata));
       run = '';
     };
-    for (const part of inlineParts(element.children, marker)) {
+    for (const part of inlineParts(element.children, context)) {
       if (typeof part === 'string') {
         run += part;
         continue;
       }
-      const node = await images.collect(part);
-      if (!node) continue;
+      const nodes = await objectLeaves(part);
+      if (nodes.length === 0) continue;
       flush();
-      out.push(node);
+      out.push(...nodes);
     }
     flush();
     return out;
   }
 
   async function heading(element: DocxParagraph, depth: number): Promise<boolean> {
-    let text = inlineText(element.children, marker).replace(/\s+/g, ' ');
+    const parts = inlineParts(element.children, context);
+    let text = cleanText(parts.filter((part): part is string => typeof part === 'string').join('')).replace(
+      /\s+/g,
+      ' ',
+    );
     if (!text) return false;
     flushList();
     const metadata: Record<string, unknown> = { style: element.styleName ?? element.styleId };
-    if (element.numbering?.isOrdered && !silentStyles.has(element.styleId ?? '')) {
-      const number = numberHeading(depth);
+    const number = paragraphNumber(parts);
+    if (number) {
       metadata.number = number;
       if (!STARTS_NUMBERED.test(`${text} `)) text = `${number} ${text}`;
     }
@@ -104,17 +148,15 @@ export async function buildDocxTree(
     const section: SectionNode = { type: 'section', title: text, children: [], metadata };
     target().push(section);
     open.push({ depth, section });
-    // Images inside a heading follow it as the section's first leaves.
-    for (const part of inlineParts(element.children, marker)) {
-      if (typeof part === 'string') continue;
-      const node = await images.collect(part);
-      if (node) section.children.push(node);
-    }
+    // Images and charts inside a heading follow it as the section's first leaves, then its comments.
+    for (const part of parts)
+      if (typeof part !== 'string') section.children.push(...(await objectLeaves(part)));
+    placeComments();
     return true;
   }
 
   async function titleParagraph(element: DocxParagraph): Promise<void> {
-    const text = inlineText(element.children, marker).replace(/\s+/g, ' ');
+    const text = inlineText(element.children, context).replace(/\s+/g, ' ');
     if (!text) return;
     if (title === undefined && (knownTitle === undefined || knownTitle === text)) {
       title = text;
@@ -127,12 +169,10 @@ export async function buildDocxTree(
   async function block(element: DocxElement): Promise<void> {
     if (element.type === 'table') {
       flushList();
-      const { table, images: tableImages } = tableLeaves(element, marker);
+      const { table, objects } = tableLeaves(element, context);
       if (table) target().push(table);
-      for (const image of tableImages) {
-        const node = await images.collect(image);
-        if (node) target().push(node);
-      }
+      for (const part of objects) target().push(...(await objectLeaves(part)));
+      placeComments();
       return;
     }
     if (element.type !== 'paragraph') {
@@ -155,16 +195,17 @@ export async function buildDocxTree(
           level: Number(element.numbering.level) || 0,
           ordered: element.numbering.isOrdered,
         });
-      const imageLeaves = leaves.filter((leaf) => leaf.type === 'image');
-      if (imageLeaves.length) {
+      const otherLeaves = leaves.filter((leaf) => leaf.type !== 'paragraph');
+      if (otherLeaves.length) {
         flushList();
-        target().push(...imageLeaves);
+        target().push(...otherLeaves);
       }
       return;
     }
     flushList();
     const caption = CAPTION_STYLE.test(element.styleName ?? '');
     target().push(...(await paragraphLeaves(element, caption ? { kind: 'caption' } : undefined)));
+    placeComments();
   }
 
   for (const element of document.children) await block(element);
@@ -176,7 +217,7 @@ export async function buildDocxTree(
     const note = document.notes.resolve(reference);
     if (!note) continue;
     const body = note.body
-      .map((child) => (child.type === 'paragraph' ? inlineText(child.children, marker) : ''))
+      .map((child) => (child.type === 'paragraph' ? inlineText(child.children, context) : ''))
       .filter((text) => text !== '')
       .join('\n');
     if (!body) continue;

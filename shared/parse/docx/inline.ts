@@ -1,12 +1,25 @@
-import type { DocxElement, DocxImage, DocxNoteReference } from './model.ts';
+import type { BodyExtra } from './body-rewrite.ts';
+import type { DocxCommentReference, DocxElement, DocxImage, DocxNoteReference } from './model.ts';
 
-/** A paragraph's content in order: runs of text and the images between them. */
-export type InlinePart = string | DocxImage;
+/** What the rewrite put at one of its bookmarks (a heading number, a chart's leaves). */
+export interface InlineExtra {
+  type: 'extra';
+  extra: BodyExtra;
+}
+
+/** A paragraph's content in order: runs of text, and the images, extras and comments between them. */
+export type InlinePart = string | DocxImage | InlineExtra | DocxCommentReference;
 
 /** Numbers note references in the order they are first met, for `[^1]` markers. */
 export type NoteMarker = (reference: DocxNoteReference) => string;
 
-function walk(elements: readonly DocxElement[], marker: NoteMarker, out: InlinePart[]): void {
+/** How inline content is read: note markers, and the extras of the body rewrite by bookmark name. */
+export interface InlineContext {
+  marker: NoteMarker;
+  extras: ReadonlyMap<string, BodyExtra>;
+}
+
+function walk(elements: readonly DocxElement[], context: InlineContext, out: InlinePart[]): void {
   for (const element of elements) {
     switch (element.type) {
       case 'text':
@@ -20,27 +33,33 @@ function walk(elements: readonly DocxElement[], marker: NoteMarker, out: InlineP
         out.push(element.breakType === 'line' ? '\n' : ' ');
         break;
       case 'image':
+      case 'commentReference':
         out.push(element);
         break;
       case 'noteReference':
-        out.push(marker(element));
+        out.push(context.marker(element));
         break;
       case 'checkbox':
-      case 'bookmarkStart':
-      case 'commentReference':
+        out.push(element.checked ? '☒ ' : '☐ ');
+        break;
+      case 'bookmarkStart': {
+        const extra = context.extras.get(element.name);
+        if (extra) out.push({ type: 'extra', extra });
+        break;
+      }
       case 'note':
       case 'comment':
         break;
       default:
-        if (element.children) walk(element.children, marker, out);
+        if (element.children) walk(element.children, context, out);
     }
   }
 }
 
-/** Text and images of inline content, adjacent text merged. */
-export function inlineParts(elements: readonly DocxElement[], marker: NoteMarker): InlinePart[] {
+/** Text and the other inline parts of inline content, adjacent text merged. */
+export function inlineParts(elements: readonly DocxElement[], context: InlineContext): InlinePart[] {
   const raw: InlinePart[] = [];
-  walk(elements, marker, raw);
+  walk(elements, context, raw);
   const merged: InlinePart[] = [];
   for (const part of raw) {
     const last = merged.at(-1);
@@ -59,11 +78,20 @@ export function cleanText(text: string): string {
     .join('\n');
 }
 
-/** The plain text of inline content (images dropped). */
-export function inlineText(elements: readonly DocxElement[], marker: NoteMarker): string {
+/** The plain text of inline content (images, extras and comment references dropped). */
+export function inlineText(elements: readonly DocxElement[], context: InlineContext): string {
   return cleanText(
-    inlineParts(elements, marker)
+    inlineParts(elements, context)
       .filter((part): part is string => typeof part === 'string')
       .join(''),
   );
+}
+
+/** The number the rewrite found for a paragraph (`''` for one numbered with no visible number). */
+export function paragraphNumber(parts: readonly InlinePart[]): string | undefined {
+  for (const part of parts) {
+    if (typeof part !== 'string' && part.type === 'extra' && part.extra.kind === 'number')
+      return part.extra.label;
+  }
+  return undefined;
 }

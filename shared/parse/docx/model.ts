@@ -10,6 +10,9 @@ export type DocxElement =
   | DocxImage
   | DocxNoteReference
   | DocxBreak
+  | DocxCheckbox
+  | DocxBookmark
+  | DocxCommentReference
   | DocxOther;
 
 export interface DocxParagraph {
@@ -56,9 +59,34 @@ export interface DocxBreak {
   breakType?: string;
 }
 
-export interface DocxOther {
-  type: 'checkbox' | 'bookmarkStart' | 'commentReference' | 'note' | 'comment';
+export interface DocxCheckbox {
+  type: 'checkbox';
+  checked: boolean;
   children?: undefined;
+}
+
+export interface DocxBookmark {
+  type: 'bookmarkStart';
+  name: string;
+  children?: undefined;
+}
+
+export interface DocxCommentReference {
+  type: 'commentReference';
+  commentId: string;
+  children?: undefined;
+}
+
+export interface DocxOther {
+  type: 'note' | 'comment';
+  children?: undefined;
+}
+
+/** A Word comment (`word/comments.xml`). */
+export interface DocxComment {
+  commentId: string;
+  body: DocxElement[];
+  authorName: string | null;
 }
 
 export interface DocxNote {
@@ -71,4 +99,5 @@ export interface DocxDocument {
   type: 'document';
   children: DocxElement[];
   notes: { resolve(reference: DocxNoteReference): DocxNote | null };
+  comments: DocxComment[];
 }

@@ -2,7 +2,9 @@ import mammoth from 'mammoth';
 import { reasonOf, UnsupportedDocumentError } from '#shared/errors.ts';
 import { legacyOfficeReason } from '../legacy-office.ts';
 import { isEncryptedOoxml, sniffBinary } from '../sniff.ts';
+import type { BodyExtra } from './body-rewrite.ts';
 import type { DocxDocument } from './model.ts';
+import { openWordPackage, type WordPackage } from './word-package.ts';
 
 /**
  * Options for mammoth. External file access stays off so that a linked image (a `r:link` to a path or
@@ -16,10 +18,13 @@ export const MAMMOTH_OPTIONS = {
   includeEmbeddedStyleMap: false,
 } as const;
 
-/** The document model and mammoth's own warnings. */
+/** The document model, mammoth's own warnings, and the package it was read from. */
 export interface DocxModel {
   document: DocxDocument;
   warnings: string[];
+  /** What the body rewrite put at its bookmarks (`rewriteBody`). */
+  extras: Map<string, BodyExtra>;
+  word: WordPackage;
 }
 
 function unreadable(filename: string, reason: string, cause?: unknown): UnsupportedDocumentError {
@@ -47,25 +52,30 @@ function checkContainer(bytes: Uint8Array, filename: string): void {
  * Reads a .docx into mammoth's document model. Every failure becomes an `UnsupportedDocumentError`
  * ("report.docx is not a readable Word document: ...").
  */
-export async function readDocxModel(bytes: Uint8Array, filename: string): Promise<DocxModel> {
+export async function readDocxModel(
+  bytes: Uint8Array,
+  filename: string,
+  maxXmlBytes: number,
+): Promise<DocxModel> {
   checkContainer(bytes, filename);
   let document: DocxDocument | undefined;
   try {
-    const result = await mammoth.convertToHtml(
-      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-      {
-        ...MAMMOTH_OPTIONS,
-        // The model is all this parser needs: keep it and hand mammoth an empty body, so no HTML is
-        // rendered and no image is read twice.
-        transformDocument: (model: DocxDocument) => {
-          document = model;
-          return { ...model, children: [] };
-        },
+    const word = openWordPackage(bytes, maxXmlBytes);
+    // mammoth opens any object with its archive interface (`{ file }`, lib/unzip.js), which its
+    // typings leave out: the rewritten main part is handed over that way, without re-zipping.
+    const input = { file: word.file } as unknown as { buffer: Buffer };
+    const result = await mammoth.convertToHtml(input, {
+      ...MAMMOTH_OPTIONS,
+      // The model is all this parser needs: keep it and hand mammoth an empty body, so no HTML is
+      // rendered and no image is read twice.
+      transformDocument: (model: DocxDocument) => {
+        document = model;
+        return { ...model, children: [] };
       },
-    );
+    });
     if (!document) throw new Error('mammoth returned no document');
     const warnings = result.messages.map((message) => `Word: ${message.message}`);
-    return { document, warnings };
+    return { document, warnings, extras: word.extras, word };
   } catch (error) {
     throw unreadable(filename, reasonOf(error).split('\n')[0] ?? 'unknown error', error);
   }

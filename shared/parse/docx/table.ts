@@ -1,22 +1,25 @@
 import { pipeTable } from '../pipe-table.ts';
 import type { TableNode } from '../types.ts';
-import { cleanText, type InlinePart, inlineParts, type NoteMarker } from './inline.ts';
-import type { DocxContainer, DocxElement, DocxImage, DocxTable } from './model.ts';
+import { cleanText, type InlineContext, type InlinePart, inlineParts } from './inline.ts';
+import type { DocxContainer, DocxElement, DocxTable } from './model.ts';
 
-/** A table node and the images found in its cells, which follow it in reading order. */
+/** Inline content other than text: images, extras (charts) and comment references. */
+export type InlineObject = Exclude<InlinePart, string>;
+
+/** A table node and what its cells hold besides text, which follows it in reading order. */
 export interface TableLeaves {
   /** Undefined when every cell is empty. */
   table: TableNode | undefined;
-  images: DocxImage[];
+  objects: InlineObject[];
 }
 
-function cellContent(cell: DocxContainer, marker: NoteMarker, images: DocxImage[]): string {
+function cellContent(cell: DocxContainer, context: InlineContext, objects: InlineObject[]): string {
   const lines: string[] = [];
   const visit = (elements: readonly DocxElement[]) => {
     for (const element of elements) {
       if (element.type === 'paragraph') {
-        const parts: InlinePart[] = inlineParts(element.children, marker);
-        for (const part of parts) if (typeof part !== 'string') images.push(part);
+        const parts: InlinePart[] = inlineParts(element.children, context);
+        for (const part of parts) if (typeof part !== 'string') objects.push(part);
         lines.push(parts.filter((part): part is string => typeof part === 'string').join(''));
       } else if (element.type === 'table' || element.type === 'tableRow' || element.type === 'tableCell') {
         visit(element.children); // a nested table reads as its cells' text
@@ -31,7 +34,7 @@ function cellContent(cell: DocxContainer, marker: NoteMarker, images: DocxImage[
  * Lays the cells out on a grid: a cell spanning rows repeats its text in the rows below (each row then
  * reads whole), a cell spanning columns leaves the extra columns empty.
  */
-function grid(table: DocxTable, marker: NoteMarker, images: DocxImage[]): string[][] {
+function grid(table: DocxTable, context: InlineContext, objects: InlineObject[]): string[][] {
   const rows: string[][] = [];
   const pending = new Map<number, { text: string; rows: number }>();
   for (const row of table.children) {
@@ -46,7 +49,7 @@ function grid(table: DocxTable, marker: NoteMarker, images: DocxImage[]): string
     for (const cell of row.children) {
       if (cell.type !== 'tableCell') continue;
       take();
-      const text = cellContent(cell, marker, images);
+      const text = cellContent(cell, context, objects);
       const column = cells.length;
       cells.push(text);
       for (let i = 1; i < (cell.colSpan ?? 1); i++) cells.push('');
@@ -61,10 +64,10 @@ function grid(table: DocxTable, marker: NoteMarker, images: DocxImage[]): string
     .map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
 }
 
-/** Converts a Word table into a table node (pipe-table text, rows of cell text) and its images. */
-export function tableLeaves(table: DocxTable, marker: NoteMarker): TableLeaves {
-  const images: DocxImage[] = [];
-  const rows = grid(table, marker, images);
-  if (rows.length === 0) return { table: undefined, images };
-  return { table: { type: 'table', text: pipeTable(rows), rows }, images };
+/** Converts a Word table into a table node (pipe-table text, rows of cell text) and its other content. */
+export function tableLeaves(table: DocxTable, context: InlineContext): TableLeaves {
+  const objects: InlineObject[] = [];
+  const rows = grid(table, context, objects);
+  if (rows.length === 0) return { table: undefined, objects };
+  return { table: { type: 'table', text: pipeTable(rows), rows }, objects };
 }

@@ -1,7 +1,9 @@
 import type { AnyNode, Element } from 'domhandler';
+import { chartLeaves } from '../chart/chart-data.ts';
 import type { ImageCollector } from '../image-collector.ts';
 import type { OutlineBuilder } from '../outline.ts';
 import { pipeTable } from '../pipe-table.ts';
+import { objectContentPath, readOdfChart } from './chart.ts';
 import { elements } from './package.ts';
 
 /** What a walk over OpenDocument text needs: where leaves go, images, the styles' outline levels. */
@@ -12,6 +14,8 @@ export interface OdfWalk {
   signal?: AbortSignal;
   /** Metadata for every leaf (a slide's number, `kind: 'notes'`). */
   metadata?: Record<string, unknown>;
+  /** A package entry's bytes by path (embedded objects' parts); charts are skipped without it. */
+  read?: (path: string) => Uint8Array | undefined;
 }
 
 /** Never text: declarations, tracked deletions, forms, a table of contents (it repeats the headings). */
@@ -124,10 +128,20 @@ function tableRows(table: Element): string[][] {
   return rows;
 }
 
-/** A drawing frame: its image, its text box's blocks, or its table. */
+/** A drawing frame: its chart (title and data table), image, text box's blocks, or table. */
 export async function frame(element: Element, walk: OdfWalk): Promise<void> {
   const title = elements(element).find((e) => e.name === 'svg:title' || e.name === 'svg:desc');
   for (const child of elements(element)) {
+    if (child.name === 'draw:object') {
+      const href = child.attribs['xlink:href'];
+      const chart = href && walk.read ? readOdfChart(walk.read(objectContentPath(href))) : undefined;
+      if (chart) {
+        for (const node of chartLeaves(chart, walk.metadata ?? {})) walk.outline.leaf(node);
+        // The frame's picture is the chart's rendition: its data is already read.
+        break;
+      }
+      continue;
+    }
     if (child.name === 'draw:image') {
       const href = child.attribs['xlink:href'];
       if (href) {

@@ -38,7 +38,7 @@ function setUp(input: ParseInput, kind: string) {
 /**
  * Parses an OpenDocument text (.odt): headings from `text:h` outline levels or from paragraph styles
  * with an outline level ("Heading 1" ... and the automatic styles derived from them), paragraphs,
- * lists, tables, footnotes after their paragraph, and images from the package's `Pictures/`. Title:
+ * lists, tables, charts (title and data table), footnotes after their paragraph, and images from the package's `Pictures/`. Title:
  * meta.xml's `dc:title`, else the file name.
  */
 export async function parseOdt(input: ParseInput): Promise<ParsedDocument> {
@@ -47,6 +47,7 @@ export async function parseOdt(input: ParseInput): Promise<ParsedDocument> {
     outline: createOutline(),
     images,
     levels,
+    read: pkg.read,
     ...(input.signal ? { signal: input.signal } : {}),
   };
   const text = body ? findElement(body, 'office:text') : undefined;
@@ -67,7 +68,7 @@ function isTitleFrame(element: Element): boolean {
 
 /**
  * Parses an OpenDocument presentation (.odp): a section per slide (`draw:page`) titled by its title
- * placeholder (else its name, else "Slide n"), its text boxes, tables and images in order, and its
+ * placeholder (else its name, else "Slide n"), its text boxes, tables, charts and images in order, and its
  * speaker notes last (`metadata.kind: 'notes'`), as .pptx and .ppt slides are.
  */
 export async function parseOdp(input: ParseInput): Promise<ParsedDocument> {
@@ -80,7 +81,7 @@ export async function parseOdp(input: ParseInput): Promise<ParsedDocument> {
     const number = i + 1;
     const metadata = { slide: number };
     const outline = createOutline();
-    const walk: OdfWalk = { outline, images, levels, metadata };
+    const walk: OdfWalk = { outline, images, levels, metadata, read: pkg.read };
     const titleFrame = elements(page).find(isTitleFrame);
     const title = titleFrame ? collapseSpaces(inlineText(titleFrame)) : '';
     for (const shape of elements(page)) {

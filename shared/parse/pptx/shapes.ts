@@ -1,10 +1,12 @@
+import { chartLeaves } from '../chart/chart-data.ts';
+import { readOoxmlChart } from '../chart/ooxml-chart.ts';
 import type { TreeNode } from '../types.ts';
-import { chartTitle } from './chart.ts';
+import { diagramText } from './diagram.ts';
 import type { PptxImages } from './images.ts';
 import type { OpcPackage, Relationship } from './package.ts';
 import { tableNode } from './table.ts';
-import { flatText, type TextLine, textLines } from './text-body.ts';
-import { child, childrenNamed, path, type XmlElement } from './xml.ts';
+import { type TextLine, textLines } from './text-body.ts';
+import { child, path, type XmlElement } from './xml.ts';
 
 /** What a shape tree holds, in reading order: text shapes (still to be titled and grouped) and leaves. */
 export type SlideItem =
@@ -36,17 +38,6 @@ function textShape(shape: XmlElement, out: SlideItem[]): void {
   if (lines.some((line) => line.text !== '')) out.push({ kind: 'text', lines, placeholder: type });
 }
 
-/** SmartArt keeps its text in the diagram's data part, one point (`dgm:pt`) per box. */
-function diagramText(ctx: ShapeContext, relIds: XmlElement): string {
-  const rel = ctx.rels.get(relIds.attributes['r:dm'] ?? '');
-  if (!rel || rel.external) return '';
-  return childrenNamed(path(ctx.pkg.xml(rel.target), 'ptLst'), 'pt')
-    .filter((point) => (point.attributes.type ?? 'node') === 'node')
-    .map((point) => flatText(child(point, 't')))
-    .filter((text) => text !== '')
-    .join('\n');
-}
-
 function graphicFrame(frame: XmlElement, ctx: ShapeContext, out: SlideItem[]): void {
   const data = path(frame, 'graphic', 'graphicData');
   const table = child(data, 'tbl');
@@ -58,13 +49,13 @@ function graphicFrame(frame: XmlElement, ctx: ShapeContext, out: SlideItem[]): v
   const chart = child(data, 'chart');
   if (chart) {
     const rel = ctx.rels.get(chart.attributes['r:id'] ?? '');
-    const title = rel && !rel.external ? chartTitle(ctx.pkg, rel.target) : undefined;
-    if (title) out.push({ kind: 'leaf', node: paragraph(title, { ...ctx.metadata, kind: 'chart' }) });
+    const data = rel && !rel.external ? readOoxmlChart(ctx.pkg.xml(rel.target)) : undefined;
+    if (data) for (const node of chartLeaves(data, ctx.metadata)) out.push({ kind: 'leaf', node });
     return;
   }
   const diagram = child(data, 'relIds');
   if (diagram) {
-    const text = diagramText(ctx, diagram);
+    const text = diagramText(ctx.pkg, ctx.rels, diagram.attributes['r:dm'] ?? '');
     if (text) out.push({ kind: 'leaf', node: paragraph(text, { ...ctx.metadata, kind: 'diagram' }) });
   }
 }
@@ -75,7 +66,7 @@ function paragraph(text: string, metadata: Record<string, unknown>): TreeNode {
 
 /**
  * Reads a shape tree (`p:spTree`, or a group's `p:grpSp`) in document order, which is the order
- * PowerPoint's reading order and screen readers follow: text shapes, tables, chart titles, SmartArt
+ * PowerPoint's reading order and screen readers follow: text shapes, tables, charts (title and data table), SmartArt
  * text and pictures; groups recursed; markup-compatibility blocks by their first choice (their
  * fallback when they have none).
  */

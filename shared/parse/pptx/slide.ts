@@ -1,4 +1,5 @@
 import type { SectionNode, TreeNode } from '../types.ts';
+import { commentLeaves } from './comments.ts';
 import type { PptxImages } from './images.ts';
 import { notesLeaves } from './notes.ts';
 import type { OpcPackage } from './package.ts';
@@ -67,8 +68,8 @@ function leavesOf(items: readonly SlideItem[], metadata: Record<string, unknown>
 
 /**
  * Reads one slide part into a section titled by its title placeholder (else its first text, else
- * "Slide n"), with its text, tables, chart titles, SmartArt text and pictures in reading order and
- * its speaker notes last (`metadata.kind: 'notes'`). The section and each leaf carry `{ slide: n }`;
+ * "Slide n"), with its text, tables, charts (title and data table), SmartArt text and pictures in reading order, its
+ * comments (`metadata.kind: 'comment'`) and its speaker notes last (`metadata.kind: 'notes'`). The section and each leaf carry `{ slide: n }`;
  * a hidden slide's section also `{ hidden: true }`.
  */
 export function readSlide(pkg: OpcPackage, part: string, slide: number, images: PptxImages): SectionNode {
@@ -77,7 +78,11 @@ export function readSlide(pkg: OpcPackage, part: string, slide: number, images: 
   const metadata = { slide };
   const items = readShapes(path(root, 'cSld', 'spTree'), { pkg, rels, images, metadata });
   const title = takeTitle(items) || `Slide ${slide}`;
-  const children = [...leavesOf(items, metadata), ...notesLeaves(pkg, rels, metadata)];
+  const children = [
+    ...leavesOf(items, metadata),
+    ...commentLeaves(pkg, rels, metadata),
+    ...notesLeaves(pkg, rels, metadata),
+  ];
   const show = root?.attributes.show;
   const sectionMetadata: Record<string, unknown> = { slide };
   if (show === '0' || show === 'false') sectionMetadata.hidden = true;

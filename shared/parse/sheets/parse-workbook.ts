@@ -3,6 +3,7 @@ import { damagedFile } from '../damaged.ts';
 import { decodeTableText, type TableEncoding } from '../decode.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
 import { openOle } from '../ole.ts';
+import { addOdsCharts } from '../opendocument/ods-charts.ts';
 import { sniffBinary } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
@@ -120,7 +121,14 @@ export async function parseWorkbook(input: ParseInput, csv = false): Promise<Par
 
 /** Excel 97-2003 (.xls) and binary (.xlsb) workbooks. */
 export const xlsParser: Parser = { type: 'xls', parse: (input) => parseWorkbook(input) };
-/** OpenDocument spreadsheets (.ods). */
-export const odsParser: Parser = { type: 'ods', parse: (input) => parseWorkbook(input) };
+/** OpenDocument spreadsheets (.ods), with their charts (`addOdsCharts`). */
+export const odsParser: Parser = {
+  type: 'ods',
+  parse: async (input) => {
+    const document = await parseWorkbook(input);
+    addOdsCharts(input.bytes, document);
+    return document;
+  },
+};
 /** CSV and TSV tables, one sheet each. */
 export const csvParser: Parser = { type: 'csv', parse: (input) => parseWorkbook(input, true) };

@@ -3,10 +3,12 @@ import { readCoreProperties } from '../core-properties.ts';
 import { damagedFile } from '../damaged.ts';
 import { legacyOfficeReason } from '../legacy-office.ts';
 import { DEFAULT_PARSE_LIMITS } from '../limits.ts';
+import { openPackage } from '../pptx/package.ts';
 import { isEncryptedOoxml } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
+import { sheetCharts } from './sheet-charts.ts';
 import { readSheetSection } from './sheet-section.ts';
 import { openWorkbook } from './workbook-parts.ts';
 
@@ -65,16 +67,27 @@ async function readSheets(
   const { signal } = input;
   const countRow = rowCounter(input.filename, (input.limits ?? DEFAULT_PARSE_LIMITS).maxRows);
   const sections: SectionNode[] = [];
+  const pkg = openPackage(input.bytes, entries, (input.limits ?? DEFAULT_PARSE_LIMITS).maxUncompressedBytes);
   try {
     const { sheets, date1904 } = await openWorkbook(input.bytes, entries, input.filename);
     for (const sheet of sheets) {
       signal?.throwIfAborted();
+      const charts = sheet.part ? sheetCharts(pkg, sheet.part, { sheet: sheet.name }) : [];
       if ('skipped' in sheet) {
-        warnings.push(`sheet "${sheet.name}" was skipped: ${sheet.skipped}`);
+        if (sheet.chartSheet && charts.length > 0) {
+          sections.push({
+            type: 'section',
+            title: sheet.name,
+            children: charts,
+            metadata: { sheet: sheet.name },
+          });
+        } else warnings.push(`sheet "${sheet.name}" was skipped: ${sheet.skipped}`);
         continue;
       }
       const options = { maxChars: XLSX_PARAGRAPH_CHARS, date1904, signal, countRow };
-      sections.push(await readSheetSection(sheet.open(), options));
+      const section = await readSheetSection(sheet.open(), options);
+      section.children.push(...charts);
+      sections.push(section);
     }
   } catch (error) {
     // Limits and the time limit already carry their own reason, naming the file.
@@ -89,7 +102,8 @@ async function readSheets(
  * row at a time plus the shared strings: each sheet becomes a section titled by its name (hidden
  * sheets kept, with `{hidden: true}`), a header row names the columns (title rows above it become
  * notes; form-like sheets read as "label: value" pairs), and the rows follow as "column: value"
- * lines grouped into paragraphs of at most 800 characters. More than `limits.maxRows` rows, or a
+ * lines grouped into paragraphs of at most 800 characters, then the sheet's charts (title and a
+ * categories × series table from the chart's cached values); a chart sheet is a section of its charts. More than `limits.maxRows` rows, or a
  * parse past its time limit (`input.signal`), fail the workbook with the reason.
  * Title: the workbook's core title, else the file name without its extension.
  *

@@ -8,8 +8,13 @@ import type { StreamedSheet } from './sheet-section.ts';
 import { keepTypedResults } from './typed-results.ts';
 import { zipEntryTextStream } from './zip-entry-stream.ts';
 
-/** A sheet of the workbook, in workbook order: how to open its rows, or why it has none. */
-export type WorkbookSheet = { name: string; open: () => StreamedSheet } | { name: string; skipped: string };
+/**
+ * A sheet of the workbook, in workbook order, with its part (for its charts): how to open its rows,
+ * or why it has none (a chart sheet has no rows, only charts).
+ */
+export type WorkbookSheet =
+  | { name: string; part: string; open: () => StreamedSheet }
+  | { name: string; part?: string; skipped: string; chartSheet?: boolean };
 
 /** exceljs's streaming workbook reader, driven part by part (these members are left out of its typings). */
 interface ReaderInternals {
@@ -75,7 +80,7 @@ export async function openWorkbook(
     const path = rel ? partPath(rel.Target) : undefined;
     if (!path || !byName.has(path)) return { name: entry.name, skipped: 'its part is missing' };
     if (!/\/worksheet$/.test(rel?.Type ?? '/worksheet'))
-      return { name: entry.name, skipped: 'it is a chart sheet' };
+      return { name: entry.name, part: path, skipped: 'it is a chart sheet', chartSheet: true };
     const open = () => {
       const sheet = new WorksheetReader({
         workbook: reader,
@@ -87,7 +92,7 @@ export async function openWorkbook(
       sheet.state = entry.state;
       return sheet;
     };
-    return { name: entry.name, open };
+    return { name: entry.name, part: path, open };
   });
   return { sheets, date1904: reader.properties?.model?.date1904 === true };
 }

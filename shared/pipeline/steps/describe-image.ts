@@ -52,7 +52,13 @@ export async function describeImages(raw: unknown, deps: PipelineDeps): Promise<
       wave.map((image) =>
         limit.run(() =>
           describeImageNode(
-            { db, store, chat: providers.chat, ocr: providers.ocr },
+            {
+              db,
+              store,
+              chat: providers.chat,
+              ocr: providers.ocr,
+              ocrFloor: deps.config.providers.ocr.minConfidence,
+            },
             { ...input, nodeId: image.id },
           ),
         ),

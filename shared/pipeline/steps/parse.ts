@@ -25,6 +25,10 @@ export { versionPrefix };
 
 /** Warnings the output carries at most (each cut to 300 characters): the state is capped at 256 KB. */
 const WARNINGS_IN_OUTPUT = 10;
+/** Warnings kept on the version (all are counted in its stats). */
+const WARNINGS_KEPT = 50;
+
+const cut = (warning: string) => (warning.length > 300 ? `${warning.slice(0, 299)}…` : warning);
 
 export interface ParseOutput {
   /** The images to describe: how many, and the cursor DescribeImage starts from. */
@@ -80,7 +84,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
   const markdownKey = `${prefix}content.md`;
   await store.put(markdownKey, renderMarkdown(tree), { contentType: 'text/markdown; charset=utf-8' });
 
-  // The version's counts, Markdown key and type go with the nodes' write.
+  // The version's counts, Markdown key, type and first warnings go with the nodes' write.
   const { imageNodes } = await indexParsedDocument(db, { ...ref, parsed: tree }, (stats) => [
     versionStatsUpdate(
       ref,
@@ -90,7 +94,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
         warnings: tree.warnings.length,
         attachments: tree.attachments?.length ?? 0,
       },
-      { markdownKey, fileType: type },
+      { markdownKey, fileType: type, warnings: tree.warnings.slice(0, WARNINGS_KEPT).map(cut) },
     ),
   ]);
   const byName = new Map(tree.images.map((image) => [image.name, image]));
@@ -121,9 +125,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
 
   return {
     images: { left: rows.length, after: -1 },
-    warnings: tree.warnings
-      .slice(0, WARNINGS_IN_OUTPUT)
-      .map((w) => (w.length > 300 ? `${w.slice(0, 299)}…` : w)),
+    warnings: tree.warnings.slice(0, WARNINGS_IN_OUTPUT).map(cut),
     warningCount: tree.warnings.length,
   };
 }

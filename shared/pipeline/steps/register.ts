@@ -6,6 +6,7 @@ import { findOrCreateDocument, latestVersion, settleDocumentStatus } from '../..
 import { NotFoundError, UnsupportedDocumentError } from '../../errors.ts';
 import { detectFileType } from '../../parse/detect.ts';
 import { assertSafeKey } from '../../storage/keys.ts';
+import { formatBytes } from '../../text/format-bytes.ts';
 import { type PipelineInput, parseStepInput, pipelineInputSchema, type RegisterOutput } from '../contract.ts';
 import type { PipelineDeps } from '../types.ts';
 import { contentHash, sameContent } from '../unchanged.ts';
@@ -142,11 +143,4 @@ async function resume(input: PipelineInput, deps: PipelineDeps): Promise<Registe
   if (version.status !== 'processing') return { ...ref, outcome: 'unchanged' };
   await startStep(deps.db, ref, 'register');
   return { ...ref, outcome: 'created' };
-}
-
-/** `50.0 MB`, `12.5 KB`, `300 bytes`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

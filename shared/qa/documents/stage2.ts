@@ -2,7 +2,7 @@ import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
 import { hasCjk } from '#shared/text/segment.ts';
-import { disagreementNote } from '../disagreement.ts';
+import { disagreementNote, quotedName } from '../disagreement.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { Stage1Result } from './stage1.ts';
 
@@ -71,8 +71,9 @@ export function offlineSynthesis(question: string, documents: Stage1Result[], ho
     const c = candidates[s.citation];
     if (!c) return '';
     // An image's alt text is a caption, not a quote from the text: it is not presented as one.
-    if (c.ref.includes('-IMAGE-')) return `- 《${c.doc}》 ${zh ? '图片' : 'image'}: ${s.text} [${c.ref}]`;
-    return `- 《${c.doc}》 “${s.text}” [${c.ref}]`;
+    const name = quotedName(c.doc, zh);
+    if (c.ref.includes('-IMAGE-')) return `- ${name} ${zh ? '图片' : 'image'}: ${s.text} [${c.ref}]`;
+    return `- ${name} “${s.text}” [${c.ref}]`;
   });
   const note = disagreementNote(
     question,

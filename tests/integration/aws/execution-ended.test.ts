@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +7,7 @@ import { recordEndedExecution } from '#shared/pipeline/execution-ended.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
 import type { PipelineDeps } from '#shared/pipeline/types.ts';
 import { registrationReader } from '../../../functions/lib/execution-history.ts';
+import { type AwsFront, frontClientOptions, jsonService, startAwsFront } from '../../fakes/aws-front.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
 import { testDeps, utf8 } from '../pipeline/fixtures.ts';
 
@@ -160,7 +159,7 @@ describe('an ingestion execution that ended without MarkFailed recording it', ()
 });
 
 describe('registrationReader (the execution history, over the Step Functions protocol)', () => {
-  let server: Server;
+  let front: AwsFront;
   let client: SFNClient;
   const requests: { executionArn: string; nextToken?: string }[] = [];
   const REGISTERED = { documentId: '0b0f1d7e-7a53-4c55-8a3b-2b1f1f0d9a11', version: 3, outcome: 'created' };
@@ -186,38 +185,22 @@ describe('registrationReader (the execution history, over the Step Functions pro
         },
       },
     ];
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        const request = JSON.parse(body) as { executionArn: string; nextToken?: string };
-        requests.push(request);
-        const start = Number(request.nextToken ?? 0);
-        res.setHeader('content-type', 'application/x-amz-json-1.0');
-        if (!request.executionArn.endsWith(':known')) {
-          res.end(JSON.stringify({ events: events.slice(0, 1) }));
-          return;
-        }
-        const page = events.slice(start, start + 2);
-        res.end(
-          JSON.stringify({
-            events: page,
-            nextToken: start + 2 < events.length ? String(start + 2) : undefined,
-          }),
-        );
-      });
+    // Pages of two events; an execution other than `known` ended before Register finished.
+    front = await startAwsFront({
+      states: jsonService({
+        'AWSStepFunctions.GetExecutionHistory': (request) => {
+          const { executionArn, nextToken } = request as { executionArn: string; nextToken?: string };
+          requests.push({ executionArn, nextToken });
+          if (!executionArn.endsWith(':known')) return { body: { events: events.slice(0, 1) } };
+          const start = Number(nextToken ?? 0);
+          const next = start + 2 < events.length ? String(start + 2) : undefined;
+          return { body: { events: events.slice(start, start + 2), nextToken: next } };
+        },
+      }),
     });
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    client = new SFNClient({
-      region: 'eu-west-1',
-      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      maxAttempts: 1,
-    });
+    client = new SFNClient(frontClientOptions(front));
   });
-  afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+  afterAll(() => front.close());
 
   it('finds the version Register created, paging through the history', async () => {
     await expect(registrationReader(client)(execution('known'))).resolves.toEqual(REGISTERED);

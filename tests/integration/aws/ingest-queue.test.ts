@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +6,14 @@ import type { PipelineInput } from '#shared/pipeline/contract.ts';
 import { handleQueuedEvents, REQUEUE_DELAY_SECONDS } from '../../../functions/ingest/queued-events.ts';
 import { routeObjectEvent } from '../../../functions/ingest/route-event.ts';
 import { requeuer, runningExecutions } from '../../../functions/lib/pipeline-slots.ts';
+import {
+  type AwsFront,
+  frontClientOptions,
+  jsonCall,
+  jsonService,
+  startAwsFront,
+  type WireRequest,
+} from '../../fakes/aws-front.ts';
 import { objectCreatedEvent, objectDeletedEvent } from './s3-events.ts';
 
 const MACHINE = 'arn:aws:states:eu-west-1:123456789012:stateMachine:Ingestion';
@@ -86,61 +92,39 @@ describe('the ingest queue: at most pipelineConcurrency executions at once', () 
 });
 
 describe('the slot count and the requeue, over the Step Functions and SQS protocols', () => {
-  let server: Server;
-  const calls: { target: string; body: Record<string, unknown> }[] = [];
-  let endpoint: string;
+  let front: AwsFront;
+  const lastCall = () => jsonCall(front.requests.at(-1) as WireRequest);
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        const target = String(req.headers['x-amz-target']);
-        const request = JSON.parse(body) as Record<string, unknown>;
-        calls.push({ target, body: request });
-        res.setHeader('content-type', 'application/x-amz-json-1.0');
-        if (target === 'AWSStepFunctions.ListExecutions') {
-          const executions = Array.from({ length: 5 }, (_, i) => ({
-            executionArn: `${MACHINE}:e${i}`,
-            stateMachineArn: MACHINE,
-            name: `e${i}`,
-            status: 'RUNNING',
-            startDate: 1,
-          }));
-          res.end(
-            JSON.stringify({
-              executions: executions.slice(0, Number(request.maxResults)),
-              nextToken: 'more',
-            }),
-          );
-          return;
-        }
-        if (target === 'AmazonSQS.SendMessage') {
-          const md5 = createHash('md5').update(String(request.MessageBody)).digest('hex');
-          res.end(JSON.stringify({ MessageId: 'new-1', MD5OfMessageBody: md5 }));
-          return;
-        }
-        res.statusCode = 400;
-        res.end(JSON.stringify({ __type: 'UnknownOperationException' }));
-      });
+    const executions = Array.from({ length: 5 }, (_, i) => ({
+      executionArn: `${MACHINE}:e${i}`,
+      stateMachineArn: MACHINE,
+      name: `e${i}`,
+      status: 'RUNNING',
+      startDate: 1,
+    }));
+    front = await startAwsFront({
+      states: jsonService({
+        'AWSStepFunctions.ListExecutions': ({ maxResults }) => ({
+          body: { executions: executions.slice(0, Number(maxResults)), nextToken: 'more' },
+        }),
+      }),
+      sqs: jsonService({
+        'AmazonSQS.SendMessage': ({ MessageBody }) => ({
+          body: {
+            MessageId: 'new-1',
+            MD5OfMessageBody: createHash('md5').update(String(MessageBody)).digest('hex'),
+          },
+        }),
+      }),
     });
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
-
-  const options = () => ({
-    region: 'eu-west-1',
-    endpoint,
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    maxAttempts: 1,
-  });
+  afterAll(() => front.close());
+  const options = () => frontClientOptions(front);
 
   it('counts running executions with one ListExecutions page of at most the limit', async () => {
     await expect(runningExecutions(new SFNClient(options()), MACHINE)(3)).resolves.toBe(3);
-    expect(calls.at(-1)).toEqual({
+    expect(lastCall()).toEqual({
       target: 'AWSStepFunctions.ListExecutions',
       body: { stateMachineArn: MACHINE, statusFilter: 'RUNNING', maxResults: 3 },
     });
@@ -148,7 +132,7 @@ describe('the slot count and the requeue, over the Step Functions and SQS protoc
 
   it('sends a waiting event back to the queue with its delay', async () => {
     await requeuer(new SQSClient(options()), QUEUE)('{"detail-type":"Object Created"}', 120);
-    expect(calls.at(-1)).toEqual({
+    expect(lastCall()).toEqual({
       target: 'AmazonSQS.SendMessage',
       body: { QueueUrl: QUEUE, MessageBody: '{"detail-type":"Object Created"}', DelaySeconds: 120 },
     });

@@ -1,58 +1,41 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionStarter } from '../../../functions/lib/start-execution.ts';
+import { type AwsFront, frontClientOptions, jsonService, startAwsFront } from '../../fakes/aws-front.ts';
 
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:DropQAIngestion';
 
 describe('executionStarter', () => {
-  let server: Server;
+  let front: AwsFront;
   let client: SFNClient;
   /** Execution names already used, as Step Functions keeps them after the execution finished. */
   const finished = new Set<string>();
 
   beforeAll(async () => {
     // Step Functions' JSON protocol: a finished execution's name answers ExecutionAlreadyExists.
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        const { name, stateMachineArn } = JSON.parse(body) as { name?: string; stateMachineArn: string };
-        res.setHeader('content-type', 'application/x-amz-json-1.0');
-        if (stateMachineArn !== MACHINE) {
-          res.statusCode = 400;
-          res.end(
-            JSON.stringify({ __type: 'StateMachineDoesNotExist', message: 'State Machine does not exist' }),
-          );
-          return;
-        }
-        if (name && finished.has(name)) {
-          res.statusCode = 400;
-          res.end(
-            JSON.stringify({
-              __type: 'ExecutionAlreadyExists',
-              message: `Execution Already Exists: '${name}'`,
-            }),
-          );
-          return;
-        }
-        res.end(JSON.stringify({ executionArn: `${MACHINE}:${name ?? 'unnamed'}`, startDate: 1 }));
-        if (name) finished.add(name);
-      });
+    front = await startAwsFront({
+      states: jsonService({
+        'AWSStepFunctions.StartExecution': ({ name, stateMachineArn }) => {
+          if (stateMachineArn !== MACHINE) {
+            return {
+              status: 400,
+              body: { __type: 'StateMachineDoesNotExist', message: 'State Machine does not exist' },
+            };
+          }
+          if (typeof name === 'string' && finished.has(name)) {
+            return {
+              status: 400,
+              body: { __type: 'ExecutionAlreadyExists', message: `Execution Already Exists: '${name}'` },
+            };
+          }
+          if (typeof name === 'string') finished.add(name);
+          return { body: { executionArn: `${MACHINE}:${name ?? 'unnamed'}`, startDate: 1 } };
+        },
+      }),
     });
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    client = new SFNClient({
-      region: 'us-east-1',
-      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      maxAttempts: 1,
-    });
+    client = new SFNClient(frontClientOptions(front, 'us-east-1'));
   });
-  afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
-
+  afterAll(() => front.close());
   it('treats a duplicate S3 event whose execution has finished as done, not as a failure', async () => {
     const start = executionStarter(client, MACHINE);
     const input = { key: 'team/report.docx', sequencer: '0062E9A4B1C3D2E1F0' };

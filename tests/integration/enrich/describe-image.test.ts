@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '#shared/db/index.ts';
-import type { OcrEngine } from '#shared/llm/types.ts';
+import type { OcrEngine, OcrReading } from '#shared/llm/types.ts';
 import { describeImages } from '#shared/pipeline/steps/describe-image.ts';
 import { parse } from '#shared/pipeline/steps/parse.ts';
 import { register } from '#shared/pipeline/steps/register.ts';
@@ -30,8 +30,8 @@ interface ImageState {
   found: boolean;
 }
 
-/** An OCR engine that reads a fixed text, or fails. */
-function fakeOcr(text: string | Error): OcrEngine & { calls: string[] } {
+/** An OCR engine that reads a fixed text (or reading), or fails. */
+function fakeOcr(text: string | OcrReading | Error): OcrEngine & { calls: string[] } {
   const calls: string[] = [];
   return {
     name: 'fake-ocr',
@@ -39,7 +39,7 @@ function fakeOcr(text: string | Error): OcrEngine & { calls: string[] } {
     async recognize(_image, mime) {
       calls.push(mime);
       if (text instanceof Error) throw text;
-      return { text };
+      return typeof text === 'string' ? { text } : text;
     },
   };
 }
@@ -97,6 +97,30 @@ describe.each(DRIVERS)('DescribeImage step (%s)', (driver) => {
     expect(row).toMatchObject({ ocr_text: 'HELLO CLOUD', description: null, error: null, found: true });
     expect(row.content).toBe('Revenue by region\nHELLO CLOUD');
     expect(row.index_text).toContain('Revenue by region\nHELLO CLOUD');
+  });
+
+  it('leaves out OCR blocks below the confidence floor and says so on the version', async () => {
+    const image = await parsedImage();
+    const ocr = fakeOcr({
+      text: 'HELLO CLOUD\n\nFERRED SORRAENNRE SEX',
+      confidence: 0.6,
+      blocks: [
+        { text: 'HELLO CLOUD', confidence: 0.91 },
+        { text: 'FERRED SORRAENNRE SEX', confidence: 0.31 },
+      ],
+    });
+    await describeImages(image, { ...deps, providers: { ...deps.providers, ocr } });
+    const row = await state(image.nodeId, 'sorraennre');
+    expect(row).toMatchObject({ ocr_text: 'HELLO CLOUD', found: false });
+    expect(row.content).not.toContain('FERRED');
+    expect(row.metadata).toMatchObject({ ocrBlocks: [0.91, 0.31], ocrConfidence: 0.6 });
+    const [version] = await queryRows<{ warnings: string[] }>(
+      database.db,
+      sql`SELECT warnings FROM document_versions WHERE document_id = ${image.documentId}::uuid`,
+    );
+    expect(version?.warnings).toEqual([
+      expect.stringMatching(/: 1 block of text unreadable \(OCR confidence 31%\), left out$/),
+    ]);
   });
 
   it('asks the chat model for a description with the image attached', async () => {

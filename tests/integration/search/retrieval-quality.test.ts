@@ -27,12 +27,14 @@ async function measure(
   const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-quality-'));
   dirs.push(dataDir);
   const config = loadConfig({ env: {}, overrides: { dataDir } });
+  // 100 leaves a search, not the eval's 300: every hit is loaded, and the floors are on nDCG@10.
   return runEval(
     loadBeirSet(join(FIXTURES, set)),
     config,
     ['fulltext', 'semantic', 'hybrid'],
     undefined,
     whileOpen,
+    { leaves: 100 },
   );
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,21 @@ describe('TesseractOcr', () => {
     expect(text).toContain('PLAN');
     // A new worker loads both languages (~1 s); a reused one only recognizes.
     expect(Date.now() - started).toBeLessThan(800);
+  });
+
+  it('turns a page scanned sideways until its text reads, and says by how much', async () => {
+    const reading = await ocr.recognize(textPng('DEAR ANNA THE PLAN IS DONE', 4, 90), 'image/png');
+    expect(reading.text).toMatch(/DEAR A..A THE PLA. IS/);
+    expect(reading.turn).toBe(270);
+    expect(reading.confidence).toBeGreaterThan(0.6);
+  });
+
+  it('reads a Chinese picture as Chinese text, without spaces between the characters', async () => {
+    const picture = readFileSync(new URL('../../fixtures/ocr/annual-report-zh.png', import.meta.url));
+    const reading = await ocr.recognize(new Uint8Array(picture), 'image/png');
+    expect(reading.text).toContain('数据平台');
+    expect(reading.text).toContain('系统运行稳定');
+    expect(reading.blocks?.every((block) => block.confidence > 0.6)).toBe(true);
   });
 
   it('refuses a language whose traineddata is not installed', () => {

@@ -73,11 +73,26 @@ describe('TextractOcr', () => {
     expect(Buffer.from(last?.body.Document?.Bytes ?? '', 'base64').equals(Buffer.from(png))).toBe(true);
   });
 
-  it('refuses formats other than PNG and JPEG before calling the service', async () => {
+  it('refuses formats it cannot send or convert (BMP) before calling the service', async () => {
     const calls = fake.received.length;
-    const gif = new Uint8Array([...Buffer.from('GIF89a'), 1, 0, 1, 0, 0, 0, 0]);
-    await expect(ocr.recognize(gif, 'image/gif')).rejects.toThrow(UnsupportedDocumentError);
+    const bmp = new Uint8Array(54);
+    bmp.set(Buffer.from('BM'), 0);
+    new DataView(bmp.buffer).setUint32(14, 40, true);
+    await expect(ocr.recognize(bmp, 'image/bmp')).rejects.toThrow(UnsupportedDocumentError);
     expect(fake.received.length).toBe(calls);
+  });
+
+  it('sends a TIFF scan as PNG', async () => {
+    fail = false;
+    const { default: sharp } = await import('sharp');
+    const tiff = new Uint8Array(await sharp(textPng('HELLO')).tiff().toBuffer());
+    const result = await ocr.recognize(tiff, 'image/tiff');
+    expect(result.blocks).toEqual([
+      { text: '季度收入 Revenue', confidence: expect.any(Number) },
+      { text: '12.5%', confidence: expect.any(Number) },
+    ]);
+    const sent = Buffer.from(fake.received.at(-1)?.body.Document?.Bytes ?? '', 'base64');
+    expect(sent.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
   it('refuses images above 10 MB before calling the service', async () => {

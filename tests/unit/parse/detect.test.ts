@@ -61,9 +61,15 @@ describe('detectFileType', () => {
     );
   });
 
-  it('refuses an image under its own name as not a document', () => {
-    expect(reasonFor(() => detectFileType(pngBytes(4, 4), 'photo.png'))).toBe(
-      `photo.png is a PNG image, which is not a supported document type; ${readableTypesSentence()}`,
+  it('reads a picture under its own name, or none, as an image document (a scan, a photo)', () => {
+    expect(detectFileType(pngBytes(4, 4), 'scan.png')).toBe('image');
+    expect(detectFileType(pngBytes(4, 4), 'scan')).toBe('image');
+  });
+
+  it('refuses an image format it cannot read as not a document', () => {
+    const ico = new Uint8Array([0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x10, 0x10]);
+    expect(reasonFor(() => detectFileType(ico, 'favicon.ico'))).toBe(
+      `favicon.ico is an ICO image, which is not a supported document type; ${readableTypesSentence()}`,
     );
   });
 
@@ -134,6 +140,16 @@ describe('detectFileType', () => {
     const zip = zipBytes([{ name: 'readme.txt', data: 'hello' }]);
     expect(reasonFor(() => detectFileType(zip, 'a.zip'))).toBe(
       `a.zip is a ZIP archive, not a Word, PowerPoint or Excel document; ${readableTypesSentence()}`,
+    );
+  });
+
+  it('calls an EPUB an e-book, not a ZIP archive, when refusing it', () => {
+    const epub = zipBytes([
+      { name: 'mimetype', data: 'application/epub+zip' },
+      { name: 'META-INF/container.xml', data: '<container/>', deflate: true },
+    ]);
+    expect(reasonFor(() => detectFileType(epub, 'novel.epub'))).toBe(
+      `novel.epub is an EPUB e-book; EPUB e-books are not supported; ${readableTypesSentence()}`,
     );
   });
 

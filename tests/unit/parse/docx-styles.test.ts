@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { headingLevel } from '#shared/parse/docx/heading-level.ts';
-import { createHeadingNumberer } from '#shared/parse/docx/heading-number.ts';
 import { listParagraph } from '#shared/parse/docx/list.ts';
 
 describe('headingLevel', () => {
@@ -25,20 +24,6 @@ describe('headingLevel', () => {
     expect(headingLevel('Heading 10', null)).toBeUndefined();
     expect(headingLevel('List Paragraph', null)).toBeUndefined();
     expect(headingLevel(null, null)).toBeUndefined();
-  });
-});
-
-describe('createHeadingNumberer', () => {
-  it('numbers levels like a multilevel heading list, filling skipped levels with 1', () => {
-    const next = createHeadingNumberer();
-    expect([next(1), next(2), next(2), next(1), next(3), next(2)]).toEqual([
-      '1',
-      '1.1',
-      '1.2',
-      '2',
-      '2.1.1',
-      '2.2',
-    ]);
   });
 });
 

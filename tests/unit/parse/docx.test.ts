@@ -225,7 +225,7 @@ describe('parseDocx', () => {
     const outlineLevel = (level: 0 | 1, format: 'none' | 'decimal') => ({
       level,
       format: format === 'none' ? LevelFormat.NONE : LevelFormat.DECIMAL,
-      text: `%${level + 1}`,
+      text: level === 0 ? '%1' : '%1.%2',
       alignment: AlignmentType.START,
     });
     const build = async (format: 'none' | 'decimal') => {

@@ -61,7 +61,7 @@ function boardDeck(): Promise<Uint8Array> {
 }
 
 describe('parsePptx', () => {
-  it('makes one section per slide with its text, tables, chart titles, pictures and notes in reading order', async () => {
+  it('makes one section per slide with its text, tables, charts, pictures and notes in reading order', async () => {
     const document = await parsePptx({ bytes: await boardDeck(), filename: 'board.pptx' });
 
     expect(document.children).toEqual([
@@ -96,6 +96,16 @@ describe('parsePptx', () => {
             metadata: { slide: 2 },
           },
           { type: 'paragraph', text: 'Sales by quarter', metadata: { slide: 2, kind: 'chart' } },
+          {
+            type: 'table',
+            text: '|  | Sales |\n| --- | --- |\n| Q1 | 10 |\n| Q2 | 12 |',
+            rows: [
+              ['', 'Sales'],
+              ['Q1', '10'],
+              ['Q2', '12'],
+            ],
+            metadata: { slide: 2, kind: 'chart', title: 'Sales by quarter' },
+          },
           { type: 'image', name: 'img_001.png', alt: 'Regional map', metadata: { slide: 2 } },
         ],
       },

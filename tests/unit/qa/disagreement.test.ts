@@ -20,6 +20,15 @@ describe('disagreementNote', () => {
     );
   });
 
+  it('names the documents in quotation marks, not Chinese title marks, in an English answer', () => {
+    const note = disagreementNote('What is the Kestrel budget?', [
+      quote('The Kestrel budget was 2.4 million euros.', '[1]', 'plan'),
+      quote('The Kestrel budget was 3.1 million euros.', '[2]', 'review'),
+    ]);
+    expect(note).toContain('"plan.md" “The Kestrel budget was 2.4 million euros.” [1] vs "review.md"');
+    expect(note).not.toMatch(/[《》]/);
+  });
+
   it('says nothing when the documents agree, or when one document states both', () => {
     const a = quote('The Kestrel budget was 2.4 million euros.', '[1]', 'a');
     expect(

@@ -57,7 +57,7 @@ describe('offlineSynthesis', () => {
         { text: 'Quantity: 1450', ref: 'DOC-abcd1234-PARA-2' },
       ]),
     ]);
-    expect(answer).toContain('- 《stock.xlsx》 “Quantity: 1450” [DOC-abcd1234-PARA-2]');
+    expect(answer).toContain('- "stock.xlsx" “Quantity: 1450” [DOC-abcd1234-PARA-2]');
   });
 
   it('cites an image by its alt text without presenting it as a quote', () => {
@@ -65,7 +65,7 @@ describe('offlineSynthesis', () => {
       read([{ text: 'Floor plan with the emergency exit', ref: 'DOC-abcd1234-IMAGE-1' }]),
     ]);
     expect(answer).toContain(
-      '- 《stock.xlsx》 image: Floor plan with the emergency exit [DOC-abcd1234-IMAGE-1]',
+      '- "stock.xlsx" image: Floor plan with the emergency exit [DOC-abcd1234-IMAGE-1]',
     );
     expect(answer).not.toContain('“Floor plan');
   });

@@ -3,7 +3,7 @@ import { linkCitations } from '../../../web/src/lib/markdown.ts';
 import { applyEvent, citationIds, newTurn } from '../../../web/src/lib/turn.ts';
 
 describe('linkCitations', () => {
-  const links = (...ids: string[]) => ({ prefix: 't1-ref', citations: new Set(ids) });
+  const links = (...ids: string[]) => ({ prefix: 't1-ref', citations: new Map(ids.map((id) => [id, id])) });
 
   it('links the markers that name one of the answer citations', () => {
     expect(linkCitations('<p>Budget 2 million [1].</p>', links('1'))).toBe(
@@ -24,7 +24,7 @@ describe('linkCitations', () => {
     );
   });
 
-  it('links documents-mode references only when the answer carries them', () => {
+  it('links documents-mode references, numbered like other citations, only when the answer carries them', () => {
     const turn = newTurn('q', 'documents');
     applyEvent(turn, 'references', {
       sources: [],
@@ -35,7 +35,7 @@ describe('linkCitations', () => {
       citations: citationIds(turn),
     });
     expect(html).toBe(
-      '<p>A <sup><a class="citation" href="#t1-ref-DOC-0a1b2c3d-PARA-1">[DOC-0a1b2c3d-PARA-1]</a></sup> B [DOC-0a1b2c3d-PARA-2]</p>',
+      '<p>A <sup><a class="citation" href="#t1-ref-DOC-0a1b2c3d-PARA-1">[1]</a></sup> B [DOC-0a1b2c3d-PARA-2]</p>',
     );
   });
 });

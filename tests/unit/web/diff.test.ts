@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { en } from '../../../web/src/i18n/en.ts';
 import { sideOf, statusLabel } from '../../../web/src/lib/diff.ts';
 import type { LeafChange } from '../../../web/src/lib/types.ts';
+
+/** The English catalogue's diff words, placeholders filled. */
+const t = (key: string, named: Record<string, string> = {}) =>
+  (en.diff[key.replace('diff.', '') as keyof typeof en.diff] as string).replace(
+    /\{(\w+)\}/g,
+    (_, k: string) => named[k] ?? '',
+  );
 
 const changed: LeafChange = {
   change: 'changed',
@@ -41,7 +49,7 @@ describe('sideOf', () => {
   });
 
   it('names a renamed section that also moved', () => {
-    expect(statusLabel('renamed', true)).toBe('renamed and moved');
-    expect(statusLabel('modified')).toBe('changed');
+    expect(statusLabel('renamed', true, t)).toBe('renamed and moved');
+    expect(statusLabel('modified', undefined, t)).toBe('changed');
   });
 });

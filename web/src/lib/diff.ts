@@ -22,15 +22,12 @@ export function sideOf(change: LeafChange, side: 'old' | 'new'): SidePiece[] {
   return change.words.filter((w) => w.op !== skip).map((w) => ({ text: w.text, marked: w.op !== 'equal' }));
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  added: 'added',
-  removed: 'removed',
-  renamed: 'renamed',
-  moved: 'moved',
-  modified: 'changed',
-};
+/** Looks a message up by key in the page's language, filling `{name}` placeholders. */
+export type Translate = (key: string, named?: Record<string, string>) => string;
 
-/** The words shown for a section's status. */
-export function statusLabel(status: string, moved?: boolean): string {
-  return `${STATUS_LABEL[status] ?? status}${moved ? ' and moved' : ''}`;
+/** The words shown for a section's status ('modified' reads "changed"), through the page's catalogue. */
+export function statusLabel(status: string, moved: boolean | undefined, t: Translate): string {
+  const known = ['added', 'removed', 'renamed', 'moved', 'modified'].includes(status);
+  const word = known ? t(`diff.${status}`) : status;
+  return moved ? t('diff.andMoved', { status: word }) : word;
 }

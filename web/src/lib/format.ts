@@ -1,28 +1,43 @@
-/** 1536 -> "1.5 KB". */
+import { currentLocale, i18n } from '../i18n/index.ts';
+import { ApiError } from './api.ts';
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/** 1536 -> "1.5 KB" (in the page's language, through Intl). */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
+  let value = Number.isFinite(bytes) ? Math.max(0, bytes) : 0;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return new Intl.NumberFormat(currentLocale(), {
+    style: 'unit',
+    unit: BYTE_UNITS[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 0 || value >= 10 ? 0 : 1,
+  }).format(value);
 }
 
-/** A date as the reader's locale shows it, short. */
+/** A date as the page's language shows it, short. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);
   return Number.isNaN(date.getTime())
     ? ''
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    : new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** A count in the page's language: 12345 -> "12,345". */
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat(currentLocale()).format(value);
 }
 
 /** 0.873 -> "87%". */
 export function formatPercent(value: number): string {
-  return `${Math.round(Math.max(0, Math.min(1, value)) * 100)}%`;
+  return new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(
+    Math.max(0, Math.min(1, value)),
+  );
 }
 
 /** The link to a document's detail, opened at a section when a citation gives one. */
@@ -37,7 +52,17 @@ export function documentLink(
   return { name: 'document', params: { id }, query };
 }
 
-/** plural(1, 'image') -> "1 image"; plural(3, 'image') -> "3 images". */
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+/**
+ * An error in the page's language: the API's `code` chooses the sentence (errors.* in the
+ * catalogues), the server's own message fills in the detail; anything else keeps its message.
+ */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return codeText(error.code, error.message);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An `{ code, message }` error (API answers, the answer stream's `error` event) in the page's language. */
+export function codeText(code: string, message: string): string {
+  const key = `errors.${code}`;
+  return i18n.global.te(key, 'en') ? i18n.global.t(key, { detail: message }) : message;
 }

@@ -11,8 +11,12 @@ md.validateLink = (url) => SAFE_LINK.test(url.trim());
 /** Where citation markers link: `#<prefix>-<id>`, for the ids of the answer's own sources only. */
 export interface CitationLinks {
   prefix: string;
-  /** The answer's citations: its sources' numbers (`'3'`) and references' ids (`'DOC-…-PARA-5'`). */
-  citations: ReadonlySet<string>;
+  /**
+   * The answer's citations and the label each marker shows: its sources' numbers (`'3'` -> `3`) and
+   * references' ids (`'DOC-…-PARA-5'` -> its number among the references, so documents mode reads
+   * like the others).
+   */
+  citations: ReadonlyMap<string, string>;
 }
 
 /**
@@ -38,7 +42,7 @@ const MARKER = /\[(\d{1,3}|DOC-[0-9a-f]{8}-(?:PARA|IMAGE)-\d{1,5})\]/g;
  * (`［9］`), and this is the second fence: a number beyond the sources, or a reference the answer does
  * not carry, is never a link to some other source.
  *
- * @example linkCitations('<p>A [1] B [9]</p>', { prefix: 't-ref', citations: new Set(['1']) })
+ * @example linkCitations('<p>A [1] B [9]</p>', { prefix: 't-ref', citations: new Map([['1', '1']]) })
  * // '<p>A <sup><a class="citation" href="#t-ref-1">[1]</a></sup> B [9]</p>'
  */
 export function linkCitations(html: string, links: CitationLinks): string {
@@ -46,7 +50,7 @@ export function linkCitations(html: string, links: CitationLinks): string {
   return html.replace(/>([^<]*)</g, (_all, chunk: string) => {
     const linked = chunk.replace(MARKER, (marker, id: string) =>
       links.citations.has(id)
-        ? `<sup><a class="citation" href="#${links.prefix}-${id}">[${id}]</a></sup>`
+        ? `<sup><a class="citation" href="#${links.prefix}-${id}">[${links.citations.get(id)}]</a></sup>`
         : marker,
     );
     return `>${linked}<`;

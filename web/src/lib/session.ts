@@ -9,7 +9,7 @@ export const session = reactive({
   required: false,
   token: null as string | null,
   username: '',
-  /** Why the user must sign in again (an expired session), shown on the sign-in page. */
+  /** Why the user must sign in again (an expired session): a message key the sign-in page shows. */
   notice: '',
 });
 
@@ -60,7 +60,7 @@ export function acceptToken(token: string): void {
   session.notice = '';
 }
 
-/** Forgets the token; with `notice`, the sign-in page says why (an expired session). */
+/** Forgets the token; with `notice` (a message key), the sign-in page says why (an expired session). */
 export function signOut(notice = ''): void {
   sessionStorage.removeItem(STORAGE_KEY);
   writeCookie(null);
@@ -98,5 +98,5 @@ export async function sha256Hex(text: string): Promise<string> {
 
 /** An API call answered 401: the token expired or was refused, so ask the user to sign in again. */
 export function unauthorized(): void {
-  if (session.required) signOut('Your session has expired. Please sign in again.');
+  if (session.required) signOut('signIn.expired');
 }

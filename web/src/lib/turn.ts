@@ -22,13 +22,14 @@ export interface Turn {
 }
 
 /**
- * The citations a turn's answer may link to: its sources' numbers and its references' ids (documents
- * mode). A marker naming anything else is text (see `linkCitations`).
+ * The citations a turn's answer may link to, each with the label its marker shows: its sources'
+ * numbers, and its references' ids (documents mode) numbered in their order. A marker naming anything
+ * else is text (see `linkCitations`).
  */
-export function citationIds(turn: Pick<Turn, 'sources' | 'references'>): Set<string> {
-  return new Set([
-    ...turn.sources.map((source) => String(source.citation)),
-    ...turn.references.map((reference) => reference.ref_id),
+export function citationIds(turn: Pick<Turn, 'sources' | 'references'>): Map<string, string> {
+  return new Map([
+    ...turn.sources.map((source) => [String(source.citation), String(source.citation)] as const),
+    ...turn.references.map((reference, i) => [reference.ref_id, String(i + 1)] as const),
   ]);
 }
 

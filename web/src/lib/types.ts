@@ -73,6 +73,14 @@ export interface Page<T> {
 export interface StatusInfo {
   providers: { label: string; chat: string; embedder: { model: string; dimensions: number } };
   documents: { byStatus: Record<string, number>; byType: Record<string, number> };
+  /** The file types the server reads, each with the extensions that promise it. */
+  readableTypes?: ReadableType[];
+}
+
+/** One type of `readableTypes`: `{ type: 'docx', extensions: ['.docx', '.docm', ...] }`. */
+export interface ReadableType {
+  type: string;
+  extensions: readonly string[];
 }
 
 /** `GET /api/qa/conversations` items (shared/api/routes/conversations.ts). */

@@ -1,0 +1,119 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config/index.ts';
+import { type Db, openDatabase } from '../db/index.ts';
+import { diffVersions } from '../diff/index.ts';
+import {
+  type ActivityOf,
+  listDocuments,
+  listVersions,
+  resolveDocument,
+  withActivity,
+} from '../documents/index.ts';
+import type { Reranker } from '../llm/rerank/types.ts';
+import type { Embedder } from '../llm/types.ts';
+import { search } from '../search/index.ts';
+import { stoppedWatchStatus } from '../watch/index.ts';
+import type { Backend, Reader } from './backend.ts';
+import { readInput } from './files.ts';
+
+/** The read-only half over an opened database; `activityOf` says what this process runs (nothing, for a reader). */
+function databaseReader(
+  config: Config,
+  deps: { db: Db; embedder: Embedder; reranker?: Reranker },
+  activityOf: ActivityOf,
+  close: () => Promise<void>,
+): Reader {
+  const { db } = deps;
+  return {
+    description: `${resolve(config.dataDir)} (in-process)`,
+    search: (request) => search({ ...deps, search: config.search }, request),
+    async documents(options) {
+      const { items, total } = await listDocuments(db, options);
+      return { items: items.map((doc) => withActivity(doc, activityOf)), total };
+    },
+    async versions(keyOrId) {
+      const document = await resolveDocument(db, keyOrId);
+      return { document, versions: await listVersions(db, document.id) };
+    },
+    async diff(keyOrId, range) {
+      const document = await resolveDocument(db, keyOrId);
+      return diffVersions(db, document.id, range);
+    },
+    watchStatus: () => stoppedWatchStatus(db, config),
+    close,
+  };
+}
+
+/**
+ * The data folder's database alone, for status, versions, diff and search: no bucket, pipeline or
+ * parsers are loaded. Nothing runs in this process, so a queued or processing document is `stopped`.
+ */
+export async function openDatabaseReader(config: Config): Promise<Reader> {
+  // On this thread: the worker (which keeps a server's event loop free and times statements out)
+  // costs a second thread's start-up and module loading, and a one-shot read is stopped by Ctrl-C.
+  const embedded = { ...config.database.embedded, worker: false };
+  const [database, { createProviders }] = await Promise.all([
+    openDatabase({ ...config, database: { ...config.database, embedded } }),
+    import('../llm/providers.ts'),
+  ]);
+  const providers = createProviders(config);
+  return databaseReader(
+    config,
+    { db: database.db, embedder: providers.embedder, reranker: providers.reranker },
+    () => 'none',
+    () => database.close(),
+  );
+}
+
+/**
+ * The whole product in-process on the data folder (loaded only when no server holds it: the runtime,
+ * its pipeline and parsers cost seconds to load). `recover` finishes what a stopped process left.
+ */
+export async function openRuntimeBackend(
+  config: Config,
+  options: { recover?: boolean } = {},
+): Promise<Backend> {
+  const [{ openRuntime }, { recoverRuntime }, { ask }, { deleteDocument }] = await Promise.all([
+    import('../runtime/runtime.ts'),
+    import('../runtime/recover.ts'),
+    import('../qa/ask.ts'),
+    import('../documents/index.ts'),
+  ]);
+  const rt = await openRuntime(config);
+  // Commands that wait for the pipeline also finish what a stopped process left (crash recovery);
+  // a quick question must not wait for that.
+  if (options.recover) {
+    const report = await recoverRuntime(rt);
+    const count = report.resumed.length + report.requeued.length + report.diverged.length;
+    if (count > 0) process.stderr.write(`resuming ${count} interrupted ingestion(s)\n`);
+    for (const failed of report.failed) {
+      process.stderr.write(
+        `interrupted version ${failed.version} of ${failed.documentId} failed: ${failed.reason}\n`,
+      );
+    }
+  }
+  const reader = databaseReader(
+    config,
+    rt.qa,
+    (key) => rt.ingest.activity(key),
+    () => rt.close(),
+  );
+  return {
+    ...reader,
+    async ingest(documents, assets, onOutcome) {
+      for (const asset of assets) await rt.store.put(asset.key, readInput(asset));
+      const files = documents.map((d) => ({ key: d.key, filename: d.filename, bytes: readInput(d) }));
+      return rt.ingest.ingest(files, onOutcome);
+    },
+    ask: (request, signal) => ask(rt.qa, request, signal),
+    async remove(keyOrId) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      await deleteDocument(rt.db, rt.store, document.id);
+      return document;
+    },
+    async reindex(keyOrId) {
+      const document = await resolveDocument(rt.db, keyOrId);
+      return (await rt.ingest.reindex(document.id)).done;
+    },
+  };
+}
