@@ -187,7 +187,7 @@ export function pickAnswerSentences(
       if (own.length === 0 && lent.length > 0) score *= LENT_ONLY;
       if (lead && ASKS.test(s.text.trim())) score *= NOT_AN_ANSWER;
       const answers = type && score > 0 ? answerSpans(s.text, type, question, own) : [];
-      return { ...s, covered, score, answers, agreed: false };
+      return { ...s, covered, score, answers, agreed: false, amount: false };
     });
   if (type) weighByAgreement(matched);
   const scored = ((options.quantity ?? asksForQuantity(question)) ? favourQuantities(matched) : matched)
@@ -202,12 +202,16 @@ export function pickAnswerSentences(
   let slotFilled = !type || !scored.some((s) => s.agreed);
   let chars = 0;
   const offered = new Set<string>();
+  // A quantity question's amount line ("Quantity: 1450") holds no question term of its own: it
+  // answers through its block, so the first one quoted is the answer, never padding.
+  let amountQuoted = false;
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
     if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
     const fillsSlot =
       (!slotFilled && s.agreed) ||
-      (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE && s.answers.some((a) => !offered.has(a)));
+      (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE && s.answers.some((a) => !offered.has(a))) ||
+      (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
     const length = [...s.text].length;
     if (picked.length > 0 && chars + length > maxChars) continue;
@@ -215,6 +219,7 @@ export function pickAnswerSentences(
     picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
     for (const t of s.covered) covered.add(t);
     slotFilled ||= s.agreed;
+    amountQuoted ||= s.amount;
     for (const a of s.answers) offered.add(a);
     chars += length;
   }
@@ -298,16 +303,18 @@ function weighByAgreement(sentences: { score: number; answers: string[]; agreed?
  * row of a sheet) that state an amount gain that block's best score (a "Quantity: 1450" field) or
  * half of it (any other number), since the line holding the answer to such a question rarely
  * repeats its terms (a sheet row's Part and Warehouse lines match "titanium bolts in Rotterdam", its
- * Quantity line does not). Numbers in blocks that match nothing gain nothing.
+ * Quantity line does not). Numbers in blocks that match nothing gain nothing; the lines gaining are marked `amount`.
  */
-function favourQuantities<T extends { text: string; block: number; score: number }>(sentences: T[]): T[] {
+function favourQuantities<T extends { text: string; block: number; score: number; amount: boolean }>(
+  sentences: T[],
+): T[] {
   const best = new Map<number, number>();
   for (const s of sentences) best.set(s.block, Math.max(best.get(s.block) ?? 0, s.score));
   return sentences.map((s) => {
     const passage = best.get(s.block) ?? 0;
     if (passage === 0 || !HAS_NUMBER.test(s.text)) return s;
     const weight = QUANTITY_FIELD.test(s.text) ? 1 : 0.5;
-    return { ...s, score: s.score + passage * weight };
+    return { ...s, score: s.score + passage * weight, amount: true };
   });
 }
 

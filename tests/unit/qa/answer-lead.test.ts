@@ -25,6 +25,18 @@ describe('pickAnswerSentences: the sentence that answers leads, nothing pads', (
     expect(quoted[0]).toBe('截至2021年12月31日，大兴机场旅客吞吐量突破2500万人次。');
   });
 
+  it("quotes a sheet row's amount line for a how-many question though it repeats no question term", () => {
+    const quoted = texts('How many titanium bolts are in the Rotterdam warehouse?', [
+      {
+        content:
+          'Part: Titanium bolt\nWarehouse: Rotterdam\nQuantity: 1450\n\nPart: Copper washer\nWarehouse: Hamburg\nQuantity: 310',
+        citation: 1,
+      },
+    ]);
+    expect(quoted).toContain('Quantity: 1450');
+    expect(quoted).not.toContain('Quantity: 310');
+  });
+
   it('quotes no further sentence that adds nothing the question asks', () => {
     const quoted = texts('What is the Kestrel budget?', [
       { content: 'The Kestrel budget is 2.4 million euros.', citation: 1 },
