@@ -128,6 +128,8 @@ const QUESTIONS: { question: string; known: string[]; from: string }[] = [
   },
 ];
 
+/** The version statistics worth a reader's eye (the rest are developer counters). */
+const SHOWN_STATS = ['sections', 'paragraphs', 'tables', 'images', 'topics'];
 const keep = process.argv.includes('--keep');
 const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-first-hour-'));
 // The embedded default: no config file and no environment but the data folder (so no model keys).
@@ -167,8 +169,9 @@ try {
     let notes = outcome.error ?? '';
     if (outcome.documentId && outcome.status !== 'failed') {
       const [latest] = await listVersions(rt.db, outcome.documentId);
-      const stats = Object.entries(latest?.stats ?? {})
-        .map(([name, n]) => `${name} ${n}`)
+      const counts = latest?.stats ?? {};
+      const stats = SHOWN_STATS.filter((name) => name in counts)
+        .map((name) => `${name} ${counts[name]}`)
         .join(', ');
       notes = [stats, ...(latest?.warnings ?? [])].filter(Boolean).join('; ');
     }
