@@ -157,6 +157,16 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('The tree'),
         },
       },
+      '/api/documents/{id}/sections/{section}/leaves': {
+        get: {
+          summary: "A section's own paragraphs, tables and images (the text the document view shows)",
+          parameters: [
+            ...idParam,
+            { name: 'section', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+          ],
+          responses: responses('{ items: [{ id, kind, content }] }'),
+        },
+      },
       '/api/documents/{id}/diff': {
         get: {
           summary:
@@ -173,6 +183,22 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses(
             '{ running, ready, rules: { symlinks: "not followed", maxFileBytes, quietMs }, folders: [{ directory, prefix, documents, pending, lastSync, lastError }] }',
           ),
+        },
+        post: {
+          summary:
+            "Follow one more folder until the server stops (`dropqa watch`); needs the control key of the server's lock file",
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['directory'],
+                  properties: { directory: { type: 'string' } },
+                },
+              },
+            },
+          },
+          responses: responses('The folder as GET lists it'),
         },
       },
       '/api/topics': {

@@ -117,9 +117,13 @@ describe('web client accessibility and languages', () => {
       ready = list.items.filter((d) => d.status === 'ready').length;
     }
     const status = (await (await page.request.get('/api/status')).json()) as {
-      readableTypes: { type: string }[];
+      readableTypes: { type: string; extensions: string[] }[];
     };
-    for (const t of status.readableTypes) types.add(t.type);
+    // A type and its extensions (docx, png) are file names' parts, not labels to translate.
+    for (const t of status.readableTypes) {
+      types.add(t.type);
+      for (const extension of t.extensions) types.add(extension.replace(/^\./, ''));
+    }
   }, READY_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {

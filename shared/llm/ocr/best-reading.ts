@@ -9,18 +9,27 @@ const TURNS: readonly QuarterTurn[] = [90, 270, 180];
 export type OcrPass = (turn: QuarterTurn, languages: string) => Promise<OcrReading>;
 
 /**
- * How much readable text a reading holds: its letters and digits (a Chinese character, a word in
- * itself, twice), each counted by the square of its block's confidence, so unsure garbage weighs
- * little. A sideways page read upright gives a few confident symbols or many unsure fragments; read
- * the right way up it gives many confident letters.
+ * A turned reading must hold this many times the readable text of the best upright one to be taken:
+ * most pictures are upright, and a picture turned the wrong way still yields a few short fragments
+ * ("3NI 13dId" for an upside-down "PIPELINE") that can outscore an unsure upright reading.
+ */
+const TURN_ADVANTAGE = 2;
+
+/**
+ * How much readable text a reading holds: per token, its letters and digits beyond the first two (a
+ * Chinese character, a word in itself, counts twice), weighted by the square of its block's
+ * confidence. Fragments of one or two characters ("LU", "on", "三"), which a picture read the wrong
+ * way up is made of, count nothing; words count by their length, unsure garbage weighs little.
  */
 export function readingScore(reading: OcrReading): number {
   const blocks = reading.blocks ?? [{ text: reading.text, confidence: reading.confidence ?? 0 }];
   let score = 0;
   for (const block of blocks) {
-    const letters = block.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-    const han = block.text.match(/\p{Script=Han}/gu)?.length ?? 0;
-    score += (letters + han) * block.confidence ** 2;
+    for (const token of block.text.split(/\s+/)) {
+      const letters = token.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+      const han = token.match(/\p{Script=Han}/gu)?.length ?? 0;
+      score += Math.max(0, letters + han - 2) * block.confidence ** 2;
+    }
   }
   return score;
 }
@@ -42,7 +51,8 @@ export function looksLikeText(reading: OcrReading): boolean {
  * (`CONFIDENT_READING`) and looks like text (`looksLikeText`); else, until one is, each language alone (a Chinese picture read with
  * English first gives Latin garbage; the script's own model reads it), then the picture turned a
  * quarter, three quarters and half a turn with the best languages so far. The reading with the most
- * confident text wins (`readingScore`), with the turn and languages that made it.
+ * confident text wins (`readingScore`; a turned one only by `TURN_ADVANTAGE`), with the turn and
+ * languages that made it.
  *
  * @example const reading = await bestReading((turn, langs) => recognize(image, turn, langs), ['eng', 'chi_sim']);
  */
@@ -51,8 +61,8 @@ export async function bestReading(pass: OcrPass, languages: readonly string[]): 
   let best: OcrReading = { ...(await pass(0, all)), turn: 0, languages: all };
   const confident = (reading: OcrReading) =>
     (reading.confidence ?? 0) >= CONFIDENT_READING && looksLikeText(reading);
-  const consider = (reading: OcrReading) => {
-    if (readingScore(reading) > readingScore(best)) best = reading;
+  const consider = (reading: OcrReading, advantage = 1) => {
+    if (readingScore(reading) > advantage * readingScore(best)) best = reading;
   };
   if (confident(best)) return best;
   if (languages.length > 1) {
@@ -63,7 +73,7 @@ export async function bestReading(pass: OcrPass, languages: readonly string[]): 
   }
   const chosen = best.languages ?? all;
   for (const turn of TURNS) {
-    consider({ ...(await pass(turn, chosen)), turn, languages: chosen });
+    consider({ ...(await pass(turn, chosen)), turn, languages: chosen }, TURN_ADVANTAGE);
     if (confident(best)) return best;
   }
   return best;

@@ -48,6 +48,17 @@ describe('bestReading', () => {
     expect(best).toMatchObject({ text: 'Dear Anna, the invoice is paid.', turn: 270 });
   });
 
+  it('keeps an unsure upright reading over the short fragments of the picture turned', async () => {
+    // What tesseract reads from the test picture of "PIPELINE" (tests/helpers/text-png.ts), per turn.
+    const { pass } = passes({
+      '0 eng': reading('FIFELIME', 0.58),
+      '90 eng': reading('局\n—\non\nm\n三\n—\n=\nm', 0.67),
+      '270 eng': reading('LU\n=\n—\n一 |\nLU\nDLL\n—\non', 0.76),
+      '180 eng': reading('3NI 13dId', 0.74),
+    });
+    expect(await bestReading(pass, ['eng'])).toMatchObject({ text: 'FIFELIME', turn: 0 });
+  });
+
   it('keeps the reading with the most confident text when none is confident', async () => {
     const { pass } = passes({
       '0 eng': reading('Hoo ain', 0.4),
@@ -58,9 +69,10 @@ describe('bestReading', () => {
 });
 
 describe('readingScore and looksLikeText', () => {
-  it('counts letters by their confidence and tells words from symbols', () => {
-    expect(readingScore(reading('abc', 0.5))).toBeCloseTo(0.75);
-    expect(readingScore(reading('数据', 0.5))).toBeCloseTo(1);
+  it('counts letters of words by their confidence and tells words from symbols', () => {
+    expect(readingScore(reading('abcd', 0.5))).toBeCloseTo(0.5);
+    expect(readingScore(reading('数据', 0.5))).toBeCloseTo(0.5);
+    expect(readingScore(reading('LU on 三 =', 0.9))).toBe(0);
     expect(looksLikeText(reading('the plan is done', 0.5))).toBe(true);
     expect(looksLikeText(reading('= m I | a', 0.9))).toBe(false);
     expect(looksLikeText(reading('系统 运行', 0.9))).toBe(true);

@@ -43,3 +43,23 @@ describe('summaries leave comments out', () => {
     expect(input.passages.map((passage) => passage.id)).toEqual(['Freight cost rose by nine percent.']);
   });
 });
+
+describe('offlineInput', () => {
+  it('leaves the empty cells of spreadsheet rows out of what the offline summary reads', () => {
+    const sheet = {
+      ...node('', null),
+      node_type: 'section' as const,
+      children: [
+        node('Item: Pump\nColumn H: —\nColumn G: \nPrice: 12', {
+          kind: 'rows',
+          sheet: 'Sheet1',
+          firstRow: 2,
+          lastRow: 2,
+        }),
+        node('Column H: —\nColumn G: –', { kind: 'rows', sheet: 'Sheet1', firstRow: 3, lastRow: 3 }),
+        node('The steps are as follows:', null),
+      ],
+    };
+    expect(offlineInput(sheet)).toEqual(['Item: Pump\nPrice: 12', 'The steps are as follows:']);
+  });
+});
