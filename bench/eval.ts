@@ -12,7 +12,9 @@
  * set fell or rose by more than twice its noise. A set without qrels whose queries carry `answers`
  * (`answers-zh`, `answers-en`) is an answers set: its questions are asked (mode `auto`) and scored by
  * the gold answer in the answer, within 200 characters after the leading notice, and the median length
- * (`./eval/answers.ts`). Writes bench/results/eval-<time>.json.
+ * (`./eval/answers.ts`). A set with a `tables/` folder (`tables-en`) is a table set: each question is
+ * asked over its table's document alone and scored by every gold answer as a whole token within 300
+ * characters after the notice (`./eval/tables.ts`). Writes bench/results/eval-<time>.json.
  */
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { type Comparison, compare, meanNoise, pairedNoise } from './eval/compare
 import { buildConversations, type ConversationScore, scoreConversations } from './eval/conversations.ts';
 import { loadRewriteSet, scoreRewrites } from './eval/rewrite-set.ts';
 import { EVAL_KINDS, type EvalKind, type EvalResult, runEval } from './eval/run.ts';
+import { isTableSet, loadTableSet, scoreTables, type TableScore } from './eval/tables.ts';
 
 const DEFAULT_SETS = ['scifact-train', 'cmrc2018-trial', 'domainrag-dev'];
 /** Fewer conversations than this (a set whose queries name no title and hold no 的) are not scored. */
@@ -34,7 +37,8 @@ const MIN_CONVERSATIONS = 10;
 const usage =
   'usage: npm run eval -- [set or BEIR dir ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>] [--baseline <json>] [--no-conversation]\n' +
   `  sets: a folder name under DROPQA_EVAL_DIR (default ../shared/eval) or a path; default: ${DEFAULT_SETS.join(' ')};\n` +
-  '  an answers set (answers-zh, answers-en) is scored by asking its questions.';
+  '  an answers set (answers-zh, answers-en) is scored by asking its questions;\n' +
+  '  a table set (tables-en) by asking each question over its table alone.';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -72,7 +76,12 @@ const baseline = values.baseline ? readBaseline(resolve(values.baseline)) : unde
 const results: EvalResult[] = [];
 const conversations: ConversationScore[] = [];
 const answers: AnswerScore[] = [];
+const tables: TableScore[] = [];
 for (const dir of setDirs) {
+  if (isTableSet(dir)) {
+    tables.push(await scoreTableSet(dir));
+    continue;
+  }
   const answerSet = isAnswerSet(dir) ? loadAnswerSet(dir) : undefined;
   const set = answerSet ?? loadBeirSet(dir);
   if (limit !== undefined) set.queries = set.queries.slice(0, limit);
@@ -159,6 +168,18 @@ if (answers.length) {
     );
 }
 
+if (tables.length) {
+  console.log('\nTables (mode auto, each question over its table alone)');
+  console.log(
+    '\n| set | questions | tables (failed) | every gold answer in the first 300 chars | p50 ms | p95 ms |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const t of tables)
+    console.log(
+      `| ${t.set} | ${t.questions} | ${t.tables} (${t.failedTables}) | ${f3(t.answered)} | ${t.p50Ms.toFixed(0)} | ${t.p95Ms.toFixed(0)} |`,
+    );
+}
+
 const comparisons: Comparison[] = [];
 if (baseline) {
   for (const result of results)
@@ -182,10 +203,25 @@ const file = join('bench/results', `eval-${new Date().toISOString().replace(/[:.
 const config = loadConfig({});
 writeFileSync(
   file,
-  `${JSON.stringify({ node: process.version, config: config.search, results, conversations, rewrite, answers, comparisons }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, config: config.search, results, conversations, rewrite, answers, tables, comparisons }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${file} (pass it as --baseline to compare a later run)`);
 if (comparisons.some((c) => c.verdict === 'fell')) process.exitCode = 1;
+
+/** Scores a table set (`./eval/tables.ts`) in its own data folder (kept under `--data`). */
+async function scoreTableSet(dir: string): Promise<TableScore> {
+  const set = loadTableSet(dir);
+  if (limit !== undefined) set.queries = set.queries.slice(0, limit);
+  const dataDir = values.data
+    ? join(resolve(values.data), set.name)
+    : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
+  try {
+    return await scoreTables(set, loadConfig({ overrides: { dataDir } }), progressBar(set.name));
+  } finally {
+    process.stderr.write('\n');
+    if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 /** Per set and kind, per-query nDCG@10 of an earlier run's JSON (this command's, or one set's of the older form). */
 function readBaseline(path: string): Map<string, Map<string, number>> {
