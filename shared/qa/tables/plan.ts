@@ -4,10 +4,9 @@ import {
   matchingRows,
   type QuestionFacts,
   readQuestion,
-  stem,
   words,
 } from './question.ts';
-import { cellNumber, type Table } from './table.ts';
+import { cellNumber, cellYear, isYearColumn, type Table } from './table.ts';
 
 /** The shapes of question the planner answers. */
 export type TableShape =
@@ -48,6 +47,7 @@ const format = (n: number) =>
   Number.isInteger(n)
     ? n.toLocaleString('en-US').replaceAll(',', n >= 10_000 ? ',' : '')
     : String(Number(n.toFixed(3)));
+const isYear = (n: number) => Number.isInteger(n) && n >= 1000 && n <= 2100;
 const has = (q: readonly string[], re: RegExp) => q.some((w) => re.test(w));
 const cellOf = (table: Table, r: number, c: number) => table.rows[r]?.cells[c] ?? '';
 const nameOf = (table: Table, c: number) => table.columns[c] ?? `column ${c + 1}`;
@@ -81,7 +81,20 @@ function answerColumn(
   return text >= 0 ? text : table.columns.findIndex((_, c) => !exclude.has(c));
 }
 
-/** The numeric column a comparison or aggregate applies to: named by the question, else a year-like one for a year. */
+/** Comparatives that name what they compare ("younger than 20": the age). */
+const COMPARED: [RegExp, RegExp][] = [
+  [/^(?:younger|older)$/, /\bage\b/i],
+  [/^(?:faster|slower|quicker)$/, /\btime\b/i],
+  [/^(?:heavier|lighter|weigh|weighs|weighed)$/, /\bweight\b/i],
+  [/^(?:taller)$/, /\bheight\b/i],
+  [/^(?:longer|shorter)$/, /\blength\b/i],
+];
+
+/**
+ * The numeric column a comparison or aggregate applies to: named by the question (or by its
+ * comparative: "younger" → Age); for a year, a column of dates or years; else, for a value, the
+ * numeric column whose values it falls among, closest to their middle.
+ */
 function numericColumn(
   table: Table,
   facts: QuestionFacts,
@@ -90,11 +103,38 @@ function numericColumn(
 ): number {
   const named = answerColumn(table, facts, exclude, true);
   if (named >= 0) return named;
-  if (value !== undefined && value >= 1000 && value <= 2100) {
-    const year = table.columns.findIndex((name, c) => facts.numeric[c] && WHEN_HEADER.test(name));
+  for (const [word, header] of COMPARED)
+    if (facts.words.some((w) => word.test(w))) {
+      const c = table.columns.findIndex((name, i) => !exclude.has(i) && header.test(name));
+      if (c >= 0) return c;
+    }
+  if (value === undefined) return -1;
+  if (isYear(value)) {
+    const years = table.columns.map((_, c) => !exclude.has(c) && isYearColumn(table, c));
+    const scored = table.columns.findIndex((_, c) => years[c] && (facts.columnScores[c] ?? 0) > 0);
+    if (scored >= 0) return scored;
+    const year = table.columns.findIndex((name, c) => years[c] && WHEN_HEADER.test(name));
     if (year >= 0) return year;
   }
-  return -1;
+  let best = -1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  table.columns.forEach((_, c) => {
+    if (exclude.has(c) || !facts.numeric[c]) return;
+    const values = table.rows
+      .map((row) => cellNumber(row.cells[c] ?? ''))
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    const min = values[0];
+    const max = values.at(-1);
+    const median = values[Math.floor(values.length / 2)];
+    if (min === undefined || max === undefined || median === undefined || value < min || value > max) return;
+    const distance = Math.abs(Math.log1p(Math.abs(median)) - Math.log1p(Math.abs(value)));
+    if (distance < bestDistance) {
+      best = c;
+      bestDistance = distance;
+    }
+  });
+  return best;
 }
 
 function compare(value: number | undefined, c: Comparison): boolean {
@@ -126,12 +166,13 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   const condColumns = new Set(facts.conditions.map((c) => c.column));
   let rows = matchingRows(table, facts.conditions);
   const filters: string[] = facts.conditions.map(
-    (c) => `${nameOf(table, c.column)} has "${c.phrase.join(' ')}"`,
+    (c) => `${nameOf(table, c.column)} ${c.negated ? 'does not have' : 'has'} "${c.phrase.join(' ')}"`,
   );
   for (const comp of comps) {
     const column = numericColumn(table, facts, condColumns, comp.value);
     if (column < 0) continue;
-    rows = rows.filter((r) => compare(cellNumber(cellOf(table, r, column)), comp));
+    const read = isYear(comp.value) && isYearColumn(table, column) ? cellYear : cellNumber;
+    rows = rows.filter((r) => compare(read(cellOf(table, r, column)), comp));
     filters.push(`${nameOf(table, column)} ${comp.op} ${comp.value}`);
     condColumns.add(column);
   }
@@ -169,6 +210,46 @@ export function planTable(question: string, table: Table): TablePlan | undefined
         how: `Of ${options.map((o) => `"${o.c.phrase.join(' ')}"`).join(' and ')}, ${cell} ${by}.`,
         rows: options.flatMap((o) => o.rows).slice(0, 8),
       };
+    }
+  }
+
+  // Compared with a named row: "which player won more money than Skee Riegel?"
+  const than = q.indexOf('than');
+  const reference = facts.conditions.find((c) => (c.at[0] ?? 0) > than && than > 0);
+  const comparative = q.slice(Math.max(0, than - 4), than).find((w) => /(?:er|more|less|fewer)$/.test(w));
+  if (reference && comparative && comps.length === 0) {
+    const others = facts.conditions.filter((c) => c !== reference);
+    const own = new Set(others.map((c) => c.column));
+    own.add(reference.column);
+    const column = numericColumn(table, facts, own);
+    const [ref] = matchingRows(table, [reference]);
+    const refValue = ref === undefined || column < 0 ? undefined : cellNumber(cellOf(table, ref, column));
+    if (ref !== undefined && refValue !== undefined) {
+      const less =
+        LEAST.test(comparative) ||
+        /^(?:younger|lighter|shorter|faster|earlier|less|fewer)$/.test(comparative);
+      const pool = others.length ? matchingRows(table, others) : all;
+      const found = pool.filter((r) => {
+        const v = cellNumber(cellOf(table, r, column));
+        return r !== ref && v !== undefined && (less ? v < refValue : v > refValue);
+      });
+      const rule = `${nameOf(table, column)} ${less ? 'below' : 'above'} ${cellOf(table, ref, column)} (the row of "${reference.phrase.join(' ')}")`;
+      if (howMany)
+        return {
+          shape: 'count',
+          result: [String(found.length)],
+          how: `${found.length} rows with ${rule}.`,
+          rows: [ref, ...found].slice(0, 8),
+        };
+      const answer = answerColumn(table, facts, new Set([column]));
+      const values = distinct(found.map((r) => cellOf(table, r, answer)));
+      if (values.length)
+        return {
+          shape: 'lookup',
+          result: values.slice(0, 6),
+          how: `${nameOf(table, answer)} of the rows with ${rule}.`,
+          rows: [ref, ...found].slice(0, 8),
+        };
     }
   }
 
@@ -293,6 +374,17 @@ export function planTable(question: string, table: Table): TablePlan | undefined
         rows: all.slice(0, 5),
       };
     }
+    const named = facts.columnScores.findIndex((v, c) => v > 0 && !facts.numeric[c] && !condColumns.has(c));
+    if (named >= 0 && /\b(?:different|distinct|unique|various)\b/.test(text)) {
+      const values = distinct(scope.map((r) => cellOf(table, r, named)));
+      const listed = `${values.slice(0, 6).join(', ')}${values.length > 6 ? ', …' : ''}`;
+      return {
+        shape: 'count',
+        result: [String(values.length)],
+        how: `${values.length} different ${nameOf(table, named)} values in ${scope.length} rows${where}: ${listed}.`,
+        rows: scope.slice(0, 8),
+      };
+    }
     return {
       shape: 'count',
       result: [String(scope.length)],
@@ -349,10 +441,4 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     how: `${nameOf(table, answer)} of the ${scope.length === 1 ? 'row' : `${scope.length} rows`}${where}.`,
     rows: scope.slice(0, 6),
   };
-}
-
-/** Whether the question's words name a column of the table (used to choose among tables). */
-export function namesTable(question: string, table: Table): number {
-  const facts = readQuestion(question, table);
-  return facts.conditions.length * 2 + facts.columnScores.reduce((s, v) => s + v, 0) + (stem('') ? 0 : 0);
 }

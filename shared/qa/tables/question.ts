@@ -24,6 +24,7 @@ export function words(text: string): string[] {
 /** A light stem: plural and possessive endings off ("medals" → "medal", "countries" → "country"). */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
   if (word.length > 3 && /[^s]s$/.test(word)) return word.slice(0, -1);
   return word;
 }
@@ -37,6 +38,27 @@ export interface Condition {
   at: number[];
   /** Whether some cell equals the phrase (rather than containing it). */
   exact: boolean;
+  /** "not charter", "other than Townsville": rows whose cell does not hold the phrase. */
+  negated?: boolean;
+}
+
+const NEGATIONS = new Set([
+  'not',
+  'non',
+  'except',
+  'excluding',
+  'besides',
+  'without',
+  'isn',
+  'aren',
+  'wasn',
+  'weren',
+]);
+
+/** Whether the words just before position `at` negate what follows ("not", "other than"). */
+function negatedAt(q: readonly string[], at: number): boolean {
+  const before = q.slice(Math.max(0, at - 3), at);
+  return before.some((w) => NEGATIONS.has(w)) || (before.at(-1) === 'than' && before.at(-2) === 'other');
 }
 
 /** What the planner knows of a question over one table. */
@@ -107,7 +129,9 @@ export function readQuestion(
       if (n === 1 && headerWords.some((h) => h.has(stem(single))) && !hit.exact) continue;
       if (n === 1 && !hit.exact && hit.count * 2 > table.rows.length && table.rows.length > 4) continue;
       if (n === 1 && numeric[best] && !hit.exact) continue;
-      conditions.push({ column: best, phrase, at, exact: hit.exact });
+      const condition: Condition = { column: best, phrase, at, exact: hit.exact };
+      if (negatedAt(q, start)) condition.negated = true;
+      conditions.push(condition);
       for (const i of at) used.add(i);
     }
   }
@@ -115,13 +139,21 @@ export function readQuestion(
   const columnScores = headerWords.map((header) => {
     let score = 0;
     q.forEach((w, i) => {
-      if (used.has(i) || !header.has(stem(w))) return;
+      if (used.has(i) || !namesHeader(header, stem(w))) return;
       score += STOP.has(w) ? 0.25 : 1;
       headerAt.add(i);
     });
     return header.size ? score / Math.sqrt(header.size) : 0;
   });
   return { words: q, conditions, columnScores, numeric, headerAt };
+}
+
+/** Whether a question word names a header word: the same stem, or one a longer form of the other ("attend", "attendance"). */
+function namesHeader(header: ReadonlySet<string>, word: string): boolean {
+  if (header.has(word)) return true;
+  if (word.length < 5 || /^\d/.test(word)) return false;
+  for (const h of header) if (h.length >= 5 && (h.startsWith(word) || word.startsWith(h))) return true;
+  return false;
 }
 
 /** Rows satisfying every condition (conditions on one column: any of them). */
@@ -132,7 +164,9 @@ export function matchingRows(table: Table, conditions: readonly Condition[]): nu
   table.rows.forEach((row, r) => {
     for (const [column, list] of byColumn) {
       const cw = words(row.cells[column] ?? '');
-      if (!list.some((c) => containsPhrase(cw, c.phrase))) return;
+      const held = list.filter((c) => !c.negated);
+      if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return;
+      if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return;
     }
     out.push(r);
   });
@@ -158,6 +192,12 @@ export function comparisons(q: readonly string[]): Comparison[] {
   q.forEach((w, i) => {
     const value = cellNumber(w);
     if (value === undefined || i === 0) return;
+    // "between 88 and 92": both bounds.
+    const low = cellNumber(q[i - 2] ?? '');
+    if (q[i - 1] === 'and' && q[i - 3] === 'between' && low !== undefined) {
+      out.push({ op: '>=', value: low, at: i - 2 }, { op: '<=', value, at: i });
+      return;
+    }
     const prev = q[i - 1] ?? '';
     const prev2 = q[i - 2] ?? '';
     const word = prev === 'than' ? prev2 : prev;

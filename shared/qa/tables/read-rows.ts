@@ -31,7 +31,11 @@ export function readSheetRows(
       const cells: string[] = columns.map(() => '');
       let last = -1;
       for (const line of block.split('\n')) {
-        let column = byLength.find(({ name }) => line.startsWith(`${name}: `));
+        // Two columns may share a name: the later one takes the line once the earlier is filled.
+        const named = byLength.filter(({ name }) => line.startsWith(`${name}: `));
+        const longest = named[0]?.name.length;
+        const same = named.filter((c) => c.name.length === longest).sort((a, b) => a.i - b.i);
+        let column = same.find((c) => c.i > last) ?? same[0];
         if (!column) {
           const fallback = FALLBACK_COLUMN.exec(line)?.[1];
           if (fallback) {

@@ -30,7 +30,20 @@ export function cellNumber(text: string): number | undefined {
   return match[1] && match[1] !== '+' ? -value : value;
 }
 
-/** Whether most of a column's non-empty cells state a number (`cellNumber`). */
+const MONTH = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b/i;
+
+/** The year a cell names ("1 June 1999", "1999–2003", "2011"), the first one; undefined when none. */
+export function cellYear(text: string): number | undefined {
+  const match = /(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Whether a cell reads as a date rather than an amount ("15 October 1956", "2010-05-20"). */
+export function isDateCell(text: string): boolean {
+  return (MONTH.test(text) && cellYear(text) !== undefined) || /^\d{4}-\d{2}-\d{2}/.test(text);
+}
+
+/** Whether most of a column's non-empty cells state a number (`cellNumber`) and are not dates. */
 export function isNumericColumn(table: Table, column: number): boolean {
   let filled = 0;
   let numeric = 0;
@@ -38,9 +51,22 @@ export function isNumericColumn(table: Table, column: number): boolean {
     const cell = row.cells[column] ?? '';
     if (!cell) continue;
     filled += 1;
-    if (cellNumber(cell) !== undefined) numeric += 1;
+    if (cellNumber(cell) !== undefined && !isDateCell(cell)) numeric += 1;
   }
   return filled > 0 && numeric * 10 >= filled * 7;
+}
+
+/** Whether most of a column's non-empty cells name a year (dates, seasons, years). */
+export function isYearColumn(table: Table, column: number): boolean {
+  let filled = 0;
+  let years = 0;
+  for (const row of table.rows) {
+    const cell = row.cells[column] ?? '';
+    if (!cell) continue;
+    filled += 1;
+    if (cellYear(cell) !== undefined) years += 1;
+  }
+  return filled > 0 && years * 10 >= filled * 7;
 }
 
 /**
