@@ -28,8 +28,8 @@ export function isTableHit(hit: SearchHit): boolean {
 }
 
 /**
- * Reads the whole table a hit belongs to: for a sheet's rows passage, every rows passage of its
- * sheet (its section) under the sheet's header names; for a table node, its pipe table. Titled by
+ * Reads the whole table a hit belongs to: for a sheet's rows passage, the rows passages of its
+ * sheet (its section) under the same header row as the hit's, read by that header's names; for a table node, its pipe table. Titled by
  * the sheet's name, or for a table node by the section it stands in.
  */
 export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | undefined> {
@@ -52,10 +52,22 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
   const rows = passages
     .map((p) => ({ id: p.id, content: p.content ?? '', metadata: json(p.metadata) }))
     .filter((p) => p.metadata.kind === 'rows');
-  const columns = json(section.metadata).columns;
-  const header = Array.isArray(columns) ? columns.map(String) : [];
-  const table = readSheetRows(section.title ?? title, header, rows);
-  return { table, passageIds: rows.map((p) => p.id) };
+  // A sheet may hold several tables, each under its own header (`columns` on its passages): the
+  // hit's table is the run of passages under the same header as the hit's.
+  const sheetColumns = json(section.metadata).columns;
+  const headerOf = (metadata: Record<string, unknown>) => {
+    const columns = metadata.columns ?? sheetColumns;
+    return Array.isArray(columns) ? columns.map(String) : [];
+  };
+  const at = rows.findIndex((p) => p.id === hit.nodeId);
+  const key = JSON.stringify(headerOf(rows[at]?.metadata ?? {}));
+  let first = Math.max(at, 0);
+  let last = first;
+  while (first > 0 && JSON.stringify(headerOf(rows[first - 1]?.metadata ?? {})) === key) first -= 1;
+  while (last + 1 < rows.length && JSON.stringify(headerOf(rows[last + 1]?.metadata ?? {})) === key) last += 1;
+  const run = rows.slice(first, last + 1);
+  const table = readSheetRows(section.title ?? title, headerOf(run[0]?.metadata ?? {}), run);
+  return { table, passageIds: run.map((p) => p.id) };
 }
 
 /** The passages as search hits, in the order given (for citations). */
