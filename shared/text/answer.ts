@@ -1,6 +1,12 @@
 import { neutralizeMarkers } from '#shared/text/citation-markers.ts';
 import { hasCjk, segment } from '#shared/text/segment.ts';
-import { type AnswerType, expectedAnswerType, newTypedSpans, withoutDateline } from './answer-type.ts';
+import {
+  type AnswerType,
+  expectedAnswerType,
+  newTypedSpans,
+  typedSpans,
+  withoutDateline,
+} from './answer-type.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface AnswerContext {
@@ -72,8 +78,8 @@ const NEAR_CHARS = 40;
 /**
  * A sentence offering another value for the answer must be about the question: contain at least
  * this share of its terms (a battery "designed by IBM" is no answer to who designed the Kestrel's),
- * and the rarest question term the leading sentence holds (the budget of Vega is no other value for
- * the budget of Atlas).
+ * and the names of the question that the leading sentence holds (the budget of Vega is no other
+ * value for the budget of Atlas).
  */
 const ALTERNATIVE_COVERAGE = 0.5;
 /** A question in a document asks rather than answers: "Who directed Titanic?" in a film quiz. */
@@ -210,14 +216,22 @@ export function pickAnswerSentences(
   // A quantity question's amount line ("Quantity: 1450") holds no question term of its own: it
   // answers through its block, so the first one quoted is the answer, never padding.
   let amountQuoted = false;
-  let anchor: string | undefined;
+  // The names the question gives (Atlas, 北斗): another value must be about those the leading
+  // sentence holds, not about another project with a budget too.
+  const named = new Set(
+    typedSpans(question, 'name')
+      // A capitalised run reads on into Chinese text after it ("C919商业首飞时间"): its Latin part names.
+      .flatMap((span) => segment(span.text.replace(/(?<=[\p{Script=Latin}\p{N}])\p{Script=Han}.*$/u, '')))
+      .filter((t) => terms.has(t)),
+  );
+  let anchors: string[] | undefined;
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
     if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
     const fillsSlot =
       (!slotFilled && s.agreed) ||
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
-        (anchor === undefined || s.covered.has(anchor)) &&
+        (anchors ?? []).every((t) => s.covered.has(t)) &&
         s.answers.some((a) => !offered.has(a))) ||
       (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
@@ -226,10 +240,7 @@ export function pickAnswerSentences(
     // Quoted document text keeps no marker of its own: only the `[n]` added here cites.
     picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
     for (const t of s.covered) covered.add(t);
-    anchor ??= [...s.covered].reduce<string | undefined>(
-      (rarest, t) => (rarest === undefined || weight(t) > weight(rarest) ? t : rarest),
-      undefined,
-    );
+    anchors ??= [...named].filter((t) => s.covered.has(t));
     slotFilled ||= s.agreed;
     amountQuoted ||= s.amount;
     for (const a of s.answers) offered.add(a);
