@@ -78,8 +78,8 @@ const NEAR_CHARS = 40;
 /**
  * A sentence offering another value for the answer must be about the question: contain at least
  * this share of its terms (a battery "designed by IBM" is no answer to who designed the Kestrel's),
- * and the names of the question that the leading sentence holds (the budget of Vega is no other
- * value for the budget of Atlas).
+ * and one of the names of the question that the leading sentence holds (the budget of Vega is no
+ * other value for the budget of Atlas).
  */
 const ALTERNATIVE_COVERAGE = 0.5;
 /** A question in a document asks rather than answers: "Who directed Titanic?" in a film quiz. */
@@ -231,7 +231,7 @@ export function pickAnswerSentences(
     const fillsSlot =
       (!slotFilled && s.agreed) ||
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
-        (anchors ?? []).every((t) => s.covered.has(t)) &&
+        (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
         s.answers.some((a) => !offered.has(a))) ||
       (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
