@@ -22,3 +22,28 @@ export function answerContexts(hits: SearchHit[], first = 1): AnswerContext[] {
     rendered: RENDERED_KINDS.has(String(hit.metadata?.kind ?? '')),
   }));
 }
+
+/**
+ * What frames the passages an extract quotes (by their `[n]`, numbered from `first`), beyond its
+ * sentences: each one's document name and section headings, and the rendered header lines of its
+ * message (an e-mail's Subject) among the hits. A line under the slide title "下一步" or in the mail
+ * "Summer fair plans" is about those words though it does not repeat them.
+ *
+ * @example passageFrames(hits, [1]) // ['review.ppt', '下一步']
+ */
+export function passageFrames(hits: SearchHit[], citations: number[], first = 1): string[] {
+  const cited = [...new Set(citations)].flatMap((n) => {
+    const hit = hits[n - first];
+    return hit ? [hit] : [];
+  });
+  const documents = new Set(cited.map((hit) => hit.documentId));
+  const headers = hits.filter(
+    (hit) => documents.has(hit.documentId) && RENDERED_KINDS.has(String(hit.metadata?.kind ?? '')),
+  );
+  return [
+    ...new Set([
+      ...cited.flatMap((hit) => [hit.documentName, ...hit.sectionPath]),
+      ...headers.map((hit) => hit.content),
+    ]),
+  ];
+}

@@ -18,8 +18,12 @@ const EN_DATE =
   /\bwhen\b|\b(?:what|which)\s+(?:year|date|day|month|time)\b|\b(?:release|premiere|launch|opening|air)\s+date\b|\bdate\s+of\b|\bwhat\s+time\b/i;
 const EN_PLACE =
   /\bwhere\b|\b(?:which|what)\s+(?:city|country|state|province|place|venue|stadium|town|county|region|location|continent)\b|\blocation\b/i;
-const EN_NUMBER =
-  /\bhow\s+(?:many|much|long|old|far|big|tall|large|high)\b|\b(?:number|amount|quantity|count|total|percentage|share|rate|revenue|sales|profit|price|cost|population)\s+(?:of|in|for|was|is)\b|\bwhat\s+(?:was|is|were|are)\s+\S+(?:'s)?\s+(?:revenue|sales|profit|price|cost|population)\b/i;
+/** Nouns naming an amount: a question about one asks for a number ("And its budget?"). */
+const EN_AMOUNT_NOUNS = 'budget|revenue|sales|profit|price|cost|salary|population|turnover';
+const EN_NUMBER = new RegExp(
+  `\\bhow\\s+(?:many|much|long|old|far|big|tall|large|high)\\b|\\b(?:number|amount|quantity|count|total|percentage|share|rate|${EN_AMOUNT_NOUNS})\\s+(?:of|in|for|was|is)\\b|\\bwhat\\s+(?:was|is|were|are)\\s+\\S+(?:'s)?\\s+(?:${EN_AMOUNT_NOUNS})\\b|\\b(?:${EN_AMOUNT_NOUNS})s?\\s*[?.]?\\s*$`,
+  'i',
+);
 const EN_NAME =
   /\bwho(?:m|se)?\b|\b(?:which|what)\s+(?!(?:is|was|are|were|does|did|do|has|have|had|can|will|would|should|kind|type|sort)\b)[a-z]+\b|\bname\s+of\b/i;
 

@@ -1,6 +1,12 @@
 import { neutralizeMarkers } from '#shared/text/citation-markers.ts';
 import { hasCjk, segment } from '#shared/text/segment.ts';
-import { type AnswerType, expectedAnswerType, newTypedSpans, withoutDateline } from './answer-type.ts';
+import {
+  type AnswerType,
+  expectedAnswerType,
+  newTypedSpans,
+  typedSpans,
+  withoutDateline,
+} from './answer-type.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface AnswerContext {
@@ -71,7 +77,9 @@ const LENT_ONLY = 0.5;
 const NEAR_CHARS = 40;
 /**
  * A sentence offering another value for the answer must be about the question: contain at least
- * this share of its terms (a battery "designed by IBM" is no answer to who designed the Kestrel's).
+ * this share of its terms (a battery "designed by IBM" is no answer to who designed the Kestrel's),
+ * and one of the names of the question that the leading sentence holds (the budget of Vega is no
+ * other value for the budget of Atlas).
  */
 const ALTERNATIVE_COVERAGE = 0.5;
 /** A question in a document asks rather than answers: "Who directed Titanic?" in a film quiz. */
@@ -85,6 +93,7 @@ const QUANTITY_QUESTION =
 const QUANTITY_FIELD =
   /^[^:：\n]{0,40}(?:quantit|qty|count|number|amount|total|stock|units?\b|pcs|pieces|inventory|on hand|balance|price|cost|budget|数量|库存|总数|个数|件数|台数|人数|金额|总计|合计|余额|价格|费用|预算)[^:：\n]{0,40}[:：]\s*\S/i;
 const HAS_NUMBER = /\d/;
+const YEAR = /^(?:1[5-9]|20)\d{2}$/u;
 const BLOCK_BREAK = /\n[ \t]*\n/;
 
 /**
@@ -159,7 +168,9 @@ export function pickAnswerSentences(
           citation: context.citation,
           block,
           order: sentences.length,
-          tokens: new Set(segment(text)),
+          // A dateline is not quoted and offers no answer, but says when the text was written: its
+          // year still matches the question's ("Who is the CEO of Lego in 2021?").
+          tokens: new Set([...segment(text), ...datelineYears(sentence, text)]),
           document: context.document,
           rendered: context.rendered === true,
         });
@@ -205,12 +216,23 @@ export function pickAnswerSentences(
   // A quantity question's amount line ("Quantity: 1450") holds no question term of its own: it
   // answers through its block, so the first one quoted is the answer, never padding.
   let amountQuoted = false;
+  // The names the question gives (Atlas, 北斗): another value must be about those the leading
+  // sentence holds, not about another project with a budget too.
+  const named = new Set(
+    typedSpans(question, 'name')
+      // A capitalised run reads on into Chinese text after it ("C919商业首飞时间"): its Latin part names.
+      .flatMap((span) => segment(span.text.replace(/(?<=[\p{Script=Latin}\p{N}])\p{Script=Han}.*$/u, '')))
+      .filter((t) => terms.has(t)),
+  );
+  let anchors: string[] | undefined;
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
     if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
     const fillsSlot =
       (!slotFilled && s.agreed) ||
-      (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE && s.answers.some((a) => !offered.has(a))) ||
+      (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
+        (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
+        s.answers.some((a) => !offered.has(a))) ||
       (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
     const length = [...s.text].length;
@@ -218,12 +240,19 @@ export function pickAnswerSentences(
     // Quoted document text keeps no marker of its own: only the `[n]` added here cites.
     picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
     for (const t of s.covered) covered.add(t);
+    anchors ??= [...named].filter((t) => s.covered.has(t));
     slotFilled ||= s.agreed;
     amountQuoted ||= s.amount;
     for (const a of s.answers) offered.add(a);
     chars += length;
   }
   return picked;
+}
+
+/** The years of the dateline cut from a sentence (`withoutDateline`), as search tokens. */
+function datelineYears(sentence: string, text: string): string[] {
+  if (text === sentence) return [];
+  return segment(sentence.slice(0, Math.max(0, sentence.indexOf(text)))).filter((t) => YEAR.test(t));
 }
 
 /**

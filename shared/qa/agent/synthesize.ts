@@ -6,6 +6,7 @@ import { renumberCitations } from '../citations.ts';
 import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import { extractiveAnswer } from '../direct-answer.ts';
+import { quotedName } from '../document-name.ts';
 import type { QaEvent } from '../events.ts';
 import { finishAnswer } from '../finish.ts';
 import { streamModelAnswer } from '../model-steps.ts';
@@ -110,7 +111,7 @@ function contradictionNote(state: AgentState, passages: SearchHit[]): string {
     const hit = evidenceNumber === undefined ? undefined : state.evidence.hits[evidenceNumber - 1];
     const at = hit ? passages.indexOf(hit) : -1;
     if (!hit || at < 0) return '';
-    return zh ? `《${hit.documentName}》[${at + 1}]` : `"${hit.documentName}" [${at + 1}]`;
+    return `${quotedName(hit.documentName, zh)}${zh ? '' : ' '}[${at + 1}]`;
   };
   const lines = relevant.map((c) =>
     zh

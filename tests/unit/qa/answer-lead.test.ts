@@ -72,6 +72,33 @@ describe('pickAnswerSentences: the sentence that answers leads, nothing pads', (
     expect(quoted.join(' ')).not.toContain('Subject:');
   });
 
+  it('quotes each value when the question cannot tell two documents apart', () => {
+    const quoted = texts('And its budget?', [
+      { content: 'The Atlas migration had a budget of 1.2 million dollars.', citation: 1 },
+      { content: 'Project Vega had a budget of 3 million dollars.', citation: 2 },
+    ]);
+    expect(quoted).toEqual([
+      'The Atlas migration had a budget of 1.2 million dollars.',
+      'Project Vega had a budget of 3 million dollars.',
+    ]);
+  });
+
+  it("quotes no other thing's value for the thing the question names", () => {
+    const quoted = texts('What was the budget of the Atlas migration?', [
+      { content: 'The Atlas migration had a budget of 1.2 million dollars.', citation: 1 },
+      { content: 'Project Vega had a budget of 3 million dollars.', citation: 2 },
+    ]);
+    expect(quoted).toEqual(['The Atlas migration had a budget of 1.2 million dollars.']);
+  });
+
+  it('matches the year of a dateline it leaves out of the quote', () => {
+    const quoted = texts('Who is the CEO of Lego in 2021?', [
+      { content: 'Jørgen Vig Knudstorp was the CEO of Lego until 2017.', citation: 1 },
+      { content: 'Apr 26, 2021 ... Lego CEO Niels B. Christiansen spoke to TIME.', citation: 2 },
+    ]);
+    expect(quoted[0]).toBe('Lego CEO Niels B. Christiansen spoke to TIME.');
+  });
+
   it('does not lead with a question a document asks', () => {
     const quoted = texts('Who directed Titanic?', [
       { content: 'Who directed Titanic (the 2023 re-release)?', citation: 1 },
@@ -102,6 +129,8 @@ describe('answer types', () => {
     expect(expectedAnswerType('印控克什米尔地区寺庙踩踏事故死亡人数')).toBe('number');
     expect(expectedAnswerType('MU5735航班坠毁地点在哪里')).toBe('place');
     expect(expectedAnswerType('2022年冬奥会开幕式总导演是谁')).toBe('name');
+    expect(expectedAnswerType('And its budget?')).toBe('number');
+    expect(expectedAnswerType('What did Project Vega cost?')).toBe('number');
     expect(expectedAnswerType('What is the main goal?')).toBeUndefined();
   });
 
