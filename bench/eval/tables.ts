@@ -84,7 +84,7 @@ export function loadTableSet(dir: string, name = dir.split(/[\\/]/).filter(Boole
 }
 
 const normalize = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Scores one table answer: answered when every gold answer occurs as a whole token (not inside a
@@ -98,7 +98,7 @@ export function scoreTableAnswer(answer: string, gold: readonly string[]): boole
   return gold.every((g) => {
     const token = normalize(g);
     return (
-      token !== '' && new RegExp(`(?<![\\p{L}\\p{N}])${escape(token)}(?![\\p{L}\\p{N}])`, 'u').test(head)
+      token !== '' && new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(token)}(?![\\p{L}\\p{N}])`, 'u').test(head)
     );
   });
 }

@@ -34,7 +34,11 @@ export function createRowParagraphs(sheet: string, maxChars: number): RowParagra
   const close = () => {
     if (length > 0) {
       const text = pieces.join('');
-      paragraphs.push({ type: 'paragraph', text, metadata: { kind: 'rows', sheet, firstRow, lastRow, ...extra } });
+      paragraphs.push({
+        type: 'paragraph',
+        text,
+        metadata: { kind: 'rows', sheet, firstRow, lastRow, ...extra },
+      });
     }
     pieces = [];
     length = 0;

@@ -64,7 +64,8 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
   let first = Math.max(at, 0);
   let last = first;
   while (first > 0 && JSON.stringify(headerOf(rows[first - 1]?.metadata ?? {})) === key) first -= 1;
-  while (last + 1 < rows.length && JSON.stringify(headerOf(rows[last + 1]?.metadata ?? {})) === key) last += 1;
+  while (last + 1 < rows.length && JSON.stringify(headerOf(rows[last + 1]?.metadata ?? {})) === key)
+    last += 1;
   const run = rows.slice(first, last + 1);
   const table = readSheetRows(section.title ?? title, headerOf(run[0]?.metadata ?? {}), run);
   return { table, passageIds: run.map((p) => p.id) };
