@@ -1,15 +1,41 @@
 import { requestHeaders, unauthorized } from './session.ts';
 
-/** An API error with the server's code (`not_found`, `validation_failed`, ...) and message. */
+/**
+ * An API error with the server's code (`not_found`, `validation_failed`, ...), message, and the
+ * `reason` and `params` the page says it in its own language with (docs/api.md#errors).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly reason?: string;
+  readonly params?: Record<string, string | number>;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    detail: { reason?: string; params?: Record<string, string | number> } = {},
   ) {
     super(message);
+    if (detail.reason) this.reason = detail.reason;
+    if (detail.params) this.params = detail.params;
   }
+}
+
+/** The parts of a JSON error body (`{ error: { code, message, reason, params } }`), each if present. */
+export interface ErrorBody {
+  error?: { code?: string; message?: string; reason?: string; params?: Record<string, string | number> };
+}
+
+/** An ApiError from an answer's status and its JSON error body, with `fallback` where the body says nothing. */
+export function apiError(
+  status: number,
+  body: ErrorBody,
+  fallback: { code?: string; message: string },
+): ApiError {
+  const e = body.error ?? {};
+  return new ApiError(status, e.code ?? fallback.code ?? 'http_error', e.message ?? fallback.message, {
+    reason: e.reason,
+    params: e.params,
+  });
 }
 
 /** Fetches JSON from the API; a non-2xx answer becomes an ApiError carrying the server's message. */
@@ -23,13 +49,9 @@ export async function api<T>(path: string, init?: RequestInit): Promise<T> {
     },
   });
   if (response.status === 401) unauthorized();
-  const answer = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  const answer = (await response.json().catch(() => ({}))) as ErrorBody;
   if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      answer.error?.code ?? 'http_error',
-      answer.error?.message ?? `${response.status} ${response.statusText}`,
-    );
+    throw apiError(response.status, answer, { message: `${response.status} ${response.statusText}` });
   }
   return answer as T;
 }
