@@ -105,7 +105,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     const processing = db.$with('processing').as(
       db
         .update(documents)
-        .set({ status: 'processing', statusDetail: 'register', fileType, updatedAt: now })
+        .set({ status: 'processing', statusDetail: 'register', failureCode: null, fileType, updatedAt: now })
         .where(and(eq(documents.id, doc.id), sql`${!reason} AND EXISTS (SELECT 1 FROM ${inserted})`)),
     );
     const [created] = await db.with(inserted, processing).select().from(inserted);

@@ -343,6 +343,15 @@ export const en = {
     offlineChat: 'offline answers (extractive, no language model)',
     offlineEmbedder: 'hashing embeddings',
   },
+  failures: {
+    unsupported_document: 'This file cannot be read.',
+    provider_failed: 'The language model or the text recognition failed.',
+    insufficient_storage: 'The server’s disk is full.',
+    timeout: 'A step took longer than its time limit.',
+    too_large: 'The document is too large for the pipeline.',
+    database: 'The database failed.',
+    failed: 'Indexing failed.',
+  },
   errors: {
     validation_failed: 'The request was refused: {detail}',
     not_found: 'Not found: {detail}',

@@ -339,6 +339,15 @@ export const zhCN: Messages = {
     offlineChat: '离线回答（抽取式，不使用语言模型）',
     offlineEmbedder: '哈希向量',
   },
+  failures: {
+    unsupported_document: '无法读取此文件。',
+    provider_failed: '语言模型或文字识别出错。',
+    insufficient_storage: '服务器磁盘已满。',
+    timeout: '某个步骤超过了时间限制。',
+    too_large: '文档过大，处理流程无法容纳。',
+    database: '数据库出错。',
+    failed: '索引失败。',
+  },
   errors: {
     validation_failed: '请求被拒绝：{detail}',
     not_found: '未找到：{detail}',

@@ -78,3 +78,9 @@ export function providerText(label: string): string {
     .replace(OFFLINE_CHAT_LABEL, t('providers.offlineChat'))
     .replace(OFFLINE_EMBEDDER_LABEL, t('providers.offlineEmbedder'));
 }
+
+/** A document's or version's failure by its code (`unsupported_document`, ...); empty for none. */
+export function failureText(code: string | null | undefined): string {
+  if (!code) return '';
+  return i18n.global.t(known(`failures.${code}`) ? `failures.${code}` : 'failures.failed');
+}
