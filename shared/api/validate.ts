@@ -28,7 +28,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where
 
 /**
  * The first problem as a reason a client can say in its own words: `empty`, `too_long` (text),
- * `too_big` / `too_small` (numbers, lists), `not_allowed` (an enum), `bad_format` (a UUID, a
+ * `too_big` / `too_small` / `not_above` (numbers, lists; `not_above`: must be greater than `minimum`), `not_allowed` (an enum), `bad_format` (a UUID, a
  * date), else `invalid`; `field` names the input (`body.question`).
  */
 function issueReason(issue: z.core.$ZodIssue, where: string): ErrorReason {
@@ -37,7 +37,10 @@ function issueReason(issue: z.core.$ZodIssue, where: string): ErrorReason {
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) <= 1)
         return { reason: 'empty', params: { field } };
-      return { reason: 'too_small', params: { field, minimum: Number(issue.minimum) } };
+      return {
+        reason: issue.inclusive === false ? 'not_above' : 'too_small',
+        params: { field, minimum: Number(issue.minimum) },
+      };
     case 'too_big':
       return {
         reason: issue.origin === 'string' ? 'too_long' : 'too_big',

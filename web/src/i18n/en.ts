@@ -292,6 +292,7 @@ export const en = {
     too_long: 'The {field} is too long: at most {maximum} characters.',
     too_big: 'The {field} is too large: at most {maximum}.',
     too_small: 'The {field} is too small: at least {minimum}.',
+    not_above: 'The {field} must be greater than {minimum}.',
     not_allowed: 'The {field} must be one of {allowed}.',
     bad_format: 'The {field} is not a valid {format}.',
     invalid: 'The {field} is not valid.',
@@ -314,6 +315,7 @@ export const en = {
     offset: 'page start',
   },
   stats: {
+    bytes: 'bytes',
     sections: 'sections',
     paragraphs: 'paragraphs',
     tables: 'tables',
