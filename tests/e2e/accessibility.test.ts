@@ -348,5 +348,5 @@ describe('web client accessibility and languages', () => {
     } finally {
       await chinese.close();
     }
-  });
+  }, 180_000);
 });

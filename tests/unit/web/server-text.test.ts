@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OFFLINE_CHAT_LABEL, OFFLINE_LABEL } from '#shared/llm/offline-labels.ts';
 import { en } from '../../../web/src/i18n/en.ts';
 import { i18n } from '../../../web/src/i18n/index.ts';
-import { ApiError } from '../../../web/src/lib/api.ts';
+import { ApiError } from '../../../web/src/lib/api-error.ts';
 import {
   errorText,
   failureText,

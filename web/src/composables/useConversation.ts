@@ -1,6 +1,7 @@
 import { reactive, ref } from 'vue';
 import { readSse } from '#shared/api/sse-read.ts';
-import { api, type ErrorBody, messageOf } from '../lib/api.ts';
+import { api, messageOf } from '../lib/api.ts';
+import type { ErrorBody } from '../lib/api-error.ts';
 import { requestHeaders, unauthorized } from '../lib/session.ts';
 import { applyEvent, newTurn, storedTurn, type Turn } from '../lib/turn.ts';
 import type { ConversationDetail } from '../lib/types.ts';

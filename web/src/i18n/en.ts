@@ -346,6 +346,7 @@ export const en = {
     offlineEmbedder: 'hashing embeddings',
   },
   failures: {
+    file_too_large: 'The file is larger than the server reads.',
     unsupported_document: 'This file cannot be read.',
     provider_failed: 'The language model or the text recognition failed.',
     insufficient_storage: 'The server’s disk is full.',

@@ -342,6 +342,7 @@ export const zhCN: Messages = {
     offlineEmbedder: '哈希向量',
   },
   failures: {
+    file_too_large: '文件超过服务器可读取的大小。',
     unsupported_document: '无法读取此文件。',
     provider_failed: '语言模型或文字识别出错。',
     insufficient_storage: '服务器磁盘已满。',

@@ -1,6 +1,6 @@
 import { OFFLINE_CHAT_LABEL, OFFLINE_EMBEDDER_LABEL, OFFLINE_LABEL } from '#shared/llm/offline-labels.ts';
 import { i18n } from '../i18n/index.ts';
-import { ApiError } from './api.ts';
+import { ApiError } from './api-error.ts';
 import { formatBytes, formatNumber } from './format.ts';
 import type { ServerError } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { ApiError, apiError, type ErrorBody } from './api.ts';
+import { ApiError, apiError, type ErrorBody } from './api-error.ts';
 import { authHeaders, requestHeaders, unauthorized } from './session.ts';
 
 /** Upload progress of one file: bytes sent of total. */
