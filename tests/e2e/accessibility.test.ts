@@ -294,7 +294,7 @@ describe('web client accessibility and languages', () => {
       const upload = await tab.request.post('/api/documents/upload', {
         headers: { 'x-dropqa-client': 'web' },
         multipart: {
-          files: { name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('no zip') },
+          files: { name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) },
         },
       });
       const failedId = ((await upload.json()) as { documents: { id: string }[] }).documents[0]?.id;
@@ -311,7 +311,7 @@ describe('web client accessibility and languages', () => {
       await tab.goto(`/documents/${failedId}`);
       expect(await tab.getByTestId('failure').textContent()).toContain('无法读取此文件');
       await tab.waitForLoadState('networkidle');
-      expect(await englishLabels(['uploads/broken.docx', 'broken.docx'])).toEqual([]);
+      expect(await englishLabels(['uploads/empty.md', 'empty.md'])).toEqual([]);
 
       // The technical details name the version's counters in Chinese.
       await tab.goto(`/documents/${documentId}`);
