@@ -44,11 +44,14 @@ export class ValidationError extends DropQAError {
 
 /** A thing asked for by id or key does not exist. */
 export class NotFoundError extends DropQAError {
-  constructor(message: string) {
-    super('not_found', message);
+  constructor(message: string, options?: { reason?: ErrorReason }) {
+    super('not_found', message, options);
     this.name = 'NotFoundError';
   }
 }
+
+/** The reason of a NotFoundError for a document without a ready version (its only attempts failed, or are running). */
+export const NO_READY_VERSION: { reason: ErrorReason } = { reason: { reason: 'no_ready_version' } };
 
 /** A document's bytes cannot be ingested (wrong type, empty, not UTF-8, too large, corrupt). */
 export class UnsupportedDocumentError extends DropQAError {

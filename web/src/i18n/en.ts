@@ -106,6 +106,7 @@ export const en = {
     range: '{from}–{to} of {total}',
   },
   document: {
+    unknownType: 'unknown type',
     back: '← Documents',
     attachedTo: 'Attached to',
     from: 'From',
@@ -288,6 +289,7 @@ export const en = {
     expired: 'Your session has expired. Please sign in again.',
   },
   reasons: {
+    no_ready_version: 'This document has no ready version yet.',
     empty: 'The {field} must not be empty.',
     too_long: 'The {field} is too long: at most {maximum} characters.',
     too_big: 'The {field} is too large: at most {maximum}.',

@@ -104,6 +104,7 @@ export const zhCN: Messages = {
     range: '第 {from}–{to} 项，共 {total} 项',
   },
   document: {
+    unknownType: '未知类型',
     back: '← 文档',
     attachedTo: '附加于',
     from: '发件人',
@@ -284,6 +285,7 @@ export const zhCN: Messages = {
     expired: '会话已过期，请重新登录。',
   },
   reasons: {
+    no_ready_version: '此文档还没有可用的版本。',
     empty: '{field}不能为空。',
     too_long: '{field}过长：最多 {maximum} 个字符。',
     too_big: '{field}过大：最多 {maximum}。',
