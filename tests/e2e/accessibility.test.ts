@@ -338,8 +338,9 @@ describe('web client accessibility and languages', () => {
           const hidden = (await tab.evaluate(`(() => {
             const focused = document.activeElement;
             const form = document.querySelector('main form');
-            if (!focused || !form || form.contains(focused) || getComputedStyle(form).position !== 'sticky') return '';
-            return focused.getBoundingClientRect().bottom > form.getBoundingClientRect().top + 1 ? focused.textContent : '';
+            if (!focused || !form || form.contains(focused) || focused.contains(form)) return '';
+            if (getComputedStyle(form).position !== 'sticky') return '';
+            return focused.getBoundingClientRect().bottom > form.getBoundingClientRect().top + 1 ? focused.tagName + ' ' + focused.textContent.slice(0, 40) : '';
           })()`)) as string;
           if (hidden) covered.push(hidden);
         }
