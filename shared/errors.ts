@@ -1,13 +1,28 @@
+/** Values a reason's sentence is filled with (`{ field: 'body.question', maximum: 2000 }`). */
+export type ReasonParams = Record<string, string | number>;
+
 /**
- * Typed errors of the core. Each carries a stable `code`; the HTTP layer maps them to statuses in one
- * place (`shared/api/errors.ts`), the CLI prints their messages.
+ * What an error's English message says, as a stable `reason` and its `params`, so that a client can
+ * say it in its own language (docs/api.md#errors): `{ reason: 'too_big', params: { field, maximum } }`.
+ */
+export interface ErrorReason {
+  reason: string;
+  params?: ReasonParams;
+}
+
+/**
+ * Typed errors of the core. Each carries a stable `code` (and, where a client shows it, a `reason`
+ * with its `params`); the HTTP layer maps them to statuses in one place (`shared/api/errors.ts`),
+ * the CLI prints their messages.
  */
 export class DropQAError extends Error {
   readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly reason?: ErrorReason;
+  constructor(code: string, message: string, options?: { cause?: unknown; reason?: ErrorReason }) {
     super(message, options);
     this.name = 'DropQAError';
     this.code = code;
+    if (options?.reason) this.reason = options.reason;
   }
 }
 
@@ -21,7 +36,7 @@ export class ConfigError extends DropQAError {
 
 /** Input from a user (request body, query, pattern) is invalid. */
 export class ValidationError extends DropQAError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; reason?: ErrorReason }) {
     super('validation_failed', message, options);
     this.name = 'ValidationError';
   }
@@ -29,11 +44,14 @@ export class ValidationError extends DropQAError {
 
 /** A thing asked for by id or key does not exist. */
 export class NotFoundError extends DropQAError {
-  constructor(message: string) {
-    super('not_found', message);
+  constructor(message: string, options?: { reason?: ErrorReason }) {
+    super('not_found', message, options);
     this.name = 'NotFoundError';
   }
 }
+
+/** The reason of a NotFoundError for a document without a ready version (its only attempts failed, or are running). */
+export const NO_READY_VERSION: { reason: ErrorReason } = { reason: { reason: 'no_ready_version' } };
 
 /** A document's bytes cannot be ingested (wrong type, empty, not UTF-8, too large, corrupt). */
 export class UnsupportedDocumentError extends DropQAError {
@@ -55,7 +73,9 @@ export class ProviderError extends DropQAError {
 export class RateLimitedError extends DropQAError {
   readonly retryAfterSeconds: number;
   constructor(message: string, retryAfterSeconds: number) {
-    super('rate_limited', message);
+    super('rate_limited', message, {
+      reason: { reason: 'retry_after', params: { seconds: retryAfterSeconds } },
+    });
     this.name = 'RateLimitedError';
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -83,6 +103,16 @@ export function isOutOfSpace(error: unknown): boolean {
     if (code === 'ENOSPC' || code === 'EDQUOT') return true;
   }
   return false;
+}
+
+/** An error's `{ code, message }` with its reason and params when it has them: the API's error body. */
+export function errorBody(error: DropQAError): {
+  code: string;
+  message: string;
+  reason?: string;
+  params?: ReasonParams;
+} {
+  return { code: error.code, message: error.message, ...error.reason };
 }
 
 /** A readable one-line reason for any thrown value, for status fields and logs. */

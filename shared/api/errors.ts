@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { errorFields, log } from '#shared/log/logger.ts';
-import { DropQAError, isOutOfSpace, OutOfSpaceError, RateLimitedError } from '../errors.ts';
+import { DropQAError, errorBody, isOutOfSpace, OutOfSpaceError, RateLimitedError } from '../errors.ts';
 
 const STATUS: Record<string, 400 | 404 | 413 | 422 | 429 | 500 | 502 | 503 | 507> = {
   validation_failed: 400,
@@ -15,7 +15,7 @@ const STATUS: Record<string, 400 | 404 | 413 | 422 | 429 | 500 | 502 | 503 | 507
 };
 
 /**
- * The one place errors become HTTP responses: `{ error: { code, message } }`. Known errors keep
+ * The one place errors become HTTP responses: `{ error: { code, message, reason?, params? } }`. Known errors keep
  * their message (a full disk: 507); anything else is logged with context and answered with a generic 500.
  */
 export function handleError(thrown: Error, c: Context): Response {
@@ -30,7 +30,7 @@ export function handleError(thrown: Error, c: Context): Response {
     // The rest of a refused upload is not read: the connection cannot carry another request.
     if (error.code === 'payload_too_large') c.header('Connection', 'close');
     if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
-    return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 500);
+    return c.json({ error: errorBody(error) }, STATUS[error.code] ?? 500);
   }
   if (error instanceof HTTPException) {
     const code = error.status === 413 ? 'payload_too_large' : 'http_error';

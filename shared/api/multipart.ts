@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { DropQAError, isOutOfSpace, OutOfSpaceError, ValidationError } from '../errors.ts';
+import { DropQAError, type ErrorReason, isOutOfSpace, OutOfSpaceError, ValidationError } from '../errors.ts';
 import { removeStaged, type StagedFile, stageStream } from '../storage/staging.ts';
 import { cleanPartHeaders } from './part-headers.ts';
 
@@ -15,8 +15,8 @@ export interface UploadedFile {
 
 /** A file (or the whole request) over its size limit: answered 413 as soon as the limit is passed. */
 export class PayloadTooLargeError extends DropQAError {
-  constructor(message: string) {
-    super('payload_too_large', message);
+  constructor(message: string, reason: ErrorReason) {
+    super('payload_too_large', message, { reason });
   }
 }
 
@@ -94,6 +94,7 @@ export async function readMultipartFiles(
         fail(
           new PayloadTooLargeError(
             `${info.filename || 'a file'} is larger than ${limits.maxFileBytes} bytes (limits.maxFileBytes); nothing was stored`,
+            { reason: 'file_too_large', params: { bytes: limits.maxFileBytes } },
           ),
         ),
       );
@@ -132,5 +133,8 @@ export async function readMultipartFiles(
 }
 
 function tooLarge(limits: { maxTotalBytes: number }): PayloadTooLargeError {
-  return new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`);
+  return new PayloadTooLargeError(`Upload exceeds ${limits.maxTotalBytes} bytes (limits.maxUploadBytes)`, {
+    reason: 'upload_too_large',
+    params: { bytes: limits.maxTotalBytes },
+  });
 }

@@ -32,7 +32,8 @@ function queryParameters(schema: z.ZodObject): Schema[] {
 }
 
 const ERROR = {
-  description: 'An error: { "error": { "code": "...", "message": "..." } }',
+  description:
+    'An error: { "error": { "code": "...", "message": "...", "reason"?: "...", "params"?: {...} } } (reason and params: docs/api.md#errors)',
   content: {
     'application/json': {
       schema: {
@@ -40,7 +41,12 @@ const ERROR = {
         properties: {
           error: {
             type: 'object',
-            properties: { code: { type: 'string' }, message: { type: 'string' } },
+            properties: {
+              code: { type: 'string' },
+              message: { type: 'string' },
+              reason: { type: 'string' },
+              params: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
+            },
             required: ['code', 'message'],
           },
         },

@@ -48,6 +48,8 @@ export const documents = pgTable(
     status: text('status').$type<DocumentStatus>().notNull().default('queued'),
     /** The pipeline step in progress, or the reason of the last failure. */
     statusDetail: text('status_detail'),
+    /** The kind of the last failure (`unsupported_document`, `timeout`, ...: failureCode), for clients to say in their language. */
+    failureCode: text('failure_code'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -73,6 +75,8 @@ export const documentVersions = pgTable(
     status: text('status').$type<VersionStatus>().notNull().default('processing'),
     step: text('step'),
     error: text('error'),
+    /** The kind of `error` (failureCode), for clients to say in their language. */
+    errorCode: text('error_code'),
     stats: jsonb('stats').$type<Record<string, number>>().notNull().default({}),
     /**
      * What did not stop the version but a reader should know, in words: the parser's warnings and

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
-import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { NO_READY_VERSION, NotFoundError, ValidationError } from '#shared/errors.ts';
 import { isUuid } from '#shared/search/scope.ts';
 import { loadOutline } from './load.ts';
 import { diffOutlines } from './outline-diff.ts';
@@ -36,7 +36,8 @@ export async function diffVersions(db: Db, documentId: string, range: DiffRange 
     )
   ).map((row) => Number(row.version));
   const to = range.to ?? (doc.current_version === null ? undefined : Number(doc.current_version));
-  if (to === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
+  if (to === undefined)
+    throw new NotFoundError(`Document ${documentId} has no ready version yet`, NO_READY_VERSION);
   const from = range.from ?? ready.filter((v) => v < to).at(-1);
   if (from === undefined) {
     throw new ValidationError(

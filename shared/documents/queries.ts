@@ -14,6 +14,8 @@ export interface DocumentSummary {
   fileType: string;
   status: DocumentStatus;
   statusDetail: string | null;
+  /** The kind of the last failure (shared/pipeline/failure-reason.ts#failureCode), null when none was recorded. */
+  failureCode: string | null;
   /** Queued or processing only, where the process can tell (see activity.ts): running, waiting or stopped. */
   activity?: DocumentActivity;
   currentVersion: number | null;
@@ -26,6 +28,8 @@ export interface VersionSummary {
   status: string;
   step: string | null;
   error: string | null;
+  /** The kind of `error` (failureCode). */
+  errorCode: string | null;
   fileHash: string;
   fileSize: number;
   fileType: string;
@@ -60,6 +64,7 @@ const summaryColumns = {
   fileType: documents.fileType,
   status: documents.status,
   statusDetail: documents.statusDetail,
+  failureCode: documents.failureCode,
   currentVersion: documents.currentVersion,
   createdAt: documents.createdAt,
   updatedAt: documents.updatedAt,
@@ -121,6 +126,7 @@ export async function listVersions(db: Db, documentId: string): Promise<VersionS
       status: documentVersions.status,
       step: documentVersions.step,
       error: documentVersions.error,
+      errorCode: documentVersions.errorCode,
       fileHash: documentVersions.fileHash,
       fileSize: documentVersions.fileSize,
       fileType: documentVersions.fileType,

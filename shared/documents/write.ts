@@ -193,10 +193,11 @@ function settleStatement(documentId: string, activating?: number, guard: SQL = s
           CASE WHEN l.status = 'failed' AND l.version > ${current}
             THEN 'version ' || l.version || ' failed: ' || coalesce(l.error, 'unknown error') END
         WHEN l.status = 'failed' THEN l.error END,
+      failure_code = CASE WHEN l.status = 'failed' THEN l.error_code END,
       current_version = ${current},
       updated_at = now()
     FROM (
-      SELECT version, ${latestStatus} AS status, step, error FROM document_versions
+      SELECT version, ${latestStatus} AS status, step, error, error_code FROM document_versions
       WHERE document_id = ${documentId}::uuid ORDER BY version DESC LIMIT 1
     ) l
     WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL ${guard}`;
@@ -222,7 +223,7 @@ export async function queueReindex(
   }
   await db
     .update(documents)
-    .set({ status: 'queued', statusDetail: 'reindex', updatedAt: new Date() })
+    .set({ status: 'queued', statusDetail: 'reindex', failureCode: null, updatedAt: new Date() })
     .where(live);
   return { key: doc.key };
 }

@@ -4,14 +4,13 @@ import { BatchingEmbedder } from './embedding/batching-embedder.ts';
 import { LazyChat, LazyEmbedder } from './lazy.ts';
 import { createOcrEngine } from './ocr/create.ts';
 import { HashingEmbedder } from './offline/hashing-embedder.ts';
+import { OFFLINE_CHAT_LABEL, OFFLINE_EMBEDDER_LABEL, OFFLINE_LABEL } from './offline-labels.ts';
 import { defaultChatModel, embedderSettings } from './provider-settings.ts';
 import { createReranker } from './rerank/create.ts';
 import type { BackoffOptions } from './resilience/backoff.ts';
 import { ResilientCaller } from './resilience/caller.ts';
 import type { ChatModel, Embedder, Providers } from './types.ts';
 import { UsageLedger } from './usage.ts';
-
-const OFFLINE_LABEL = 'offline (extractive answers and summaries, hashing embeddings; no language model)';
 
 export interface ProviderOptions {
   /** AWS credentials instead of the SDK's default chain (tests pass static fake ones). */
@@ -120,13 +119,13 @@ export function providersLabel(config: Config): string {
   const { chat, embedder, roles } = config.providers;
   const chatPart =
     chat.kind === 'offline'
-      ? 'offline (extractive answers and summaries; no language model)'
+      ? OFFLINE_CHAT_LABEL
       : `${chat.kind}: ${roles.answer.model ?? defaultChatModel(config)}`;
   const { family, model, dimensions } = embedderSettings(config);
   const name = {
     titan: 'titan v2',
     cohere: 'cohere multilingual v3',
-    offline: 'hashing embeddings',
+    offline: OFFLINE_EMBEDDER_LABEL,
     openai: model,
   }[family];
   const kind = chat.kind !== embedder.kind ? `${embedder.kind} ` : '';

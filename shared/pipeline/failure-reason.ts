@@ -9,6 +9,30 @@ const DESCRIPTIONS: Record<string, string> = {
   'Lambda.ServiceException': 'the Lambda service failed too many times',
 };
 
+/** The kind of failure by the error's name (a Lambda's `errorType`, a States error); anything else is `failed`. */
+const CODES: Record<string, string> = {
+  UnsupportedDocumentError: 'unsupported_document',
+  ProviderError: 'provider_failed',
+  CallTimeoutError: 'provider_failed',
+  OutOfSpaceError: 'insufficient_storage',
+  'States.Timeout': 'timeout',
+  'States.DataLimitExceeded': 'too_large',
+  ExecutionHistoryLimitExceeded: 'too_large',
+  DatabaseError: 'database',
+  TransientError: 'database',
+};
+
+/**
+ * The kind of a failure, stored beside its reason so that a client can say it in its own language
+ * (docs/lifecycle.md): `unsupported_document`, `provider_failed`, `insufficient_storage`, `timeout`,
+ * `too_large`, `database`, else `failed`.
+ *
+ * @example failureCode({ Error: 'UnsupportedDocumentError', Cause: 'a.docx: the file is empty' }) // 'unsupported_document'
+ */
+export function failureCode(error: StateError | undefined): string {
+  return (error && CODES[error.Error]) ?? 'failed';
+}
+
 /** Status fields stay readable and bounded whatever a step threw. */
 const MAX_REASON_CHARS = 2000;
 

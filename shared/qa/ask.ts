@@ -1,4 +1,4 @@
-import { DropQAError } from '#shared/errors.ts';
+import { DropQAError, errorBody } from '#shared/errors.ts';
 import { errorFields, log } from '#shared/log/logger.ts';
 import { withEarlierTurns } from './conversation/earlier-turns-chat.ts';
 import { rewriteQuestion } from './conversation/rewrite.ts';
@@ -37,6 +37,8 @@ export async function* ask(
       data: {
         code: 'mode_unavailable',
         message: `The '${mode}' mode is not available yet: it arrives with the question-answering work. Use 'auto', 'standard' or 'agent'.`,
+        reason: 'mode_unavailable',
+        params: { mode },
       },
     };
     return;
@@ -81,8 +83,8 @@ export async function* ask(
   }
 }
 
-function errorData(error: unknown): { code: string; message: string } {
-  if (error instanceof DropQAError) return { code: error.code, message: error.message };
+function errorData(error: unknown): ReturnType<typeof errorBody> {
+  if (error instanceof DropQAError) return errorBody(error);
   log.error('ask: failed', errorFields(error, { stack: true }));
   return {
     code: 'internal_error',

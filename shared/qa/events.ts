@@ -1,3 +1,4 @@
+import type { ReasonParams } from '../errors.ts';
 import type { Rewrite } from './conversation/turns.ts';
 import type { DocumentReference } from './documents/references.ts';
 import type { QaMode } from './request.ts';
@@ -24,6 +25,7 @@ export type QaEvent =
   | { type: 'references'; data: { sources: QaSource[]; references?: DocumentReference[] } }
   | { type: 'usage'; data: { stage: string; inputTokens: number; outputTokens: number; model: string } }
   | { type: 'done'; data: { response: QaResponse } }
-  | { type: 'error'; data: { code: string; message: string } };
+  /** The API's error body (docs/api.md#errors): a `reason` and `params` where a client shows it. */
+  | { type: 'error'; data: { code: string; message: string; reason?: string; params?: ReasonParams } };
 
 export type QaEventType = QaEvent['type'];

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { jsonColumn } from '#shared/db/json-column.ts';
 import type { NodeType } from '#shared/db/schema.ts';
-import { NotFoundError, ValidationError } from '#shared/errors.ts';
+import { NO_READY_VERSION, NotFoundError, ValidationError } from '#shared/errors.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { isUuid } from './scope.ts';
 
@@ -73,7 +73,8 @@ export async function getDocumentStructure(
   );
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
-  if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
+  if (wanted === undefined)
+    throw new NotFoundError(`Document ${documentId} has no ready version yet`, NO_READY_VERSION);
   // In pages: a long document's summaries pass the Data API's 1 MiB result.
   const rows = await readVersionNodes<Row>(
     db,

@@ -283,4 +283,73 @@ describe('web client accessibility and languages', () => {
       await chinese.close();
     }
   });
+
+  it('says a refused question, a failed document and the technical details in Chinese; focus stays clear of the Ask form', async () => {
+    const chinese = await browser.newContext({ viewport: DESKTOP, baseURL: server.url, locale: 'zh-CN' });
+    try {
+      const tab = await chinese.newPage();
+      const englishLabels = async (userContent: string[]) =>
+        ((await tab.evaluate(englishLabelsScript(userContent))) as string[]).filter(
+          (w) => !['DropQA', 'Enter', 'Shift', ...types].includes(w),
+        );
+      // A file that cannot be read fails on its own document: the kind in Chinese, the reason lang=en.
+      const upload = await tab.request.post('/api/documents/upload', {
+        headers: { 'x-dropqa-client': 'web' },
+        multipart: {
+          files: { name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) },
+        },
+      });
+      const failedId = ((await upload.json()) as { documents: { id: string }[] }).documents[0]?.id;
+      await expect
+        .poll(
+          async () =>
+            ((await (await tab.request.get(`/api/documents/${failedId}`)).json()) as { status: string })
+              .status,
+          {
+            timeout: READY_TIMEOUT_MS,
+          },
+        )
+        .toBe('failed');
+      await tab.goto(`/documents/${failedId}`);
+      expect(await tab.getByTestId('failure').textContent()).toContain('无法读取此文件');
+      await tab.waitForLoadState('networkidle');
+      expect(await englishLabels(['uploads/empty.md', 'empty.md'])).toEqual([]);
+
+      // The technical details name the version's counters in Chinese.
+      await tab.goto(`/documents/${documentId}`);
+      await tab.getByTestId('version-stats').locator('summary').click();
+      expect(await tab.getByTestId('version-stats').locator('dt').allTextContents()).toContain('段落');
+      const details = (await tab.getByTestId('version-stats').locator('dt').allTextContents()).join(' ');
+      expect(details).not.toMatch(/[A-Za-z]{3,}/);
+
+      // A question the server refuses (version 0) says why in Chinese.
+      await tab.goto('/ask');
+      await askByKeyboard(tab, '北极光项目的预算是多少？');
+      await tab.getByPlaceholder('当前').fill('0');
+      const refused = await askByKeyboard(tab, '团队什么时候开会？');
+      expect(await refused.getByTestId('answer-error').textContent()).toContain('版本必须大于 0');
+
+      // Forward through the conversation by keyboard, the sticky question form never covers the focus.
+      for (const viewport of [{ width: 1280, height: 600 }, PHONE]) {
+        await tab.setViewportSize(viewport);
+        await tab.evaluate('window.scrollTo(0, 0)');
+        await tab.locator('main h1').focus();
+        const covered: string[] = [];
+        for (let i = 0; i < 20; i++) {
+          await tab.keyboard.press('Tab');
+          const hidden = (await tab.evaluate(`(() => {
+            const focused = document.activeElement;
+            const form = document.querySelector('main form');
+            if (!focused || !form || form.contains(focused) || focused.contains(form)) return '';
+            if (getComputedStyle(form).position !== 'sticky') return '';
+            return focused.getBoundingClientRect().bottom > form.getBoundingClientRect().top + 1 ? focused.tagName + ' ' + focused.textContent.slice(0, 40) : '';
+          })()`)) as string;
+          if (hidden) covered.push(hidden);
+        }
+        expect(covered, JSON.stringify(viewport)).toEqual([]);
+      }
+    } finally {
+      await chinese.close();
+    }
+  }, 180_000);
 });

@@ -4,7 +4,7 @@ import { jsonColumn } from '#shared/db/json-column.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { type Db, queryRows } from '../../db/client.ts';
-import { NotFoundError } from '../../errors.ts';
+import { NO_READY_VERSION, NotFoundError } from '../../errors.ts';
 import { imageUrl } from '../../qa/documents/references.ts';
 import { idParam, structureQuery } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
@@ -80,7 +80,8 @@ export async function listDocumentImages(
   );
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
-  if (wanted === undefined) throw new NotFoundError(`Document ${documentId} has no ready version yet`);
+  if (wanted === undefined)
+    throw new NotFoundError(`Document ${documentId} has no ready version yet`, NO_READY_VERSION);
   const [sections, images] = await Promise.all([
     // In pages, as every read that grows with a document (the Data API answers at most 1 MiB).
     readVersionNodes<SectionRow>(

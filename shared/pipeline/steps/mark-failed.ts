@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../db/index.ts';
 import { settleDocumentStatus } from '../../documents/write.ts';
 import { markFailedInputSchema, parseStepInput } from '../contract.ts';
-import { failureReason } from '../failure-reason.ts';
+import { failureCode, failureReason } from '../failure-reason.ts';
 import type { PipelineDeps } from '../types.ts';
 import { discardVersion } from '../version-discard.ts';
 
@@ -19,12 +19,13 @@ export async function markFailed(raw: unknown, deps: PipelineDeps): Promise<{ re
   const input = parseStepInput(markFailedInputSchema, raw, 'MarkFailed');
   const { db } = deps;
   const reason = failureReason(input.error);
+  const code = failureCode(input.error);
   const now = new Date();
   if (input.register && input.register.outcome !== 'unchanged') {
     const { documentId, version } = input.register;
     await db
       .update(documentVersions)
-      .set({ status: 'failed', error: reason, completedAt: now, updatedAt: now })
+      .set({ status: 'failed', error: reason, errorCode: code, completedAt: now, updatedAt: now })
       .where(and(eq(documentVersions.documentId, documentId), eq(documentVersions.version, version)));
     await settleDocumentStatus(db, documentId);
     // A failed version is never searched, not even by number: what it wrote goes.
@@ -45,8 +46,13 @@ export async function markFailed(raw: unknown, deps: PipelineDeps): Promise<{ re
       .update(documents)
       .set(
         doc.currentVersion === null
-          ? { status: 'failed', statusDetail: reason, updatedAt: now }
-          : { status: 'ready', statusDetail: `the last update failed: ${reason}`, updatedAt: now },
+          ? { status: 'failed', statusDetail: reason, failureCode: code, updatedAt: now }
+          : {
+              status: 'ready',
+              statusDetail: `the last update failed: ${reason}`,
+              failureCode: code,
+              updatedAt: now,
+            },
       )
       .where(eq(documents.id, doc.id));
   }

@@ -42,10 +42,13 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
   let hash = '';
   let fileType = 'unknown';
   let reason: string | undefined;
+  /** The kind of `reason` (docs/lifecycle.md): the file is over the limit, or not a readable type. */
+  let kind: 'file_too_large' | 'unsupported_document' | undefined;
   const limit = config.limits.maxFileBytes;
   if (head.size > limit) {
     // Too large to read: no hash, so a later upload under this key is never mistaken for it.
     reason = `${doc.filename}: the file is ${formatBytes(head.size)}, above the ${formatBytes(limit)} limit (limits.maxFileBytes)`;
+    kind = 'file_too_large';
   } else {
     bytes = await store.get(input.key);
     hash = contentHash(bytes);
@@ -54,6 +57,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     } catch (error) {
       if (!(error instanceof UnsupportedDocumentError)) throw error;
       reason = error.message;
+      kind = 'unsupported_document';
     }
   }
 
@@ -96,6 +100,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
           status: reason ? 'failed' : 'processing',
           step: 'register',
           error: reason ?? null,
+          errorCode: kind ?? null,
           completedAt: reason ? now : null,
         })
         .onConflictDoNothing()
@@ -105,7 +110,7 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
     const processing = db.$with('processing').as(
       db
         .update(documents)
-        .set({ status: 'processing', statusDetail: 'register', fileType, updatedAt: now })
+        .set({ status: 'processing', statusDetail: 'register', failureCode: null, fileType, updatedAt: now })
         .where(and(eq(documents.id, doc.id), sql`${!reason} AND EXISTS (SELECT 1 FROM ${inserted})`)),
     );
     const [created] = await db.with(inserted, processing).select().from(inserted);

@@ -88,7 +88,7 @@ describe('HTTP API', () => {
   it('ingests good files and fails bad ones on their own documents', async () => {
     const res = await app.request('/api/documents?limit=10');
     const { items, total } = (await res.json()) as {
-      items: { key: string; status: string; statusDetail: string }[];
+      items: { key: string; status: string; statusDetail: string; failureCode: string | null }[];
       total: number;
     };
     expect(total).toBe(4);
@@ -99,6 +99,12 @@ describe('HTTP API', () => {
     expect(byKey['uploads/binary.md']?.statusDetail).toMatch(/binary/i);
     expect(byKey['uploads/empty.md']?.status).toBe('failed');
     expect(byKey['uploads/empty.md']?.statusDetail).toMatch(/empty/i);
+    // The failure's kind beside its English reason, on the document and on its version.
+    expect(byKey['uploads/binary.md']?.failureCode).toBe('unsupported_document');
+    const detail = (await (await app.request(`/api/documents/${ids['uploads/binary.md']}`)).json()) as {
+      versions: { errorCode: string | null }[];
+    };
+    expect(detail.versions[0]?.errorCode).toBe('unsupported_document');
   });
 
   it('returns a document with its versions and its structure', async () => {
@@ -127,9 +133,13 @@ describe('HTTP API', () => {
   it('rejects a bad search with a 400 naming the field', async () => {
     const res = await app.request('/api/search?q=x&kind=magic');
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: { code: string; message: string } };
+    const body = (await res.json()) as {
+      error: { code: string; message: string; reason: string; params: Record<string, unknown> };
+    };
     expect(body.error.code).toBe('validation_failed');
     expect(body.error.message).toContain('kind');
+    // The reason and its params, for a client to say in its own language.
+    expect(body.error).toMatchObject({ reason: 'not_allowed', params: { field: 'query.kind' } });
   });
 
   it('streams a cited answer to a Chinese question', async () => {

@@ -109,6 +109,8 @@ describe('the ask API over its limit', () => {
       error: {
         code: 'rate_limited',
         message: expect.stringMatching(/^Too many questions: .*try again in \d+ s$/),
+        reason: 'retry_after',
+        params: { seconds: retryAfter },
       },
     });
     const bob = await ask(app, 'token-bob');

@@ -88,6 +88,7 @@ describe('uploads over HTTP', () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('payload_too_large');
     expect(body.error.message).toMatch(/big\.md is larger than 1000000 bytes \(limits\.maxFileBytes\)/);
+    expect(body.error).toMatchObject({ reason: 'file_too_large', params: { bytes: 1_000_000 } });
     expect(bucketFiles(dir).filter((f) => f.startsWith('uploads'))).toEqual([]);
     expect(stagedFiles(dir)).toEqual([]);
     expect((await (await fetch(`${server.url}/api/health`)).json()) as unknown).toMatchObject({ ok: true });

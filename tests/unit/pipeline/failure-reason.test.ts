@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureReason } from '#shared/pipeline/failure-reason.ts';
+import { failureCode, failureReason } from '#shared/pipeline/failure-reason.ts';
 
 describe('failureReason', () => {
   it('uses the thrown message that the local runner puts in Cause', () => {
@@ -28,5 +28,21 @@ describe('failureReason', () => {
 
   it('bounds very long reasons', () => {
     expect(failureReason({ Error: 'E', Cause: 'x'.repeat(10_000) }).length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('failureCode', () => {
+  it('names the kind of failure by the error, for a client to say in its language', () => {
+    expect(failureCode({ Error: 'UnsupportedDocumentError', Cause: 'a.md: the file is empty' })).toBe(
+      'unsupported_document',
+    );
+    expect(failureCode({ Error: 'ProviderError', Cause: 'bedrock: throttled' })).toBe('provider_failed');
+    expect(failureCode({ Error: 'States.Timeout' })).toBe('timeout');
+    expect(failureCode({ Error: 'DatabaseError', Cause: 'database error: x' })).toBe('database');
+  });
+
+  it('says `failed` for any other error, and without one', () => {
+    expect(failureCode({ Error: 'Error', Cause: 'topics broke' })).toBe('failed');
+    expect(failureCode(undefined)).toBe('failed');
   });
 });

@@ -1,6 +1,7 @@
 import { reactive, ref } from 'vue';
 import { readSse } from '#shared/api/sse-read.ts';
 import { api, messageOf } from '../lib/api.ts';
+import type { ErrorBody } from '../lib/api-error.ts';
 import { requestHeaders, unauthorized } from '../lib/session.ts';
 import { applyEvent, newTurn, storedTurn, type Turn } from '../lib/turn.ts';
 import type { ConversationDetail } from '../lib/types.ts';
@@ -55,10 +56,9 @@ export function useConversation() {
       });
       if (response.status === 401) unauthorized();
       if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => ({}))) as {
-          error?: { code?: string; message?: string };
-        };
+        const body = (await response.json().catch(() => ({}))) as ErrorBody;
         applyEvent(turn, 'error', {
+          ...body.error,
           code: body.error?.code ?? 'http_error',
           message: body.error?.message ?? `${response.status} ${response.statusText}`,
         });

@@ -23,9 +23,16 @@ export function initialLocale(stored: string | null, browser: readonly string[])
   return 'en';
 }
 
+/** The browser globals used here; absent under Node, where the unit tests load the catalogues. */
+const browser = globalThis as unknown as {
+  localStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  navigator?: { languages: readonly string[] };
+  document?: { documentElement: { lang: string } };
+};
+
 function storedLocale(): string | null {
   try {
-    return localStorage.getItem(STORAGE_KEY);
+    return browser.localStorage?.getItem(STORAGE_KEY) ?? null;
   } catch {
     return null;
   }
@@ -33,7 +40,7 @@ function storedLocale(): string | null {
 
 export const i18n = createI18n({
   legacy: false,
-  locale: initialLocale(storedLocale(), typeof navigator === 'undefined' ? [] : navigator.languages),
+  locale: initialLocale(storedLocale(), browser.navigator?.languages ?? []),
   fallbackLocale: 'en',
   messages: { en, 'zh-CN': zhCN },
   missingWarn: false,
@@ -49,7 +56,7 @@ export function currentLocale(): Locale {
 export function setLocale(locale: Locale): void {
   i18n.global.locale.value = locale;
   try {
-    localStorage.setItem(STORAGE_KEY, locale);
+    browser.localStorage?.setItem(STORAGE_KEY, locale);
   } catch {
     // Private windows may refuse storage: the switch still holds for this page.
   }
@@ -59,7 +66,7 @@ export function setLocale(locale: Locale): void {
 watch(
   () => i18n.global.locale.value,
   (locale) => {
-    if (typeof document !== 'undefined') document.documentElement.lang = locale;
+    if (browser.document) browser.document.documentElement.lang = locale;
   },
   { immediate: true },
 );

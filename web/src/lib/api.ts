@@ -1,16 +1,5 @@
+import { apiError, type ErrorBody } from './api-error.ts';
 import { requestHeaders, unauthorized } from './session.ts';
-
-/** An API error with the server's code (`not_found`, `validation_failed`, ...) and message. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Fetches JSON from the API; a non-2xx answer becomes an ApiError carrying the server's message. */
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
@@ -23,13 +12,9 @@ export async function api<T>(path: string, init?: RequestInit): Promise<T> {
     },
   });
   if (response.status === 401) unauthorized();
-  const answer = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  const answer = (await response.json().catch(() => ({}))) as ErrorBody;
   if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      answer.error?.code ?? 'http_error',
-      answer.error?.message ?? `${response.status} ${response.statusText}`,
-    );
+    throw apiError(response.status, answer, { message: `${response.status} ${response.statusText}` });
   }
   return answer as T;
 }

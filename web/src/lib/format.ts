@@ -1,5 +1,4 @@
-import { currentLocale, i18n } from '../i18n/index.ts';
-import { ApiError } from './api.ts';
+import { currentLocale } from '../i18n/index.ts';
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
@@ -50,19 +49,4 @@ export function documentLink(
   if (options.node) query.node = options.node;
   if (options.version !== undefined) query.version = String(options.version);
   return { name: 'document', params: { id }, query };
-}
-
-/**
- * An error in the page's language: the API's `code` chooses the sentence (errors.* in the
- * catalogues), the server's own message fills in the detail; anything else keeps its message.
- */
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError) return codeText(error.code, error.message);
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** An `{ code, message }` error (API answers, the answer stream's `error` event) in the page's language. */
-export function codeText(code: string, message: string): string {
-  const key = `errors.${code}`;
-  return i18n.global.te(key, 'en') ? i18n.global.t(key, { detail: message }) : message;
 }

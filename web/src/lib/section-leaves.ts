@@ -1,5 +1,6 @@
 import { reactive } from 'vue';
-import { api, messageOf } from './api.ts';
+import { api } from './api.ts';
+import { errorText } from './server-text.ts';
 
 /** A paragraph, table or image of a section, as `GET /api/documents/{id}/sections/{section}/leaves` lists it. */
 export interface SectionLeaf {
@@ -30,7 +31,7 @@ export function useSectionLeaves() {
       );
       leaves.set(sectionId, { state: 'loaded', items });
     } catch (error) {
-      leaves.set(sectionId, { state: 'failed', error: messageOf(error) });
+      leaves.set(sectionId, { state: 'failed', error: errorText(error) });
     }
   }
 

@@ -1,4 +1,4 @@
-import type { DocumentReference, QaResponse, QaSource, TraceStep } from './types.ts';
+import type { DocumentReference, QaResponse, QaSource, ServerError, TraceStep } from './types.ts';
 
 /** One question and its (streaming or finished) answer in the conversation view. */
 export interface Turn {
@@ -18,7 +18,7 @@ export interface Turn {
   response?: QaResponse;
   /** On a follow-up: the question retrieval searched for and the earlier turns it drew on. */
   rewrite?: { standalone_question: string; from_turns: number[] };
-  error?: { code: string; message: string };
+  error?: ServerError;
 }
 
 /**
@@ -93,7 +93,12 @@ export function applyEvent(turn: Turn, event: string, data: unknown): void {
       break;
     }
     case 'error':
-      turn.error = { code: String(d.code ?? 'error'), message: String(d.message ?? 'The answer failed') };
+      turn.error = {
+        code: String(d.code ?? 'error'),
+        message: String(d.message ?? 'The answer failed'),
+        ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
+        ...(d.params && typeof d.params === 'object' ? { params: d.params as ServerError['params'] } : {}),
+      };
       turn.state = 'error';
       turn.progress = undefined;
       break;

@@ -38,6 +38,14 @@ export type {
   WordChange,
 };
 
+/** An API error as it arrives: `{ code, message, reason?, params? }` (docs/api.md#errors). */
+export interface ServerError {
+  code: string;
+  message: string;
+  reason?: string;
+  params?: Record<string, string | number>;
+}
+
 /** A server type as it arrives in JSON: dates are ISO strings. */
 export type Json<T> = T extends Date
   ? string

@@ -1,4 +1,4 @@
-import { ApiError } from './api.ts';
+import { ApiError, apiError, type ErrorBody } from './api-error.ts';
 import { authHeaders, requestHeaders, unauthorized } from './session.ts';
 
 /** Upload progress of one file: bytes sent of total. */
@@ -39,9 +39,7 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
       headers: { ...(await requestHeaders('POST', request)), 'Content-Type': 'application/json' },
       body: request,
     });
-    const body = (await response.json().catch(() => ({}))) as PresignAnswer & {
-      error?: { code?: string; message?: string };
-    };
+    const body = (await response.json().catch(() => ({}))) as PresignAnswer & ErrorBody;
     if (response.status === 401) unauthorized();
     if (response.ok && body.supported && body.url) {
       presignSupported = true;
@@ -49,30 +47,20 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
       return { key: body.key ?? file.name, filename: file.name, status: 'queued' };
     }
     if (response.status === 501 || response.status === 404) presignSupported = false;
-    else if (!response.ok) {
-      throw new ApiError(
-        response.status,
-        body.error?.code ?? 'http_error',
-        body.error?.message ?? 'Upload refused',
-      );
-    }
+    else if (!response.ok) throw apiError(response.status, body, { message: 'Upload refused' });
   }
   const form = new FormData();
   form.append('files', file, file.name);
   // Only the local folder bucket gets here (S3 answers the presign above), so no payload hash is needed.
   const text = await send('POST', '/api/documents/upload', form, authHeaders(), onProgress);
   const answer = JSON.parse(text) as {
-    documents?: (Uploaded & { error?: { code: string; message: string } })[];
+    documents?: (Uploaded & ErrorBody)[];
   };
   const first = answer.documents?.[0];
   if (!first) throw new ApiError(500, 'bad_answer', 'The server accepted the upload but listed no document');
   // Refused on its own (its name or its place in the bucket): shown like any refused upload.
   if (first.status === 'rejected') {
-    throw new ApiError(
-      400,
-      first.error?.code ?? 'validation_failed',
-      first.error?.message ?? 'Upload refused',
-    );
+    throw apiError(400, first, { code: 'validation_failed', message: 'Upload refused' });
   }
   return first;
 }
@@ -93,16 +81,13 @@ function send(
       if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.responseText);
       // Only the API answers 401 (a presigned bucket URL answers 403).
       if (xhr.status === 401) unauthorized();
-      let message = `${xhr.status} ${xhr.statusText}`;
-      let code = 'http_error';
+      let parsed: ErrorBody = {};
       try {
-        const parsed = JSON.parse(xhr.responseText) as { error?: { code?: string; message?: string } };
-        message = parsed.error?.message ?? message;
-        code = parsed.error?.code ?? code;
+        parsed = JSON.parse(xhr.responseText) as ErrorBody;
       } catch {
         // not JSON (a bucket's XML error): keep the status line
       }
-      reject(new ApiError(xhr.status, code, message));
+      reject(apiError(xhr.status, parsed, { message: `${xhr.status} ${xhr.statusText}` }));
     };
     xhr.onerror = () => reject(new ApiError(0, 'network', 'The upload could not reach the server'));
     xhr.send(body);
