@@ -9,7 +9,12 @@
  * `<--data>/<set>`, kept and reused), its queries go through `search` for each kind. Prints nDCG@10,
  * Recall@100, MRR@10, Hits@10, latency and ingest speed per set, the bootstrap noise of each mean,
  * and with `--baseline` (a JSON an earlier run wrote) a before/after table whose verdict says where a
- * set fell or rose by more than twice its noise. Writes bench/results/eval-<time>.json.
+ * set fell or rose by more than twice its noise. A set without qrels whose queries carry `answers`
+ * (`answers-zh`, `answers-en`) is an answers set: its questions are asked (mode `auto`) and scored by
+ * the gold answer in the answer, within 200 characters after the leading notice, and the median length
+ * (`./eval/answers.ts`). A set with a `tables/` folder (`tables-en`) is a table set: each question is
+ * asked over its table's document alone and scored by every gold answer as a whole token within 300
+ * characters after the notice (`./eval/tables.ts`). Writes bench/results/eval-<time>.json.
  */
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,17 +23,22 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '#shared/config/index.ts';
 import { resolveFollowUp } from '#shared/qa/conversation/follow-up.ts';
+import { type AnswerScore, isAnswerSet, loadAnswerSet, scoreAnswers } from './eval/answers.ts';
 import { loadBeirSet } from './eval/beir.ts';
 import { type Comparison, compare, meanNoise, pairedNoise } from './eval/compare.ts';
 import { buildConversations, type ConversationScore, scoreConversations } from './eval/conversations.ts';
 import { loadRewriteSet, scoreRewrites } from './eval/rewrite-set.ts';
 import { EVAL_KINDS, type EvalKind, type EvalResult, runEval } from './eval/run.ts';
+import { isTableSet, loadTableSet, scoreTables, type TableScore } from './eval/tables.ts';
 
 const DEFAULT_SETS = ['scifact-train', 'cmrc2018-trial', 'domainrag-dev'];
 /** Fewer conversations than this (a set whose queries name no title and hold no 的) are not scored. */
 const MIN_CONVERSATIONS = 10;
 const usage =
-  'usage: npm run eval -- [set or BEIR dir ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>] [--baseline <json>] [--no-conversation]';
+  'usage: npm run eval -- [set or BEIR dir ...] [--kinds fulltext,semantic,hybrid] [--limit N] [--data <dir>] [--baseline <json>] [--no-conversation]\n' +
+  `  sets: a folder name under DROPQA_EVAL_DIR (default ../shared/eval) or a path; default: ${DEFAULT_SETS.join(' ')};\n` +
+  '  an answers set (answers-zh, answers-en) is scored by asking its questions;\n' +
+  '  a table set (tables-en) by asking each question over its table alone.';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,8 +48,13 @@ const { values, positionals } = parseArgs({
     data: { type: 'string' },
     baseline: { type: 'string' },
     'no-conversation': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 const fail = (message: string): never => {
   console.error(`${message}\n${usage}`);
   process.exit(2);
@@ -60,21 +75,34 @@ const baseline = values.baseline ? readBaseline(resolve(values.baseline)) : unde
 
 const results: EvalResult[] = [];
 const conversations: ConversationScore[] = [];
+const answers: AnswerScore[] = [];
+const tables: TableScore[] = [];
 for (const dir of setDirs) {
-  const set = loadBeirSet(dir);
+  if (isTableSet(dir)) {
+    tables.push(await scoreTableSet(dir));
+    continue;
+  }
+  const answerSet = isAnswerSet(dir) ? loadAnswerSet(dir) : undefined;
+  const set = answerSet ?? loadBeirSet(dir);
   if (limit !== undefined) set.queries = set.queries.slice(0, limit);
   const dataDir = values.data
     ? join(resolve(values.data), set.name)
     : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
   const config = loadConfig({ overrides: { dataDir } });
-  const built = values['no-conversation'] ? [] : buildConversations(set);
+  const built = values['no-conversation'] || answerSet ? [] : buildConversations(set);
   try {
-    results.push(
-      await runEval(set, config, kinds, progressBar(set.name), async (ingested) => {
+    const result = await runEval(
+      set,
+      config,
+      answerSet ? [] : kinds,
+      progressBar(set.name),
+      async (ingested) => {
+        if (answerSet) answers.push(await scoreAnswers(answerSet, ingested, progressBar(set.name)));
         if (built.length >= MIN_CONVERSATIONS)
           conversations.push(await scoreConversations(set, ingested, built));
-      }),
+      },
     );
+    if (!answerSet) results.push(result);
   } finally {
     process.stderr.write('\n');
     if (!values.data) rmSync(dataDir, { recursive: true, force: true });
@@ -128,6 +156,30 @@ if (conversations.length || rewrite) {
   }
 }
 
+if (answers.length) {
+  console.log('\nAnswers (mode auto)');
+  console.log(
+    '\n| set | questions | gold in answer | within 200 chars after the notice | median chars | median after the notice | p95 ms |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const a of answers)
+    console.log(
+      `| ${a.set} | ${a.questions} | ${f3(a.answered)} | ${f3(a.early)} | ${a.medianChars} | ${a.medianBodyChars} | ${a.p95Ms.toFixed(0)} |`,
+    );
+}
+
+if (tables.length) {
+  console.log('\nTables (mode auto, each question over its table alone)');
+  console.log(
+    '\n| set | questions | tables (failed) | every gold answer in the first 300 chars | p50 ms | p95 ms |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const t of tables)
+    console.log(
+      `| ${t.set} | ${t.questions} | ${t.tables} (${t.failedTables}) | ${f3(t.answered)} | ${t.p50Ms.toFixed(0)} | ${t.p95Ms.toFixed(0)} |`,
+    );
+}
+
 const comparisons: Comparison[] = [];
 if (baseline) {
   for (const result of results)
@@ -151,10 +203,25 @@ const file = join('bench/results', `eval-${new Date().toISOString().replace(/[:.
 const config = loadConfig({});
 writeFileSync(
   file,
-  `${JSON.stringify({ node: process.version, config: config.search, results, conversations, rewrite, comparisons }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, config: config.search, results, conversations, rewrite, answers, tables, comparisons }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${file} (pass it as --baseline to compare a later run)`);
 if (comparisons.some((c) => c.verdict === 'fell')) process.exitCode = 1;
+
+/** Scores a table set (`./eval/tables.ts`) in its own data folder (kept under `--data`). */
+async function scoreTableSet(dir: string): Promise<TableScore> {
+  const set = loadTableSet(dir);
+  if (limit !== undefined) set.queries = set.queries.slice(0, limit);
+  const dataDir = values.data
+    ? join(resolve(values.data), set.name)
+    : mkdtempSync(join(tmpdir(), 'dropqa-eval-'));
+  try {
+    return await scoreTables(set, loadConfig({ overrides: { dataDir } }), progressBar(set.name));
+  } finally {
+    process.stderr.write('\n');
+    if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 /** Per set and kind, per-query nDCG@10 of an earlier run's JSON (this command's, or one set's of the older form). */
 function readBaseline(path: string): Map<string, Map<string, number>> {

@@ -5,6 +5,7 @@ import type { QaEvent } from './events.ts';
 import { checkQuality } from './quality.ts';
 import type { AskRequest } from './request.ts';
 import { retrieve } from './retrieve.ts';
+import { offlineTableAnswer } from './tables/flow.ts';
 import { questionTopicNames } from './topics.ts';
 import { TraceRecorder } from './trace.ts';
 import { compareVersionsFlow, versionsTarget } from './versions/index.ts';
@@ -31,6 +32,8 @@ export async function* autoFlow(
   const topics = await topicsPromise;
   if (signal?.aborted) return;
   if (topics.length > 0) yield trace.observation(`The question is about: ${topics.join(', ')}.`);
+  // Offline, rows of a table are answered by the table planner (docs/tables.md).
+  if (!deps.providers.chat && (yield* offlineTableAnswer(deps, request, hits, trace))) return;
   trace.iteration(2);
   const verdict = yield* checkQuality(deps, request.question, hits, trace);
   if (signal?.aborted) return;

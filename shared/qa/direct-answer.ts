@@ -1,6 +1,7 @@
 import type { SearchHit } from '#shared/search/types.ts';
 import { formatExtractiveAnswer, pickAnswerSentences } from '#shared/text/answer.ts';
 import { hasCjk } from '#shared/text/segment.ts';
+import { answerContexts } from './answer-contexts.ts';
 import { modelAnswerFailed, relayModelAnswer } from './answer-fallback.ts';
 import { textDeltas } from './deltas.ts';
 import type { QaDeps } from './deps.ts';
@@ -64,7 +65,7 @@ export async function* directAnswer(
 /**
  * The extractive answer over passages, its markers renumbered [1], [2], ... in order of first use and
  * the passages limited to those it quotes. `hops` are further queries (a multi-hop question's next
- * terms) whose best sentences follow the question's. When quoted sentences of different
+ * terms) whose best sentences not quoted yet follow the question's. When quoted sentences of different
  * documents disagree (two numbers for one thing), a note quotes both (`disagree`). With a chat
  * model configured but nothing retrieved, a plain statement instead of the offline label.
  */
@@ -80,12 +81,13 @@ export function extractiveAnswer(
       : 'No passage in your documents matches this question.';
     return { text, passages: [] };
   }
-  const contexts = hits.map((hit, i) => ({ content: hit.content, citation: i + 1 }));
-  const picked = pickAnswerSentences(question, contexts);
+  const contexts = answerContexts(hits);
+  const picked = pickAnswerSentences(question, contexts, { lead: true });
   for (const hop of hops) {
-    for (const sentence of pickAnswerSentences(hop, contexts, { maxSentences: 3 })) {
-      if (!picked.some((p) => p.text === sentence.text)) picked.push(sentence);
-    }
+    // Each hop leads with a sentence not quoted yet: the one naming the bridge entity in its next
+    // document, which no-padding would otherwise drop after the question's own sentence.
+    const quoted = new Set(picked.map((p) => p.text));
+    picked.push(...pickAnswerSentences(hop, contexts, { maxSentences: 3, lead: true, quoted }));
   }
   const renumber = new Map<number, number>();
   for (const sentence of picked)

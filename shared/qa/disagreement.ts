@@ -1,5 +1,6 @@
 import { hasCjk } from '#shared/text/segment.ts';
 import { findNumericContradictions } from './agent/consistency.ts';
+import { quotedName } from './document-name.ts';
 
 /** A sentence an offline answer quotes, with its source and how the answer cites it. */
 export interface QuotedSentence {
@@ -8,14 +9,6 @@ export interface QuotedSentence {
   marker: string;
   documentId: string;
   documentName: string;
-}
-
-/**
- * A document's name as an offline answer quotes it: in Chinese title marks (《计划》), in an English
- * answer in quotation marks ("plan.md"), never 《》 in English.
- */
-export function quotedName(name: string, zh: boolean): string {
-  return zh ? `《${name}》` : `"${name}"`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { reasonOf } from '#shared/errors.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
+import { answerContexts, passageFrames } from './answer-contexts.ts';
 import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { bridgeEntities, isMultiHop } from './hops.ts';
@@ -19,7 +20,8 @@ export interface QualityVerdict {
  * The quality check (docs/spec.md#quality-check) on retrieved passages: none -> insufficient. With
  * a chat model: the best relevance below `search.relevanceThreshold` -> insufficient, else the
  * model's judgment (role `judge`; when it fails, the passages are taken as sufficient). Offline:
- * the share of the question's terms that the extractive answer would quote (hashing cosines are not
+ * the share of the question's terms that the extractive answer would quote or that frame its quotes
+ * (their section headings, document names and e-mail headers: `passageFrames`; hashing cosines are not
  * on the threshold's scale), and never enough for a multi-hop question whose quotes name the next
  * hop. Streams the finding as a trace observation.
  */
@@ -36,11 +38,15 @@ export async function* checkQuality(
   }
   const chat = deps.providers.chat;
   if (!chat) {
-    const quoted = pickAnswerSentences(
-      question,
-      hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-    ).map((s) => s.text);
-    const coverage = questionCoverage(question, quoted);
+    const picked = pickAnswerSentences(question, answerContexts(hits));
+    const quoted = picked.map((s) => s.text);
+    // A quote is about its headings and its message's Subject too: a slide's one line under the
+    // title "下一步" answers "下一步要招聘什么人？" though it repeats only 招聘.
+    const frames = passageFrames(
+      hits,
+      picked.map((s) => s.citation),
+    );
+    const coverage = questionCoverage(question, [...quoted, ...frames]);
     const bridges = isMultiHop(question) ? bridgeEntities(question, quoted) : [];
     if (bridges.length > 0) {
       yield trace.observation(

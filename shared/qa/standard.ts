@@ -4,6 +4,7 @@ import type { QaEvent } from './events.ts';
 import { checkQuality } from './quality.ts';
 import type { AskRequest } from './request.ts';
 import { retrieve } from './retrieve.ts';
+import { offlineTableAnswer } from './tables/flow.ts';
 import { TraceRecorder } from './trace.ts';
 
 /**
@@ -19,6 +20,7 @@ export async function* standardFlow(
   const trace = new TraceRecorder();
   const hits = yield* retrieve(deps, request, trace);
   if (signal?.aborted) return;
+  if (!deps.providers.chat && (yield* offlineTableAnswer(deps, request, hits, trace))) return;
   trace.iteration(2);
   const verdict = yield* checkQuality(deps, request.question, hits, trace);
   if (signal?.aborted) return;

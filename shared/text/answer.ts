@@ -1,11 +1,26 @@
 import { neutralizeMarkers } from '#shared/text/citation-markers.ts';
 import { hasCjk, segment } from '#shared/text/segment.ts';
+import {
+  type AnswerType,
+  expectedAnswerType,
+  newTypedSpans,
+  typedSpans,
+  withoutDateline,
+} from './answer-type.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface AnswerContext {
   content: string;
   /** The marker number the answer cites this context with (`[n]`). */
   citation: number;
+  /** The document the context belongs to (its rendered metadata frames its other contexts). */
+  document?: string;
+  /**
+   * Text DropQA rendered from a document's structure rather than its body (an e-mail's From / To /
+   * Subject lines): it lends its terms to the document's other sentences and is quoted only when
+   * the document offers no other sentence.
+   */
+  rendered?: boolean;
 }
 
 export interface ExtractiveAnswerOptions {
@@ -18,6 +33,20 @@ export interface ExtractiveAnswerOptions {
    * `asksForQuantity(question)`; a sub-query rewritten from such a question passes the original's).
    */
   quantity?: boolean;
+  /**
+   * Answer a factoid question (the direct answer's extract): rank by the answer type the question
+   * expects and quote a further sentence only when it adds question terms or another value; without
+   * it (a step's extract: Stage 1, a hop, a judge), sentences are ranked by their question terms and
+   * up to `maxSentences` above the relative floor are kept.
+   */
+  lead?: boolean;
+  /**
+   * Sentences the answer already quotes (as returned by an earlier pick): never picked again and
+   * not counted as covering the question's terms. A hop's extract passes the question's sentences,
+   * so the hop leads with a sentence of its own: the one naming the bridge entity elsewhere
+   * ("Dana Whitfield also led Borealis"), not the hop-1 sentence that found the name.
+   */
+  quoted?: ReadonlySet<string>;
 }
 
 export interface AnswerSentence {
@@ -37,6 +66,26 @@ const QUESTION_WORDS = new Set(
 );
 /** A sentence scoring below this share of the best one adds noise, not an answer. */
 const RELATIVE_FLOOR = 0.35;
+/**
+ * A sentence without a span of the type the question expects (no date for "when") answers at most
+ * half as well as one with it: the question terms say what it is about, the span is the answer.
+ */
+const TYPE_MISSING = 0.5;
+/** A sentence matching only through its document's rendered metadata is ranked below one matching itself. */
+const LENT_ONLY = 0.5;
+/** How far (in characters) an answer span may sit from the question terms around it: about a clause. */
+const NEAR_CHARS = 40;
+/**
+ * A sentence offering another value for the answer must be about the question: contain at least
+ * this share of its terms (a battery "designed by IBM" is no answer to who designed the Kestrel's),
+ * and one of the names of the question that the leading sentence holds (the budget of Vega is no
+ * other value for the budget of Atlas).
+ */
+const ALTERNATIVE_COVERAGE = 0.5;
+/** A question in a document asks rather than answers: "Who directed Titanic?" in a film quiz. */
+const ASKS = /[?？]$/u;
+const NOT_AN_ANSWER = 0.5;
+
 /** Questions asking for an amount: "how many", "how much", "number of", 多少, 几个, 数量. */
 const QUANTITY_QUESTION =
   /\bhow\s+(?:many|much)\b|\b(?:number|amount|quantity|count|total)\s+of\b|多少|几[个台件人名种次位家条张套箱批]|数量|总数|总额/i;
@@ -44,6 +93,7 @@ const QUANTITY_QUESTION =
 const QUANTITY_FIELD =
   /^[^:：\n]{0,40}(?:quantit|qty|count|number|amount|total|stock|units?\b|pcs|pieces|inventory|on hand|balance|price|cost|budget|数量|库存|总数|个数|件数|台数|人数|金额|总计|合计|余额|价格|费用|预算)[^:：\n]{0,40}[:：]\s*\S/i;
 const HAS_NUMBER = /\d/;
+const YEAR = /^(?:1[5-9]|20)\d{2}$/u;
 const BLOCK_BREAK = /\n[ \t]*\n/;
 
 /**
@@ -71,10 +121,26 @@ export function questionCoverage(question: string, sentences: string[]): number 
   return found / terms.size;
 }
 
+/** A candidate sentence of the contexts, with what the ranking needs to know about it. */
+interface Candidate {
+  text: string;
+  citation: number;
+  block: number;
+  order: number;
+  tokens: Set<string>;
+  document?: string;
+  rendered: boolean;
+}
+
 /**
- * The sentences of the contexts that best match the question's segmented terms (weighted by how
- * rare each term is among the candidate sentences), best first, verbatim; empty when none shares a
- * term with the question. Deterministic.
+ * The sentences of the contexts that best answer the question, best first, verbatim; empty when
+ * none shares a term with the question. Deterministic. Sentences are scored by the question terms
+ * they contain (weighted by how rare each term is among the candidates; rendered metadata of a
+ * document, such as an e-mail's Subject line, lends its terms to that document's other sentences
+ * and is quoted only when the document offers nothing else). When the question expects a date,
+ * place, number or name (`expectedAnswerType`), a sentence holding no such span near its question
+ * terms, beyond what the question already says, counts for half. The best sentence leads; a further
+ * sentence is quoted only when it adds question terms the ones before it lack (never padding).
  */
 export function pickAnswerSentences(
   question: string,
@@ -87,14 +153,14 @@ export function pickAnswerSentences(
   if (terms.size === 0 || maxSentences < 1) return [];
 
   const seen = new Set<string>();
-  const sentences: { text: string; citation: number; block: number; order: number; tokens: Set<string> }[] =
-    [];
+  const sentences: Candidate[] = [];
   let block = 0;
   for (const context of contexts) {
     // Blank lines part a passage's blocks: the rows of a sheet, the items of a list.
     for (const part of context.content.split(BLOCK_BREAK)) {
       block += 1;
-      for (const text of splitSentences(part)) {
+      for (const sentence of splitSentences(part)) {
+        const text = withoutDateline(sentence);
         if (seen.has(text)) continue;
         seen.add(text);
         sentences.push({
@@ -102,7 +168,11 @@ export function pickAnswerSentences(
           citation: context.citation,
           block,
           order: sentences.length,
-          tokens: new Set(segment(text)),
+          // A dateline is not quoted and offers no answer, but says when the text was written: its
+          // year still matches the question's ("Who is the CEO of Lego in 2021?").
+          tokens: new Set([...segment(text), ...datelineYears(sentence, text)]),
+          document: context.document,
+          rendered: context.rendered === true,
         });
       }
     }
@@ -110,29 +180,151 @@ export function pickAnswerSentences(
   const frequency = new Map<string, number>();
   for (const s of sentences)
     for (const t of s.tokens) if (terms.has(t)) frequency.set(t, (frequency.get(t) ?? 0) + 1);
-  const matched = sentences.map((s) => {
-    let score = 0;
-    for (const t of s.tokens) {
-      const f = frequency.get(t);
-      if (f) score += Math.log(1 + sentences.length / f);
-    }
-    return { ...s, score };
-  });
+  const weight = (t: string) => {
+    const f = frequency.get(t);
+    return f ? Math.log(1 + sentences.length / f) : 0;
+  };
+  const framing = renderedFraming(sentences, terms);
+  const lead = options.lead === true;
+  const type = lead ? expectedAnswerType(question) : undefined;
+  const matched = sentences
+    .filter((s) => !(s.rendered && s.document !== undefined && framing.bodies.has(s.document)))
+    .map((s) => {
+      const own = [...s.tokens].filter((t) => terms.has(t));
+      const lent = s.rendered || s.document === undefined ? [] : (framing.terms.get(s.document) ?? []);
+      const covered = new Set([...own, ...lent]);
+      let score = 0;
+      for (const t of covered) score += weight(t);
+      if (own.length === 0 && lent.length > 0) score *= LENT_ONLY;
+      if (lead && ASKS.test(s.text.trim())) score *= NOT_AN_ANSWER;
+      const answers = type && score > 0 ? answerSpans(s.text, type, question, own) : [];
+      return { ...s, covered, score, answers, agreed: false, amount: false };
+    });
+  if (type) weighByAgreement(matched);
   const scored = ((options.quantity ?? asksForQuantity(question)) ? favourQuantities(matched) : matched)
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order);
   const best = scored[0]?.score ?? 0;
   const picked: AnswerSentence[] = [];
+  const covered = new Set<string>();
+  // A question expecting a date, place, number or name asks for a value: a further sentence adds to
+  // the answer when it states a value not quoted yet (the passages may disagree, or the best
+  // sentence name another thing), and the value the passages agree on most is always quoted.
+  let slotFilled = !type || !scored.some((s) => s.agreed);
   let chars = 0;
+  const offered = new Set<string>();
+  // A quantity question's amount line ("Quantity: 1450") holds no question term of its own: it
+  // answers through its block, so the first one quoted is the answer, never padding.
+  let amountQuoted = false;
+  // The names the question gives (Atlas, 北斗): another value must be about those the leading
+  // sentence holds, not about another project with a budget too.
+  const named = new Set(
+    typedSpans(question, 'name')
+      // A capitalised run reads on into Chinese text after it ("C919商业首飞时间"): its Latin part names.
+      .flatMap((span) => segment(span.text.replace(/(?<=[\p{Script=Latin}\p{N}])\p{Script=Han}.*$/u, '')))
+      .filter((t) => terms.has(t)),
+  );
+  let anchors: string[] | undefined;
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
+    if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
+    const fillsSlot =
+      (!slotFilled && s.agreed) ||
+      (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
+        (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
+        s.answers.some((a) => !offered.has(a))) ||
+      (s.amount && !amountQuoted);
+    if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
     const length = [...s.text].length;
     if (picked.length > 0 && chars + length > maxChars) continue;
     // Quoted document text keeps no marker of its own: only the `[n]` added here cites.
     picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
+    for (const t of s.covered) covered.add(t);
+    anchors ??= [...named].filter((t) => s.covered.has(t));
+    slotFilled ||= s.agreed;
+    amountQuoted ||= s.amount;
+    for (const a of s.answers) offered.add(a);
     chars += length;
   }
   return picked;
+}
+
+/** The years of the dateline cut from a sentence (`withoutDateline`), as search tokens. */
+function datelineYears(sentence: string, text: string): string[] {
+  if (text === sentence) return [];
+  return segment(sentence.slice(0, Math.max(0, sentence.indexOf(text)))).filter((t) => YEAR.test(t));
+}
+
+/**
+ * Of rendered metadata (an e-mail's From / To / Subject lines): the question terms it holds per
+ * document, and the documents that also have other candidate sentences (their "bodies").
+ */
+function renderedFraming(
+  sentences: Candidate[],
+  terms: Set<string>,
+): { terms: Map<string, string[]>; bodies: Set<string> } {
+  const framed = new Map<string, string[]>();
+  const bodies = new Set<string>();
+  for (const s of sentences) {
+    if (s.document === undefined) continue;
+    if (!s.rendered) {
+      bodies.add(s.document);
+      continue;
+    }
+    const held = framed.get(s.document) ?? [];
+    for (const t of s.tokens) if (terms.has(t) && !held.includes(t)) held.push(t);
+    framed.set(s.document, held);
+  }
+  return { terms: framed, bodies };
+}
+
+/**
+ * The spans of the expected type a sentence offers as its answer (lower-cased, spaces collapsed):
+ * those the question does not already give, within `NEAR_CHARS` of a question term the sentence
+ * contains (anywhere, when it matches only through rendered metadata).
+ */
+function answerSpans(text: string, type: AnswerType, question: string, own: string[]): string[] {
+  const lower = text.normalize('NFKC').toLowerCase();
+  const positions = own.flatMap((term) => {
+    const found: number[] = [];
+    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) found.push(at);
+    return found;
+  });
+  return newTypedSpans(text, type, question)
+    .filter(
+      (span) =>
+        positions.length === 0 ||
+        positions.some((p) => Math.max(span.start - p, p - span.end, 0) <= NEAR_CHARS),
+    )
+    .map((span) => span.text.toLowerCase().replace(/\s+/g, ' '));
+}
+
+/**
+ * Answer redundancy (the answer to a factoid question recurs across the passages that discuss it):
+ * each answer span collects the scores of the sentences offering it (or a span inside it or around
+ * it, "Halep" and "Simona Halep"), and a sentence's score is scaled between `TYPE_MISSING` (no span
+ * of the expected type) and 1 (the span with the most support); the sentences offering that span
+ * are marked `agreed`.
+ */
+function weighByAgreement(sentences: { score: number; answers: string[]; agreed?: boolean }[]): void {
+  const votes = new Map<string, number>();
+  for (const s of sentences)
+    for (const answer of new Set(s.answers)) votes.set(answer, (votes.get(answer) ?? 0) + s.score);
+  const words = new Map([...votes.keys()].map((k) => [k, k.split(/[\s,，、·・.]+/u).filter(Boolean)]));
+  const within = (a: string[], b: string[]) => a.every((w) => b.includes(w));
+  const support = new Map<string, number>();
+  for (const [answer, own] of words) {
+    let total = 0;
+    for (const [other, theirs] of words)
+      if (other === answer || within(own, theirs) || within(theirs, own)) total += votes.get(other) ?? 0;
+    support.set(answer, total);
+  }
+  const most = Math.max(0, ...support.values());
+  for (const s of sentences) {
+    const best = Math.max(0, ...s.answers.map((a) => support.get(a) ?? 0));
+    s.score *= most > 0 ? TYPE_MISSING + (1 - TYPE_MISSING) * (best / most) : 1;
+    s.agreed = most > 0 && best === most;
+  }
 }
 
 /**
@@ -140,16 +332,18 @@ export function pickAnswerSentences(
  * row of a sheet) that state an amount gain that block's best score (a "Quantity: 1450" field) or
  * half of it (any other number), since the line holding the answer to such a question rarely
  * repeats its terms (a sheet row's Part and Warehouse lines match "titanium bolts in Rotterdam", its
- * Quantity line does not). Numbers in blocks that match nothing gain nothing.
+ * Quantity line does not). Numbers in blocks that match nothing gain nothing; the lines gaining are marked `amount`.
  */
-function favourQuantities<T extends { text: string; block: number; score: number }>(sentences: T[]): T[] {
+function favourQuantities<T extends { text: string; block: number; score: number; amount: boolean }>(
+  sentences: T[],
+): T[] {
   const best = new Map<number, number>();
   for (const s of sentences) best.set(s.block, Math.max(best.get(s.block) ?? 0, s.score));
   return sentences.map((s) => {
     const passage = best.get(s.block) ?? 0;
     if (passage === 0 || !HAS_NUMBER.test(s.text)) return s;
     const weight = QUANTITY_FIELD.test(s.text) ? 1 : 0.5;
-    return { ...s, score: s.score + passage * weight };
+    return { ...s, score: s.score + passage * weight, amount: true };
   });
 }
 
@@ -165,8 +359,8 @@ export function formatExtractiveAnswer(question: string, sentences: AnswerSenten
       : 'Offline extractive answer: no passage in your documents answers this question.';
   }
   const label = zh
-    ? '离线抽取式回答（未使用语言模型，以下句子原文摘自您的文档）：'
-    : 'Offline extractive answer (no language model was used; the sentences below are quoted verbatim from your documents):';
+    ? '离线抽取式回答（未使用语言模型，原文摘自您的文档）：'
+    : 'Offline extractive answer (no language model; quoted verbatim from your documents):';
   return [label, '', ...sentences.map((s) => `> ${s.text} [${s.citation}]`)].join('\n');
 }
 

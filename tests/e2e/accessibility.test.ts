@@ -170,14 +170,16 @@ describe('web client accessibility and languages', () => {
     await expect.poll(() => page.evaluate('document.activeElement?.tagName')).toBe('H1');
     expect(await page.getByTestId('page-announcement').textContent()).toContain('Documents');
 
-    // Folder upload is a button, reached by Tab, that opens a directory picker.
+    // Folder upload is a button, reached by Tab, that opens a directory picker. The chooser listener
+    // goes first: Playwright turns on file-chooser interception asynchronously, and a key press that
+    // overtakes it opens the (headless, invisible) native dialog instead of raising the event.
+    const chooser = page.waitForEvent('filechooser');
     let reached = false;
     for (let i = 0; i < 12 && !reached; i++) {
       await page.keyboard.press('Tab');
       reached = (await page.evaluate('document.activeElement?.dataset?.testid')) === 'choose-folder';
     }
     expect(reached).toBe(true);
-    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Enter');
     expect(
       await (await chooser)

@@ -4,6 +4,11 @@ import type { ParagraphNode } from '../types.ts';
 export interface RowParagraphs {
   /** Adds a rendered row: its "column: value" lines, joined by line breaks. */
   add(rowNumber: number, row: string): void;
+  /**
+   * Starts another table of the sheet (a sub-table under its own header row): the open paragraph
+   * closes and later ones carry `extra` in their metadata (its `columns`).
+   */
+  startTable(extra: Record<string, unknown>): void;
   /** The paragraphs so far, the last one closed. */
   finish(): ParagraphNode[];
 }
@@ -24,11 +29,16 @@ export function createRowParagraphs(sheet: string, maxChars: number): RowParagra
   let length = 0;
   let firstRow = 0;
   let lastRow = 0;
+  let extra: Record<string, unknown> = {};
 
   const close = () => {
     if (length > 0) {
       const text = pieces.join('');
-      paragraphs.push({ type: 'paragraph', text, metadata: { kind: 'rows', sheet, firstRow, lastRow } });
+      paragraphs.push({
+        type: 'paragraph',
+        text,
+        metadata: { kind: 'rows', sheet, firstRow, lastRow, ...extra },
+      });
     }
     pieces = [];
     length = 0;
@@ -55,6 +65,10 @@ export function createRowParagraphs(sheet: string, maxChars: number): RowParagra
       close();
       for (const line of row.split('\n')) append(rowNumber, line, '\n');
       close();
+    },
+    startTable(next) {
+      close();
+      extra = next;
     },
     finish() {
       close();

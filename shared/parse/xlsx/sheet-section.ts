@@ -102,7 +102,26 @@ function createRowRenderer(sheet: string, maxChars: number) {
     const body = layout.kind === 'form' ? rows : rows.slice(layout.notes + (header ? 1 : 0));
     for (const row of body) add(row);
   };
-  const add = (row: SheetRow) => paragraphs.add(row.number, render(row));
+  let previous = 0;
+  let valued = false;
+  const add = (row: SheetRow) => {
+    // A row of labels after a blank row, under rows that held values, heads a sub-table: its own
+    // header names its columns from here on (not the first header's).
+    const gap = previous > 0 && row.number > previous + 1;
+    if (header && gap && valued && row.cells.length > 1 && row.cells.every((cell) => cell.label)) {
+      const names = new Map(row.cells.map((cell) => [cell.column, columnLabel(cell.text)]));
+      const prefixes: string[] = [];
+      for (const [column, name] of names) prefixes[column] = `${name}: `;
+      render = (r) => namedLines(r, prefixes);
+      paragraphs.startTable({ headerRow: row.number, columns: columnNames(names) });
+      previous = row.number;
+      valued = false;
+      return;
+    }
+    if (row.cells.some((cell) => !cell.label)) valued = true;
+    previous = row.number;
+    paragraphs.add(row.number, render(row));
+  };
   const finish = (): { children: TreeNode[]; metadata: Record<string, unknown> } => {
     const children: TreeNode[] = [...notes, ...paragraphs.finish()];
     if (header) {

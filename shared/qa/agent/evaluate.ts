@@ -1,6 +1,7 @@
 import type { SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences, questionCoverage } from '#shared/text/answer.ts';
 import { segment } from '#shared/text/segment.ts';
+import { answerContexts } from '../answer-contexts.ts';
 import type { AgentState, Evaluation, StrategyHint, ToolOutcome } from './types.ts';
 
 /** Below this cosine relevance a search's passages are weak, unless their text covers the question. */
@@ -56,11 +57,7 @@ export function evaluateOutcome(
 export function infoDensity(question: string, hits: SearchHit[]): number {
   const terms = contentTerms(question);
   if (hits.length === 0 || terms.length === 0) return 0;
-  const quoted = pickAnswerSentences(
-    question,
-    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-    { maxSentences: 5, maxChars: 2000 },
-  );
+  const quoted = pickAnswerSentences(question, answerContexts(hits), { maxSentences: 5, maxChars: 2000 });
   const words = new Set(quoted.flatMap((s) => segment(s.text)));
   return terms.filter((t) => words.has(t)).length / terms.length;
 }

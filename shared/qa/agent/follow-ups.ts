@@ -1,6 +1,7 @@
 import type { SearchHit } from '#shared/search/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
 import { segment } from '#shared/text/segment.ts';
+import { answerContexts } from '../answer-contexts.ts';
 
 /** Words after which a sentence names the value the question asks for: "负责人：张三", "owner is Alice". */
 const VALUE_AFTER = /(?:[：:是为由]|\bis\b|\bby\b)\s*([^\s，。,.;；、()（）]{2,16})/gi;
@@ -16,11 +17,7 @@ export { isMultiHop } from '../hops.ts';
  * @example followUpTerms('A项目负责人还负责过哪些项目？', [hit('项目负责人：张三。')]) // ['张三']
  */
 export function followUpTerms(question: string, hits: SearchHit[]): string[] {
-  const [best] = pickAnswerSentences(
-    question,
-    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-    { maxSentences: 1 },
-  );
+  const [best] = pickAnswerSentences(question, answerContexts(hits), { maxSentences: 1 });
   if (!best) return [];
   const asked = new Set(segment(question));
   const values = [...best.text.matchAll(VALUE_AFTER)]

@@ -6,6 +6,7 @@ import { renumberCitations } from '../citations.ts';
 import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
 import { extractiveAnswer } from '../direct-answer.ts';
+import { quotedName } from '../document-name.ts';
 import type { QaEvent } from '../events.ts';
 import { finishAnswer } from '../finish.ts';
 import { streamModelAnswer } from '../model-steps.ts';
@@ -91,23 +92,28 @@ export async function* synthesize(
 }
 
 /**
- * The contradictions found, as a note after the extract naming both documents and citing both
- * passages; the passages it cites are appended to `passages` when the extract did not quote them.
+ * The contradictions found between passages the extract quotes, as a note after it naming both
+ * documents and citing both passages.
  */
 function contradictionNote(state: AgentState, passages: SearchHit[]): string {
-  if (state.contradictions.length === 0) return '';
+  // Only disagreements between passages the extract quotes: the consistency check ran over every
+  // passage gathered, and one that answered nothing must not enter the answer through it.
+  const quoted = new Set(passages);
+  const relevant = state.contradictions.filter((c) =>
+    c.citations.every((n) => {
+      const hit = state.evidence.hits[n - 1];
+      return hit !== undefined && quoted.has(hit);
+    }),
+  );
+  if (relevant.length === 0) return '';
   const zh = hasCjk(state.context.question);
   const cite = (evidenceNumber: number | undefined) => {
     const hit = evidenceNumber === undefined ? undefined : state.evidence.hits[evidenceNumber - 1];
-    if (!hit) return '';
-    let at = passages.indexOf(hit);
-    if (at < 0) {
-      passages.push(hit);
-      at = passages.length - 1;
-    }
-    return zh ? `《${hit.documentName}》[${at + 1}]` : `"${hit.documentName}" [${at + 1}]`;
+    const at = hit ? passages.indexOf(hit) : -1;
+    if (!hit || at < 0) return '';
+    return `${quotedName(hit.documentName, zh)}${zh ? '' : ' '}[${at + 1}]`;
   };
-  const lines = state.contradictions.map((c) =>
+  const lines = relevant.map((c) =>
     zh
       ? `- ${cite(c.citations[0])}与${cite(c.citations[1])}的说法不一致：${c.reason}`
       : `- ${cite(c.citations[0])} and ${cite(c.citations[1])} disagree: ${c.reason}`,

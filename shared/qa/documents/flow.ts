@@ -8,6 +8,7 @@ import { modelAnswerFailed, relayModelAnswer } from '../answer-fallback.ts';
 import { verifyQuotes } from '../citations.ts';
 import { textDeltas } from '../deltas.ts';
 import type { QaDeps } from '../deps.ts';
+import { quotedName } from '../document-name.ts';
 import type { QaEvent } from '../events.ts';
 import { saveAnswer, topicsOf } from '../history.ts';
 import type { AskRequest } from '../request.ts';
@@ -196,10 +197,11 @@ async function* synthesisEvents(
 
 /** When Stage 2 fails: each document's Stage-1 reply under its name, their markers still resolvable. */
 function stage1Findings(question: string, read: Stage1Result[]): string {
-  const head = hasCjk(question)
+  const zh = hasCjk(question);
+  const head = zh
     ? '综合回答未能生成，以下是逐篇文档的阅读结果：'
     : 'The combined answer could not be written; here is what each document says:';
-  return [head, ...read.map((doc) => `\n### 《${doc.name}》\n\n${doc.reply.trim()}`)].join('\n');
+  return [head, ...read.map((doc) => `\n### ${quotedName(doc.name, zh)}\n\n${doc.reply.trim()}`)].join('\n');
 }
 
 /**

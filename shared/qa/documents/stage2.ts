@@ -2,7 +2,8 @@ import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
 import { hasCjk } from '#shared/text/segment.ts';
-import { disagreementNote, quotedName } from '../disagreement.ts';
+import { disagreementNote } from '../disagreement.ts';
+import { quotedName } from '../document-name.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { Stage1Result } from './stage1.ts';
 

@@ -4,6 +4,7 @@ import type { ChatModel, Providers } from '#shared/llm/types.ts';
 import { extractiveSummary } from '#shared/text/extractive-summary.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import { textDeltas } from '../deltas.ts';
+import { quotedName } from '../document-name.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import type { SummarizeEvent, SummarizeRequest } from './request.ts';
 import { type DocumentOutline, loadDocumentOutline, loadTopic } from './sources.ts';
@@ -135,6 +136,6 @@ function offlineTopicSummary(
     label,
     ...(description ? ['', description] : []),
     '',
-    ...documents.map((d) => `- 《${d.name}》: ${d.summary || '—'}`),
+    ...documents.map((d) => `- ${quotedName(d.name, zh)}: ${d.summary || '—'}`),
   ].join('\n');
 }

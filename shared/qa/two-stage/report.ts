@@ -3,6 +3,7 @@ import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import { disagreementNote } from '../disagreement.ts';
+import { quotedName } from '../document-name.ts';
 import { loadQaPrompt } from '../prompt.ts';
 import { findingsBlock } from './findings.ts';
 import type { SubQueryAnalysis } from './types.ts';
@@ -12,7 +13,7 @@ const MAX_EVIDENCE = 5;
 
 /**
  * The report (docs/spec.md#report) streamed by the model (role `answer`): TL;DR, conclusion, then
- * evidence points with 《document name》, a verbatim quote and the extract's `[n]`.
+ * evidence points with the document's name, a verbatim quote and the extract's `[n]`.
  */
 export function streamReport(
   chat: ChatModel,
@@ -38,7 +39,7 @@ export function streamReport(
 /**
  * The report without a model, labelled offline and made only of verbatim extracts: the best extract
  * as TL;DR, each sub-query's best extract as the conclusion, then up to five extracts as evidence
- * with 《document name》 and “quote” [n]; when extracts of different documents disagree, both quoted
+ * with the document's name (《name》 in Chinese, "name" in English) and “quote” [n]; when extracts of different documents disagree, both quoted
  * under a note saying so.
  */
 export function offlineReport(question: string, analyses: SubQueryAnalysis[], passages: SearchHit[]): string {
@@ -75,7 +76,7 @@ export function offlineReport(question: string, analyses: SubQueryAnalysis[], pa
     `**${zh ? '结论' : 'Conclusion'}**: ${conclusion.map(cite).join(' ')}`,
     '',
     `**${zh ? '论据' : 'Evidence'}**:`,
-    ...evidence.map((e, i) => `${i + 1}. 《${e.hit.documentName}》 ${cite(e)}`),
+    ...evidence.map((e, i) => `${i + 1}. ${quotedName(e.hit.documentName, zh)} ${cite(e)}`),
   ].join('\n');
   return report + note;
 }

@@ -158,10 +158,10 @@ describe('conversations', () => {
       expect(alone.rewrite).toBeUndefined();
       expect(alone.searched.join(' ').toLowerCase()).not.toMatch(turn2Term);
       // Two projects have a budget: alone, the question cannot tell them apart (which one ranks
-      // first is a tie broken by the ranking's details), and the right document gives fewer passages.
-      expect(documentsOf(alone)).toContain(otherBudget);
-      const passagesOf = (t: Turn) => documentsOf(t).filter((name) => name === expectedDocs[2]).length;
-      expect(passagesOf(alone)).toBeLessThan(passagesOf(turns[2] as Turn));
+      // first is a tie broken by the ranking's details), so the answer quotes both budgets; with
+      // the earlier turns it quotes the right project's only.
+      expect(documentsOf(alone)).toEqual(expect.arrayContaining([expectedDocs[2], otherBudget]));
+      expect(documentsOf(turns[2] as Turn)).not.toContain(otherBudget);
     });
   });
 

@@ -10,6 +10,7 @@ import type { QaMode } from '#shared/qa/request.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
 import { textPng } from '../../helpers/text-png.ts';
 import { docxBytes } from '../../unit/parse/docx-fixtures.ts';
+import { eml } from '../../unit/parse/mail-fixtures.ts';
 import { pptxBytes, TITLE_AND_BODY } from '../../unit/parse/pptx-fixtures.ts';
 import { collect, done } from './events.ts';
 
@@ -50,6 +51,15 @@ async function corpus(): Promise<{ key: string; bytes: Uint8Array }[]> {
     slide.addText('Revenue grew in every region.', { placeholder: 'body' });
     slide.addNotes('The Lisbon office opens in September 2027.');
   });
+  const nextSteps = await pptxBytes((deck) => {
+    const slide = deck.addSlide({ masterName: TITLE_AND_BODY });
+    slide.addText('下一步', { placeholder: 'title' });
+    slide.addText('招聘两名数据工程师', { placeholder: 'body' });
+  });
+  const fair = eml(['From: Ops <ops@example.com>', 'To: all@example.com', 'Subject: Summer fair plans'], {
+    headers: ['Content-Type: text/plain; charset=utf-8'],
+    body: 'There will be face painting, a petting zoo and funnel cake.',
+  });
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Inventory');
   sheet.addRow(['Part', 'Warehouse', 'Quantity']);
@@ -66,6 +76,8 @@ async function corpus(): Promise<{ key: string; bytes: Uint8Array }[]> {
     { key: 'uploads/stock.xlsx', bytes: stock },
     { key: 'uploads/plan.png', bytes: textPng('EAST DOOR', 4) },
     { key: 'uploads/guide.md', bytes: guide },
+    { key: 'uploads/next-steps.pptx', bytes: nextSteps },
+    { key: 'uploads/fair.eml', bytes: fair },
   ];
 }
 
@@ -85,6 +97,8 @@ describe('question answering over a mixed corpus (offline)', () => {
       ['uploads/review.pptx', 'ready'],
       ['uploads/stock.xlsx', 'ready'],
       ['uploads/guide.md', 'ready'],
+      ['uploads/next-steps.pptx', 'ready'],
+      ['uploads/fair.eml', 'ready'],
     ]);
   }, 120_000);
   afterAll(async () => {
@@ -131,6 +145,21 @@ describe('question answering over a mixed corpus (offline)', () => {
       }
     });
   }
+
+  it('answers from one verified line with medium confidence, without escalating, in auto mode', async () => {
+    // The line repeats few of the question's words: its slide title and its e-mail's Subject say the rest.
+    for (const [question, answer, source] of [
+      ['下一步要招聘什么人？', '招聘两名数据工程师', 'next-steps.pptx'],
+      ['What will the summer fair have?', 'face painting, a petting zoo and funnel cake', 'fair.eml'],
+    ] as const) {
+      const { response } = await asked(question, 'auto');
+      expect(response.answer, question).toContain(answer);
+      expect(response.answer).not.toContain('Subject:');
+      expect(response.mode, question).toBe('direct');
+      expect(response.confidence, question).toBe('medium');
+      expect(response.sources.map((s) => s.document_name)).toEqual([source]);
+    }
+  });
 
   it('streams the agent trace and the documents progress, and cites the image in documents mode', async () => {
     const agent = await asked('Who is the contact person at Nordic Steel?', 'agent');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import { relatedDocuments } from '#shared/search/related.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
+import { answerContexts } from '../../answer-contexts.ts';
 import { loadQaPrompt, passagesBlock } from '../../prompt.ts';
 import { findNumericContradictions, type Statement } from '../consistency.ts';
 import type { Contradiction, ToolContext, ToolOutcome } from '../types.ts';
@@ -43,11 +44,11 @@ export const relatedDocumentsTool = defineTool({
 /** The evidence sentences that bear on the question, with their passages: what gets checked by default. */
 export function evidenceStatements(ctx: ToolContext, focus: string, max = 8): Statement[] {
   const hits = ctx.state.evidence.hits;
-  return pickAnswerSentences(
-    focus,
-    hits.map((hit, i) => ({ content: hit.content, citation: i + 1 })),
-    { maxSentences: max, maxChars: 4000 },
-  ).map((s) => ({ text: s.text, citation: s.citation, documentId: hits[s.citation - 1]?.documentId ?? '' }));
+  return pickAnswerSentences(focus, answerContexts(hits), { maxSentences: max, maxChars: 4000 }).map((s) => ({
+    text: s.text,
+    citation: s.citation,
+    documentId: hits[s.citation - 1]?.documentId ?? '',
+  }));
 }
 
 const judged = z.object({

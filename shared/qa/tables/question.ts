@@ -1,0 +1,212 @@
+import { cellNumber, isNumericColumn, type Table } from './table.ts';
+
+/** Words that never pick a row or a column on their own. */
+const STOP = new Set(
+  (
+    'a an the of in on at to for from by with and or is are was were be been being has have had do does did ' +
+    'what which who whom whose when where how many much number total amount list name names tell me give ' +
+    'that this these those it its their there than then as into after before over under only other ' +
+    'any all each every most least more less same also not no s one ones times time did get got'
+  ).split(' '),
+);
+
+/** Lower-cased words of a text (letters and digits; a decimal or a thousands-separated number whole). */
+export function words(text: string): string[] {
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/(\d),(\d{3})/g, '$1$2')
+      .match(/\d+(?:\.\d+)?|[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** A light stem: plural and possessive endings off ("medals" → "medal", "countries" → "country"). */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && /[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** A condition the question puts on rows: a column's cells holding a phrase of the question. */
+export interface Condition {
+  column: number;
+  /** The question's words it matched, in order. */
+  phrase: string[];
+  /** Question word positions it took. */
+  at: number[];
+  /** Whether some cell equals the phrase (rather than containing it). */
+  exact: boolean;
+  /** "not charter", "other than Townsville": rows whose cell does not hold the phrase. */
+  negated?: boolean;
+}
+
+const NEGATIONS = new Set([
+  'not',
+  'non',
+  'except',
+  'excluding',
+  'besides',
+  'without',
+  'isn',
+  'aren',
+  'wasn',
+  'weren',
+]);
+
+/** Whether the words just before position `at` negate what follows ("not", "other than"). */
+function negatedAt(q: readonly string[], at: number): boolean {
+  const before = q.slice(Math.max(0, at - 3), at);
+  return before.some((w) => NEGATIONS.has(w)) || (before.at(-1) === 'than' && before.at(-2) === 'other');
+}
+
+/** What the planner knows of a question over one table. */
+export interface QuestionFacts {
+  words: string[];
+  /** Conditions found, longest phrases first. */
+  conditions: Condition[];
+  /** Per column: how strongly the question names it by its header words (left after conditions). */
+  columnScores: number[];
+  numeric: boolean[];
+  /** Question word positions taken by column names. */
+  headerAt: Set<number>;
+}
+
+/** Whether `phrase` occurs in `cellWords` as consecutive words. */
+function containsPhrase(cellWords: readonly string[], phrase: readonly string[]): boolean {
+  outer: for (let i = 0; i + phrase.length <= cellWords.length; i++) {
+    for (let j = 0; j < phrase.length; j++) if (cellWords[i + j] !== phrase[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Reads a question against a table: the phrases that match cells (conditions on rows, longest and
+ * rarest first, each word used once, `skip` positions left out) and how strongly each column is named by the remaining words.
+ */
+export function readQuestion(
+  question: string,
+  table: Table,
+  skip: ReadonlySet<number> = new Set(),
+): QuestionFacts {
+  const q = words(question);
+  const cellWords = table.rows.map((row) => row.cells.map((cell) => words(cell)));
+  // Phrases with a word no cell holds are skipped before any scan (a 10,000-row sheet).
+  const known = new Set(cellWords.flat(2));
+  const headerWords = table.columns.map((name) => new Set(words(name).map(stem)));
+  const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
+  const used = new Set<number>(skip);
+  const conditions: Condition[] = [];
+  for (let n = Math.min(8, q.length); n >= 1; n--) {
+    for (let start = 0; start + n <= q.length; start++) {
+      const at = Array.from({ length: n }, (_, k) => start + k);
+      if (at.some((i) => used.has(i))) continue;
+      const phrase = q.slice(start, start + n);
+      if (phrase.some((w) => !known.has(w)) || phrase.every((w) => STOP.has(w))) continue;
+      if (n === 1 && STOP.has(phrase[0] ?? '')) continue;
+      // Per column: cells holding the phrase, and whether one equals it.
+      const hits = table.columns.map(() => ({ count: 0, exact: false }));
+      for (const row of cellWords)
+        row.forEach((cw, c) => {
+          const hit = hits[c];
+          if (!hit || !containsPhrase(cw, phrase)) return;
+          hit.count += 1;
+          if (cw.length === phrase.length) hit.exact = true;
+        });
+      let best = -1;
+      for (let c = 0; c < hits.length; c++) {
+        const h = hits[c];
+        const b = hits[best];
+        if (!h || h.count === 0) continue;
+        if (!b || (h.exact && !b.exact) || (h.exact === b.exact && h.count < b.count)) best = c;
+      }
+      const hit = hits[best];
+      if (!hit) continue;
+      // A single common word that names a column, or matches most rows, is not a condition.
+      const single = phrase[0] ?? '';
+      if (n === 1 && headerWords.some((h) => h.has(stem(single))) && !hit.exact) continue;
+      if (n === 1 && !hit.exact && hit.count * 2 > table.rows.length && table.rows.length > 4) continue;
+      if (n === 1 && numeric[best] && !hit.exact) continue;
+      const condition: Condition = { column: best, phrase, at, exact: hit.exact };
+      if (negatedAt(q, start)) condition.negated = true;
+      conditions.push(condition);
+      for (const i of at) used.add(i);
+    }
+  }
+  const headerAt = new Set<number>();
+  const columnScores = headerWords.map((header) => {
+    let score = 0;
+    q.forEach((w, i) => {
+      if (used.has(i) || !namesHeader(header, stem(w))) return;
+      score += STOP.has(w) ? 0.25 : 1;
+      headerAt.add(i);
+    });
+    return header.size ? score / Math.sqrt(header.size) : 0;
+  });
+  return { words: q, conditions, columnScores, numeric, headerAt };
+}
+
+/** Whether a question word names a header word: the same stem, or one a longer form of the other ("attend", "attendance"). */
+function namesHeader(header: ReadonlySet<string>, word: string): boolean {
+  if (header.has(word)) return true;
+  if (word.length < 5 || /^\d/.test(word)) return false;
+  for (const h of header) if (h.length >= 5 && (h.startsWith(word) || word.startsWith(h))) return true;
+  return false;
+}
+
+/** Rows satisfying every condition (conditions on one column: any of them). */
+export function matchingRows(table: Table, conditions: readonly Condition[]): number[] {
+  const byColumn = new Map<number, Condition[]>();
+  for (const c of conditions) byColumn.set(c.column, [...(byColumn.get(c.column) ?? []), c]);
+  const out: number[] = [];
+  table.rows.forEach((row, r) => {
+    for (const [column, list] of byColumn) {
+      const cw = words(row.cells[column] ?? '');
+      const held = list.filter((c) => !c.negated);
+      if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return;
+      if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return;
+    }
+    out.push(r);
+  });
+  return out;
+}
+
+/** A number the question compares a column with: "more than 20", "under 5", "before 1990". */
+export interface Comparison {
+  op: '>' | '<' | '>=' | '<=';
+  value: number;
+  /** Question word positions it took (the number). */
+  at: number;
+}
+
+const COMPARISONS: [RegExp, Comparison['op']][] = [
+  [/^(?:more|greater|higher|larger|bigger|longer|older|later|over|above|after|exceeding|beyond)$/, '>'],
+  [/^(?:less|fewer|lower|smaller|shorter|younger|earlier|under|below|before)$/, '<'],
+];
+
+/** The numeric comparisons of a question ("at least 3" is >=, "at most" <=). */
+export function comparisons(q: readonly string[]): Comparison[] {
+  const out: Comparison[] = [];
+  q.forEach((w, i) => {
+    const value = cellNumber(w);
+    if (value === undefined || i === 0) return;
+    // "between 88 and 92": both bounds.
+    const low = cellNumber(q[i - 2] ?? '');
+    if (q[i - 1] === 'and' && q[i - 3] === 'between' && low !== undefined) {
+      out.push({ op: '>=', value: low, at: i - 2 }, { op: '<=', value, at: i });
+      return;
+    }
+    const prev = q[i - 1] ?? '';
+    const prev2 = q[i - 2] ?? '';
+    const word = prev === 'than' ? prev2 : prev;
+    if (word === 'least' && prev2 === 'at') out.push({ op: '>=', value, at: i });
+    else if (word === 'most' && prev2 === 'at') out.push({ op: '<=', value, at: i });
+    else
+      for (const [re, op] of COMPARISONS)
+        if (re.test(word) && (prev === 'than' || /^(?:over|above|under|below|before|after)$/.test(word)))
+          out.push({ op, value, at: i });
+  });
+  return out;
+}

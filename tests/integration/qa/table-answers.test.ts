@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '#shared/config/index.ts';
+import type { Database } from '#shared/db/index.ts';
+import { csvParser } from '#shared/parse/sheets/parse-workbook.ts';
+import { xlsxParser } from '#shared/parse/xlsx/parse-xlsx.ts';
+import { ask } from '#shared/qa/ask.ts';
+import type { DocumentsDeps } from '#shared/qa/documents/flow.ts';
+import { askRequestSchema } from '#shared/qa/request.ts';
+import { LocalBlobStore } from '#shared/storage/local.ts';
+import { testEmbedder } from '../../helpers/corpus.ts';
+import { openTestDatabase } from '../../helpers/db.ts';
+import { indexWithRenditions } from './documents-corpus.ts';
+import { collect, done } from './events.ts';
+
+/** The newcomer's Stanley Cup CSV (issue 31), made small. */
+const CUPS_CSV = [
+  'Team,Stanley Cups,Last won',
+  'Montreal Canadiens,24,1993',
+  'Toronto Maple Leafs,13,1967',
+  'Detroit Red Wings,11,2008',
+  'Boston Bruins,6,2011',
+  'Chicago Blackhawks,6,2015',
+  'Edmonton Oilers,5,1990',
+].join('\n');
+
+/** Ducks counted by year, with a second table lower in the sheet under its own header. */
+async function ducksXlsx(): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Duck counts');
+  sheet.addRow(['Year', 'Freshwater ducks', 'Sea ducks']);
+  sheet.addRow([2019, 410, 120]);
+  sheet.addRow([2020, 385, 131]);
+  sheet.addRow([2021, 402, 118]);
+  sheet.addRow([2022, 447, 125]);
+  sheet.addRow([]);
+  sheet.addRow(['Site', 'Volunteers']);
+  sheet.addRow(['North Marsh', 12]);
+  sheet.addRow(['Lake Shore', 7]);
+  return new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+}
+
+describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
+  let database: Database;
+  let dir: string;
+  let deps: DocumentsDeps;
+  const embedder = testEmbedder();
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    dir = mkdtempSync(join(tmpdir(), 'dropqa-tables-'));
+    const cups = await csvParser.parse({
+      bytes: new TextEncoder().encode(CUPS_CSV),
+      filename: 'stanley-cups.csv',
+    });
+    const ducks = await xlsxParser.parse({ bytes: await ducksXlsx(), filename: 'ducks.xlsx' });
+    await indexWithRenditions(database.db, new LocalBlobStore(dir), [
+      { filename: 'stanley-cups.csv', versions: [cups] },
+      { filename: 'ducks.xlsx', versions: [ducks] },
+    ]);
+    deps = {
+      db: database.db,
+      embedder,
+      search: loadConfig({ env: {} }).search,
+      store: new LocalBlobStore(dir),
+      providers: { embedder, label: 'offline (extractive)' },
+    };
+  });
+  afterAll(async () => {
+    await database?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const answer = async (question: string) =>
+    done(await collect(ask(deps, askRequestSchema.parse({ question, mode: 'auto' }))));
+
+  it('leads with the Maple Leafs cups and quotes their row whole, cited', async () => {
+    const response = await answer('How many Stanley Cups have the Maple Leafs won?');
+    const body = response.answer.split('\n\n').slice(1).join('\n\n');
+    expect(body.startsWith('13 [1]')).toBe(true);
+    expect(response.answer).toContain('- Team: Toronto Maple Leafs · Stanley Cups: 13 · Last won: 1967 [1]');
+    expect(response.sources[0]?.document_name).toBe('stanley-cups.csv');
+  });
+
+  it('reads the 2022 freshwater ducks from the .xlsx', async () => {
+    const response = await answer('How many freshwater ducks in 2022?');
+    expect(response.answer.split('\n\n')[1]).toBe('447 [1]');
+    expect(response.answer).toContain('Year: 2022 · Freshwater ducks: 447');
+  });
+
+  it('names the sub-table columns by their own header', async () => {
+    const response = await answer('How many volunteers at North Marsh?');
+    expect(response.answer.split('\n\n')[1]).toBe('12 [1]');
+    expect(response.answer).toContain('Site: North Marsh · Volunteers: 12');
+  });
+
+  it('answers a superlative with the row it used', async () => {
+    const response = await answer('Which team has won the most Stanley Cups?');
+    expect(response.answer.split('\n\n')[1]).toBe('Montreal Canadiens [1]');
+  });
+});

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { tableAnswerText } from '#shared/qa/tables/answer.ts';
+import { planTable } from '#shared/qa/tables/plan.ts';
+import { readPipeTable, readSheetRows } from '#shared/qa/tables/read-rows.ts';
+import { cellNumber, type Table } from '#shared/qa/tables/table.ts';
+
+/** A small table built the way the sheet reader writes its rows. */
+function table(title: string, columns: string[], rows: string[][]): Table {
+  const content = rows
+    .map((cells) =>
+      cells
+        .map((cell, i) => (cell ? `${columns[i]}: ${cell}` : ''))
+        .filter(Boolean)
+        .join('\n'),
+    )
+    .join('\n\n');
+  return readSheetRows(title, columns, [{ content, metadata: { firstRow: 2 } }]);
+}
+
+const medals = table(
+  'Medal table',
+  ['Rank', 'Nation', 'Gold', 'Silver', 'Total'],
+  [
+    ['1', 'Norway', '14', '14', '39'],
+    ['2', 'Germany', '14', '10', '31'],
+    ['3', 'Canada', '11', '8', '26'],
+    ['4', 'East Germany', '9', '10', '25'],
+    ['5', 'Japan', '4', '5', '13'],
+  ],
+);
+
+const races = table(
+  'Results',
+  ['Date', 'Venue', 'Winner', 'Time'],
+  [
+    ['5 March 1998', 'Oslo', 'Anja Pärson', '1:52'],
+    ['12 March 1998', 'Åre', 'Janica Kostelić', '1:49'],
+    ['3 April 2001', 'Oslo', 'Anja Pärson', '1:51'],
+    ['8 April 2003', 'Lahti', 'Maria Riesch', '1:55'],
+  ],
+);
+
+describe('planTable', () => {
+  it('looks up a column of the row a cell names', () => {
+    expect(planTable('How many silver medals did Japan win?', medals)).toMatchObject({
+      shape: 'lookup',
+      result: ['5'],
+    });
+  });
+
+  it('counts the rows a filter keeps', () => {
+    expect(planTable('How many races did Anja Pärson win?', races)).toMatchObject({
+      shape: 'count',
+      result: ['2'],
+    });
+  });
+
+  it('counts with a numeric comparison and with a negation', () => {
+    expect(planTable('How many nations won more than 10 gold?', medals)?.result).toEqual(['3']);
+    expect(planTable('How many races were not in Oslo?', races)?.result).toEqual(['2']);
+  });
+
+  it('compares dates by their year', () => {
+    expect(planTable('How many races were held after 2000?', races)?.result).toEqual(['2']);
+  });
+
+  it('finds the highest and the lowest of a named column', () => {
+    expect(planTable('Which nation had the most silver medals?', medals)).toMatchObject({
+      shape: 'highest',
+      result: ['Norway'],
+    });
+    expect(planTable('Which nation won the fewest total medals?', medals)).toMatchObject({
+      shape: 'lowest',
+      result: ['Japan'],
+    });
+  });
+
+  it('takes the first and the last matching row in table order', () => {
+    expect(planTable('Who won the first race in Oslo?', races)).toMatchObject({
+      shape: 'first',
+      result: ['Anja Pärson'],
+    });
+    expect(planTable('What was the last venue?', races)).toMatchObject({ shape: 'last', result: ['Lahti'] });
+  });
+
+  it('sums and averages a column', () => {
+    expect(planTable('What is the total of gold medals?', medals)).toMatchObject({
+      shape: 'sum',
+      result: ['52'],
+    });
+    expect(planTable('What is the average total?', medals)).toMatchObject({
+      shape: 'average',
+      result: ['26.8'],
+    });
+  });
+
+  it('takes the difference between two rows', () => {
+    expect(planTable('What is the difference in total between Norway and Japan?', medals)).toMatchObject({
+      shape: 'difference',
+      result: ['26'],
+    });
+  });
+
+  it('reads the row before or after a named one', () => {
+    expect(planTable('Which nation is listed after Canada?', medals)).toMatchObject({
+      shape: 'next',
+      result: ['East Germany'],
+    });
+    expect(planTable('Which nation is listed before Canada?', medals)?.result).toEqual(['Germany']);
+  });
+
+  it('chooses between two named rows', () => {
+    expect(planTable('Who won more gold, Canada or Japan?', medals)).toMatchObject({
+      shape: 'choice',
+      result: ['Canada'],
+    });
+  });
+
+  it('compares with a named row', () => {
+    expect(planTable('Which nations won more gold than Canada?', medals)?.result).toEqual([
+      'Norway',
+      'Germany',
+    ]);
+  });
+
+  it('answers nothing when the question names nothing in the table', () => {
+    expect(planTable('Who painted the Mona Lisa?', medals)).toBeUndefined();
+  });
+});
+
+describe('tableAnswerText', () => {
+  it('leads with the result, then how, then the rows used with their header names, cited', () => {
+    const plan = planTable('How many silver medals did Japan win?', medals);
+    if (!plan) throw new Error('no plan');
+    const text = tableAnswerText('How many silver medals did Japan win?', plan, medals, () => 1);
+    const [label, result, how, rows] = text.split('\n\n');
+    expect(label).toMatch(/^Offline table answer/);
+    expect(result).toBe('5 [1]');
+    expect(how).toMatch(/^How: Silver of the row where Nation has "japan"/);
+    expect(rows).toContain('- Rank: 5 · Nation: Japan · Gold: 4 · Silver: 5 · Total: 13 [1]');
+  });
+});
+
+describe('table readers', () => {
+  it('keeps two columns of one name apart', () => {
+    const t = readSheetRows(
+      'Cup',
+      ['Winner', 'County', 'Opponent', 'County'],
+      [
+        {
+          content: 'Winner: Clara\nCounty: Kilkenny\nOpponent: Celbridge\nCounty: Kildare',
+          metadata: { firstRow: 2 },
+        },
+      ],
+    );
+    expect(t.rows[0]?.cells).toEqual(['Clara', 'Kilkenny', 'Celbridge', 'Kildare']);
+  });
+
+  it('reads a pipe table from a document', () => {
+    const t = readPipeTable('Budget', '| Item | Cost |\n| --- | --- |\n| Rent | 1,200 |\n| Food | 300 |');
+    expect(t?.columns).toEqual(['Item', 'Cost']);
+    expect(planTable('What is the cost of rent?', t as Table)?.result).toEqual(['1,200']);
+  });
+
+  it('reads amounts past separators, signs and units', () => {
+    expect([
+      cellNumber('1,238'),
+      cellNumber('$1,200.50'),
+      cellNumber('556+'),
+      cellNumber('−3'),
+      cellNumber('n/a'),
+    ]).toEqual([1238, 1200.5, 556, -3, undefined]);
+  });
+});
