@@ -3,9 +3,12 @@
  * of the shared corpus (`../shared/corpus`, or DROPQA_CORPUS_DIR) and the test fixtures, pandoc's JSON
  * AST gives the reference headings (in order) and words; for every .pptx and .ppt (the fixtures' and
  * LibreOffice's .ppt copies of the corpus's decks), LibreOffice's OpenDocument conversion gives the
- * slide titles and slide text (`libreoffice-outline.ts`, since pandoc reads no decks). DropQA's tree gives its section titles and text.
- * Heading recall: the longest common subsequence of the two heading lists over pandoc's count (files
- * with at least one pandoc heading); word recall: the multiset overlap of words over pandoc's count
+ * slide titles and slide text (`libreoffice-outline.ts`, since pandoc reads no decks); for every
+ * .xlsx, LibreOffice's .ods gives the sheet names and cell values; for LibreOffice's .doc copies of
+ * the corpus's .docx, pandoc reads LibreOffice's .odt of each .doc. DropQA's tree gives its section
+ * titles and text. Heading recall: the longest common subsequence of the two heading lists, leading
+ * numbers left out (pandoc shows no list numbers), over the reference's count (files with at least
+ * one reference heading); word recall: the multiset overlap of words over the reference's count
  * (all files, pooled). pandoc (Debian `apt-get install pandoc`) and LibreOffice are bench tools only,
  * never runtime needs; files they cannot read are left out and counted. A second table measures what
  * is inside Office files per kind (charts, numbered headings, equations, text in shapes, comments and
@@ -25,18 +28,22 @@ import { parseDocument } from '#shared/parse/parse-document.ts';
 import type { TreeNode } from '#shared/parse/types.ts';
 import { generatedDocuments } from './generated-documents.ts';
 import { convertWithLibreOffice } from './libreoffice.ts';
-import { readDeckOutline } from './libreoffice-outline.ts';
+import { readDeckOutline, readSheetOutline } from './libreoffice-outline.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const CORPUS = resolve(process.env.DROPQA_CORPUS_DIR ?? resolve(REPO, '../shared/corpus'));
 const FORMATS: Record<string, string> = {
   '.docx': 'docx',
+  '.doc': 'doc',
   '.odt': 'odt',
   '.html': 'html',
   '.htm': 'html',
   '.pptx': 'pptx',
   '.ppt': 'ppt',
+  '.xlsx': 'xlsx',
 };
+/** officeParser's zip bombs: DropQA refuses them, and LibreOffice is not asked to open them. */
+const HOSTILE = /_archive\.docx$/;
 
 interface PandocNode {
   t: string;
@@ -51,6 +58,8 @@ export function words(text: string): string[] {
 }
 
 const heading = (text: string) => words(text).join(' ');
+/** A heading without its leading number ("2 1 data" for "2.1 Data"): pandoc shows no list numbers. */
+const bare = (headingWords: string) => headingWords.replace(/^(?:\d+ )+/, '');
 
 function inlineText(nodes: unknown): string {
   if (!Array.isArray(nodes)) return '';
@@ -79,6 +88,13 @@ function deckReference(odp: string | undefined): Outline {
     headings: outline.headings.map(heading).filter(Boolean),
     words: outline.text.flatMap(words),
   };
+}
+
+/** LibreOffice's sheet names (in order) and cell values, from its .ods of a workbook. */
+function sheetReference(ods: string | undefined): Outline {
+  if (!ods) throw new Error('LibreOffice could not convert the workbook');
+  const outline = readSheetOutline(ods);
+  return { headings: outline.headings.map(heading).filter(Boolean), words: outline.text.flatMap(words) };
 }
 
 /** pandoc's headings (in order) and all its words. */
@@ -177,18 +193,30 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
   // The password-protected fixtures have no text to compare.
   const fixtures = filesUnder(join(REPO, 'tests/fixtures')).filter((path) => !path.includes('/encrypted/'));
   const corpus = filesUnder(CORPUS);
-  // PowerPoint 97-2003 decks: LibreOffice's .ppt copies of the corpus's .pptx (named after them).
+  // Office 97-2003 files: LibreOffice's .ppt and .doc copies of the corpus's .pptx and .docx (named
+  // after them), each read back by LibreOffice for the reference (a .doc through its .odt).
   const copies = new Map<string, string>();
-  for (const [pptx, ppt] of convertWithLibreOffice(
-    corpus.filter((path) => path.toLowerCase().endsWith('.pptx')),
-    'ppt',
-  )) {
-    if (ppt) copies.set(ppt, `${pptx.replace(`${CORPUS}/`, '')} as .ppt`);
+  for (const [from, to] of [
+    ['.pptx', 'ppt'],
+    ['.docx', 'doc'],
+  ] as const) {
+    const sources = corpus.filter((path) => path.toLowerCase().endsWith(from) && !HOSTILE.test(path));
+    for (const [source, copy] of convertWithLibreOffice(sources, to)) {
+      if (copy) copies.set(copy, `${source.replace(`${CORPUS}/`, '')} as .${to}`);
+    }
   }
   const files = [...corpus, ...fixtures, ...generated, ...copies.keys()];
   const decks = convertWithLibreOffice(
     files.filter((path) => /\.pptx?$/i.test(path)),
     'odp',
+  );
+  const sheets = convertWithLibreOffice(
+    files.filter((path) => /\.xlsx$/i.test(path)),
+    'ods',
+  );
+  const texts = convertWithLibreOffice(
+    files.filter((path) => /\.doc$/i.test(path)),
+    'odt',
   );
   for (const path of files) {
     const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
@@ -212,7 +240,13 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
     let reference: Outline;
     let ours: Outline;
     try {
-      reference = decks.has(path) ? deckReference(decks.get(path)) : pandocReference(path, format);
+      reference = decks.has(path)
+        ? deckReference(decks.get(path))
+        : sheets.has(path)
+          ? sheetReference(sheets.get(path))
+          : texts.has(path)
+            ? pandocReference(texts.get(path) ?? '', 'odt')
+            : pandocReference(path, format);
       const bytes = new Uint8Array(readFileSync(path));
       const name = path.slice(path.lastIndexOf('/') + 1);
       ours = ourReading(
@@ -224,7 +258,7 @@ export async function benchFidelity(): Promise<Map<string, Tally>> {
     }
     tally.files++;
     const headingRecall = reference.headings.length
-      ? lcs(reference.headings, ours.headings) / reference.headings.length
+      ? lcs(reference.headings.map(bare), ours.headings.map(bare)) / reference.headings.length
       : 1;
     if (reference.headings.length) {
       tally.headingFiles++;

@@ -1,5 +1,5 @@
 import { UnsupportedDocumentError } from '#shared/errors.ts';
-import { damagedContainer } from './damaged.ts';
+import { damagedContainer, damagedFile } from './damaged.ts';
 import { decodeTableText, decodeText, textEncodingOf } from './decode.ts';
 import { extensionOf, readableTypeNamedBy, readableTypesSentence } from './file-types.ts';
 import { looksLikeHtml } from './html/looks-like-html.ts';
@@ -30,6 +30,31 @@ const OOXML_BY_CONTENT_TYPE: readonly [RegExp, FileType][] = [
   [/spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\./i, 'xlsx'],
 ];
 const MAX_CONTENT_TYPES_BYTES = 1 << 20;
+/** Each Office family's folder of parts, the main part every file of it has, and its name. */
+const OOXML_FAMILIES: readonly [folder: string, main: string, kind: string][] = [
+  ['word/', 'word/document.xml', 'Word document'],
+  ['ppt/', 'ppt/presentation.xml', 'PowerPoint presentation'],
+  ['xl/', 'xl/workbook.xml', 'Excel workbook'],
+];
+
+/**
+ * A ZIP holding an Office family's parts without what every file of that family has (the content
+ * types, the main part) is a damaged Office file, not some other archive: says which parts are gone.
+ */
+function missingOfficeParts(
+  filename: string,
+  names: readonly string[],
+): UnsupportedDocumentError | undefined {
+  const family = OOXML_FAMILIES.find(([folder]) => names.some((name) => name.startsWith(folder)));
+  if (!family) return undefined;
+  const [folder, main, kind] = family;
+  const missing = ['[Content_Types].xml', main].filter((part) => !names.includes(part));
+  if (missing.length === 0) return undefined;
+  return damagedFile(
+    filename,
+    `it holds parts of ${kind.startsWith('E') ? 'an' : 'a'} ${kind} (${folder}...) but not ${missing.join(' or ')}, which every ${kind} has`,
+  );
+}
 
 function binaryError(filename: string, looksLike: string | undefined): UnsupportedDocumentError {
   const ext = extensionOf(filename);
@@ -72,6 +97,8 @@ function ooxmlType(bytes: Uint8Array, filename: string): FileType {
   if (names.includes('mimetype') && names.some((name) => name === 'content.xml')) {
     return openDocumentType(bytes, filename);
   }
+  const damaged = missingOfficeParts(filename, names);
+  if (damaged) throw damaged;
   if (names.includes('mimetype') && storedMimetype(bytes) === 'application/epub+zip') {
     throw new UnsupportedDocumentError(
       `${filename} is an EPUB e-book; EPUB e-books are not supported; ${readableTypesSentence()}`,

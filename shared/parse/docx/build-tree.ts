@@ -184,21 +184,31 @@ export async function buildDocxTree(
     if (level === 0) return titleParagraph(element);
     if (level !== undefined && (await heading(element, level))) return;
     if (element.numbering) {
-      const leaves = await paragraphLeaves(element);
-      const text = leaves
-        .filter((leaf) => leaf.type === 'paragraph')
-        .map((leaf) => leaf.text)
-        .join('\n');
-      if (text)
+      // The item's own text only: images, charts (title and table) and diagrams follow the list.
+      const parts = inlineParts(element.children, context);
+      let run = '';
+      const objects: TreeNode[] = [];
+      for (const part of parts) {
+        if (typeof part === 'string') run += part;
+        else {
+          const nodes = await objectLeaves(part);
+          if (nodes.length) run += '\n';
+          objects.push(...nodes);
+        }
+      }
+      const text = cleanText(run);
+      if (text) {
+        const label = paragraphNumber(parts);
         list.push({
           text,
           level: Number(element.numbering.level) || 0,
           ordered: element.numbering.isOrdered,
+          ...(label === undefined ? {} : { label }),
         });
-      const otherLeaves = leaves.filter((leaf) => leaf.type !== 'paragraph');
-      if (otherLeaves.length) {
+      }
+      if (objects.length) {
         flushList();
-        target().push(...otherLeaves);
+        target().push(...objects);
       }
       return;
     }

@@ -4,6 +4,8 @@ import type { Line } from './layout.ts';
 export interface OrderedLine {
   line: Line;
   column: number;
+  /** A line of a paragraph that wraps beside a floating table (`separateFloatingTables`). */
+  beside?: boolean;
 }
 
 const MIN_LINES = 6;

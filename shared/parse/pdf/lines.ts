@@ -49,13 +49,25 @@ function lineOf(runs: TextRun[], fonts: PageFonts, row: number): Line | undefine
 const MARKER =
   /^(?:[•◦▪▫●○■□►▶‣⁃∙·*–—-]|\(?[a-z]{1,3}[.)]|\(?\d{1,3}(?:\.\d{1,3})*[.)]|\d{1,3}(?:\.\d{1,3})+)$/i;
 
-/** A list marker or heading number set apart from its text by a tab stays on the text's line. */
-function isMarker(runs: TextRun[]): boolean {
+/** A tab after a list marker or heading number is at most this many font sizes wide. */
+const MARKER_GAP = 4;
+
+/**
+ * A list marker or heading number set apart from its text by a tab stays on the text's line; a
+ * number after it, or text further away than a tab, is the next cell of a row ("1.1" and "1.5" in
+ * two columns, a paragraph beside a floating table), not its text.
+ */
+function isMarker(runs: TextRun[], next: TextRun, gap: number): boolean {
   const text = runs
     .map((run) => run.text)
     .join('')
     .trim();
-  return text.length <= 8 && MARKER.test(text);
+  return (
+    text.length <= 8 &&
+    MARKER.test(text) &&
+    gap <= MARKER_GAP * next.size &&
+    !/^[-+−]?\d/.test(next.text.trim())
+  );
 }
 
 function splitAtGaps(runs: TextRun[], fonts: PageFonts, into: Line[], row: number): void {
@@ -64,8 +76,13 @@ function splitAtGaps(runs: TextRun[], fonts: PageFonts, into: Line[], row: numbe
   let right = -Infinity;
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i] as TextRun;
-    const gap = run.x - right > COLUMN_GAP * run.size;
-    if (i > start && run.text.trim() !== '' && gap && !isMarker(runs.slice(start, i))) {
+    const gap = run.x - right;
+    if (
+      i > start &&
+      run.text.trim() !== '' &&
+      gap > COLUMN_GAP * run.size &&
+      !isMarker(runs.slice(start, i), run, gap)
+    ) {
       const line = lineOf(runs.slice(start, i), fonts, row);
       if (line) into.push(line);
       start = i;

@@ -1,4 +1,5 @@
 import type { OrderedLine } from './columns.ts';
+import { separateFloatingTables } from './floats.ts';
 import { joinLines } from './join-lines.ts';
 import type { TextBlock } from './layout.ts';
 import { headingNumber } from './numbering.ts';
@@ -17,6 +18,8 @@ interface Open {
   lastRight: number;
   lastY: number;
   firstStartsList: boolean;
+  /** The block began beside a floating table: it may go on under the table from further left. */
+  beside: boolean;
   /** The columns and rows of the block when it is a table. */
   table?: TableShape;
 }
@@ -52,7 +55,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
   const leading = usualLeading(lines);
   const blocks: TextBlock[] = [];
   let open: Open | undefined;
-  for (const { line, column, cells, cellXs } of mergeRows(lines)) {
+  for (const { line, column, cells, cellXs, beside } of mergeRows(separateFloatingTables(lines))) {
     const current = open;
     const table = current?.block.rows;
     const lastRow = table?.at(-1);
@@ -98,7 +101,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
       line.bold !== current.block.bold ||
       current.lastY - line.y > line.size * leading ||
       (line.x > current.lastX + line.size * 0.8 && !(current.firstStartsList && current.block.lines === 1)) ||
-      (current.block.lines > 1 && line.x < current.left - line.size * 0.8) ||
+      (current.block.lines > 1 && line.x < current.left - line.size * 0.8 && !current.beside) ||
       current.lastRight < Math.max(current.right, line.right) - line.size * 4 ||
       LIST_MARKER.test(line.text) ||
       headingNumber(line.text)?.strong === true;
@@ -124,6 +127,7 @@ export function groupParagraphs(lines: readonly OrderedLine[], page: number): Te
         lastRight: line.right,
         lastY: line.y,
         firstStartsList: LIST_MARKER.test(line.text),
+        beside: beside === true,
         ...(cells ? { table: startTable(cellXs ?? [], line.y) } : {}),
       };
       continue;

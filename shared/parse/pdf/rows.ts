@@ -19,7 +19,7 @@ export function mergeRows(lines: readonly OrderedLine[]): RowLine[] {
   const out: RowLine[] = [];
   for (const entry of lines) {
     const last = out.at(-1);
-    if (last && last.line.row === entry.line.row && last.column === entry.column) {
+    if (last && !entry.beside && last.line.row === entry.line.row && last.column === entry.column) {
       const cells = last.cells ?? [last.line.text];
       const cellXs = last.cellXs ?? [last.line.x];
       cells.push(entry.line.text);

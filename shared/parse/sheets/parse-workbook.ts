@@ -11,7 +11,7 @@ import { rowCounter, XLSX_PARAGRAPH_CHARS } from '../xlsx/parse-xlsx.ts';
 import { sheetSection } from '../xlsx/sheet-section.ts';
 import { readCsv, readsAsDelimited } from './read-csv.ts';
 import { readXls } from './read-xls.ts';
-import { XLSX } from './sheetjs.ts';
+import { readWorkbook } from './sheetjs.ts';
 import { sheetjsWorkbook, type WorkbookSource } from './sheetjs-workbook.ts';
 import { isBiff8 } from './xls-globals.ts';
 import { xlsProperties } from './xls-properties.ts';
@@ -55,7 +55,22 @@ function openXls(input: ParseInput): WorkbookSource | undefined {
   return { date1904, sheets, properties: xlsProperties(ole) };
 }
 
-function openWorkbook(input: ParseInput, csv: boolean): { book: WorkbookSource; encoding?: TableEncoding } {
+/**
+ * SheetJS's notes on ODS number formats it translates only in part (the `value()>0`, `<0`, `=0`
+ * branches of the accounting formats LibreOffice writes into every .ods): DropQA reads a number
+ * format only to tell dates and percentages, which the branches share, so they say nothing of what
+ * is read.
+ */
+const ODS_FORMAT_NOTE = /^(?:ODS number format may be incorrect|Excel does not support ODS format token)/;
+
+interface OpenedWorkbook {
+  book: WorkbookSource;
+  encoding?: TableEncoding;
+  /** What the reader noted about parts it read only in part. */
+  notes: string[];
+}
+
+function openWorkbook(input: ParseInput, csv: boolean): OpenedWorkbook {
   const options = {
     dense: true,
     cellNF: true,
@@ -66,8 +81,9 @@ function openWorkbook(input: ParseInput, csv: boolean): { book: WorkbookSource; 
   try {
     if (!csv) {
       const xls = openXls(input);
-      if (xls) return { book: xls };
-      return { book: sheetjsWorkbook(XLSX.read(input.bytes, { ...options, type: 'array' })) };
+      if (xls) return { book: xls, notes: [] };
+      const { book, notes } = readWorkbook(input.bytes, { ...options, type: 'array' });
+      return { book: sheetjsWorkbook(book), notes: notes.filter((note) => !ODS_FORMAT_NOTE.test(note)) };
     }
     // CSV cells stay as written ("0012" is not 12); UTF-8, UTF-16 with a BOM, GBK or Big5 (Chinese Excel).
     const { text, encoding } = decodeTableText(input.bytes, input.filename);
@@ -75,10 +91,15 @@ function openWorkbook(input: ParseInput, csv: boolean): { book: WorkbookSource; 
     const title = titleFromFilename(input.filename);
     if (readsAsDelimited(text)) {
       const sheet = { name: title, hidden: false, rows: readCsv(text, tab ? '\t' : undefined) };
-      return { book: { date1904: false, sheets: [sheet], properties: {} }, encoding };
+      return { book: { date1904: false, sheets: [sheet], properties: {} }, encoding, notes: [] };
     }
-    const book = XLSX.read(text, { ...options, type: 'string', raw: true, ...(tab ? { FS: '\t' } : {}) });
-    return { book: sheetjsWorkbook(book, title), encoding };
+    const { book, notes } = readWorkbook(text, {
+      ...options,
+      type: 'string',
+      raw: true,
+      ...(tab ? { FS: '\t' } : {}),
+    });
+    return { book: sheetjsWorkbook(book, title), encoding, notes };
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw error;
     throw readError(input.filename, error);
@@ -101,7 +122,7 @@ const LEGACY_ENCODINGS: Partial<Record<TableEncoding, string>> = {
  * @example (await parseWorkbook({ bytes, filename: 'budget.xls' })).children[0] // { type: 'section', title: 'Budget', ... }
  */
 export async function parseWorkbook(input: ParseInput, csv = false): Promise<ParsedDocument> {
-  const { book, encoding } = openWorkbook(input, csv);
+  const { book, encoding, notes } = openWorkbook(input, csv);
   const title = titleFromFilename(input.filename);
   let children: SectionNode[];
   try {
@@ -115,7 +136,10 @@ export async function parseWorkbook(input: ParseInput, csv = false): Promise<Par
   if (core.Author) metadata.author = core.Author;
   if (core.Title) metadata.title = core.Title;
   const legacy = encoding ? LEGACY_ENCODINGS[encoding] : undefined;
-  const warnings = legacy ? [`${input.filename} is not UTF-8; it was read as ${legacy}`] : [];
+  const warnings = [
+    ...(legacy ? [`${input.filename} is not UTF-8; it was read as ${legacy}`] : []),
+    ...notes.map((note) => `${input.filename}: the spreadsheet reader noted: ${note}`),
+  ];
   return { title: core.Title?.trim() || title, metadata, children, images: [], warnings };
 }
 

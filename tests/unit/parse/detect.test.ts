@@ -143,6 +143,24 @@ describe('detectFileType', () => {
     );
   });
 
+  it('calls a ZIP of Office parts without its content types or main part damaged, naming what is missing', () => {
+    // As exceljs's test file missing-bits.xlsx: a sheet and the workbook's relationships, nothing else.
+    const zip = zipBytes([
+      { name: 'xl/_rels/workbook.xml.rels', data: '<Relationships/>', deflate: true },
+      { name: 'xl/worksheets/sheet1.xml', data: '<worksheet/>', deflate: true },
+    ]);
+    expect(reasonFor(() => detectFileType(zip, 'missing-bits.xlsx'))).toBe(
+      'missing-bits.xlsx is damaged: it holds parts of an Excel workbook (xl/...) but not [Content_Types].xml or xl/workbook.xml, which every Excel workbook has; open it in the program that made it and save it again (or export it anew), or upload an intact copy',
+    );
+    const deck = zipBytes([
+      { name: '[Content_Types].xml', data: '<Types/>', deflate: true },
+      { name: 'ppt/slides/slide1.xml', data: '<p:sld/>', deflate: true },
+    ]);
+    expect(reasonFor(() => detectFileType(deck, 'deck.pptx'))).toMatch(
+      /^deck\.pptx is damaged: it holds parts of a PowerPoint presentation \(ppt\/\.\.\.\) but not ppt\/presentation\.xml, which/,
+    );
+  });
+
   it('calls an EPUB an e-book, not a ZIP archive, when refusing it', () => {
     const epub = zipBytes([
       { name: 'mimetype', data: 'application/epub+zip' },

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseDocx } from '#shared/parse/docx/index.ts';
 import { createNumberer, formatCounter } from '#shared/parse/docx/numbering.ts';
 import { ommlText } from '#shared/parse/docx/omml.ts';
 import { parseXml } from '#shared/parse/pptx/xml.ts';
+import { outline, rewriteDocx, text } from './docx-fixtures.ts';
 
 const level = (ilvl: number, format: string, text: string, extra = '') =>
   `<w:lvl w:ilvl="${ilvl}"><w:start w:val="1"/><w:numFmt w:val="${format}"/>${extra}<w:lvlText w:val="${text}"/></w:lvl>`;
@@ -72,6 +75,44 @@ describe('createNumberer', () => {
   it('gives bullets no number', () => {
     const next = createNumberer(numbering(level(0, 'bullet', '•')), undefined);
     expect(next({ style: undefined, numId: '1', level: 0 })).toBeUndefined();
+  });
+});
+
+describe('Word lists', () => {
+  it('marks items as Word shows them, and keeps a chart in an item out of the item text', async () => {
+    // The committed chart fixture, its chart moved into the second item of a lettered list.
+    const chartDocx = new Uint8Array(
+      readFileSync(new URL('../../fixtures/office-kinds/chart.docx', import.meta.url)),
+    );
+    const item = (level: number, inner: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="7"/></w:numPr></w:pPr>${inner}</w:p>`;
+    const run = (value: string) => `<w:r><w:t xml:space="preserve">${value}</w:t></w:r>`;
+    const bytes = rewriteDocx(chartDocx, (name, data) => {
+      if (name === 'word/numbering.xml') {
+        return `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:abstractNum w:abstractNumId="3">${level(0, 'lowerLetter', '%1)')}${level(1, 'lowerRoman', '(%2)')}</w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="3"/></w:num></w:numbering>`;
+      }
+      if (name !== 'word/document.xml') return data;
+      return text(data).replace(
+        /<w:p><w:r><w:t xml:space="preserve">The chart[\s\S]*?<\/w:p>(<w:p><w:r>)(<w:drawing>[\s\S]*?<\/w:drawing><\/w:r>)<\/w:p>/,
+        (_, _open: string, drawing: string) =>
+          item(0, run('Plan')) +
+          item(0, `${run('See the chart')}<w:r>${drawing}`) +
+          item(1, run('Draft')) +
+          item(0, run('Ship')),
+      );
+    });
+    const parsed = await parseDocx({ bytes, filename: 'steps.docx' });
+    expect(outline(parsed.children)).toEqual([
+      [
+        'section:Revenue',
+        [
+          'paragraph:a) Plan\nb) See the chart',
+          'paragraph:Regional revenue 2025',
+          expect.stringMatching(/^table:\| {2}\| North \| South \|/),
+          'paragraph:  (i) Draft\nc) Ship',
+        ],
+      ],
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UnsupportedDocumentError } from '#shared/errors.ts';
 import { detectFileType } from '#shared/parse/detect.ts';
 import { parseDocument } from '#shared/parse/parse-document.ts';
@@ -61,6 +61,19 @@ describe('workbooks SheetJS reads, as the same tree as .xlsx', () => {
     const xlsb = new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'xlsb' }) as ArrayBuffer);
     expect(detectFileType(xlsb, 'budget.xlsb')).toBe('xls');
     expect(sheets(await parse(xlsb, 'budget.xlsb'))).toEqual(BUDGET);
+  });
+
+  it("keeps SheetJS's notes on an .ods's conditional number formats off the console", async () => {
+    // LibreOffice writes its accounting formats (branches for value()>0, <0, =0) into every .ods;
+    // SheetJS printed a note per branch, 12 console.error lines for this file.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const doc = await parse(fixture('budget.ods'), 'budget.ods');
+      expect(printed).not.toHaveBeenCalled();
+      expect(doc.warnings).toEqual([]);
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it('reads a CSV as one sheet named after the file, cells as written', async () => {

@@ -100,6 +100,48 @@ describe('parsePdf layout', () => {
     expect(parsed.children).toEqual([expect.objectContaining({ type: 'table', rows })]);
   });
 
+  it('keeps the paragraph that wraps beside a floating table out of the table', async () => {
+    // As Word and LibreOffice print a table floating at the left margin: its rows share baselines
+    // with the lines of the paragraph beside it, which goes on under the table at full width.
+    const rows = [
+      ['Region', '2024', '2025'],
+      ['North', '1.1', '1.5'],
+      ['South', '1.6', '1.6'],
+      ['East', '1.05', '1.1'],
+    ];
+    const beside = [
+      'Revenue grew in every region except the south, where',
+      'two large customers moved their contracts to a',
+      'competitor in the spring. The board asked the sales',
+      'office to report on the causes before the summer',
+    ];
+    const below = 'meeting, and to propose a plan for winning them back within the next financial year.';
+    const bytes = await pdfBytes((doc) => {
+      body(doc, 'The northern region opened two new offices this year.');
+      const top = doc.y;
+      const pitch = doc.currentLineHeight(true);
+      beside.forEach((line, i) => {
+        doc.text(line, 290, top + i * pitch, { lineBreak: false });
+        rows[i]?.forEach((cell, j) => {
+          doc.text(cell, 72 + j * 60, top + i * pitch, { lineBreak: false });
+        });
+      });
+      doc.text(below, 72, top + beside.length * pitch, { width: 468 });
+      doc.moveDown();
+      doc.text('Costs stayed flat.', 72);
+    });
+    const parsed = await parsePdf({ bytes, filename: 'float.pdf' });
+    expect(outline(parsed.children)).toEqual([
+      'paragraph:The northern region opened two new offices this year.',
+      `table:| Region | 2024 | 2025 |\n| --- | --- | --- |\n${rows
+        .slice(1)
+        .map((row) => `| ${row.join(' | ')} |`)
+        .join('\n')}`,
+      `paragraph:${beside.join(' ')} ${below}`,
+      'paragraph:Costs stayed flat.',
+    ]);
+  });
+
   it('joins a paragraph that a page break cut in two, on the page where it starts', async () => {
     const bytes = await pdfBytes((doc) => {
       body(doc, 'A short opening paragraph.');
