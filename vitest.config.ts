@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at a time: vitest's default on a 2-core machine is one (cores - 1), which left a
+    // core idle through the 25-minute suite. Tests share no fixed ports, caches or paths.
+    maxWorkers: 2,
     allowOnly: false,
   },
 });
