@@ -97,10 +97,12 @@ describe('retrieval quality on dev-set slices', () => {
  */
 const FLOORS = {
   // Measured 0.825, 0.651, 0.825 (hybrid ranks as full-text since the offline semantic weight is 0;
-  // 0.829 at weight 0.05; plain BM25 0.817, 0.821).
-  scifact: { fulltext: 0.82, semantic: 0.645, hybrid: 0.82 },
+  // 0.829 at weight 0.05; plain BM25 0.817, 0.821). Semantic is an approximate HNSW search whose graph
+  // depends on the order concurrent ingestion inserts the vectors: the same code measured 0.651 and
+  // 0.631 in two full runs, so its floors sit ~0.03 below the first measurement.
+  scifact: { fulltext: 0.82, semantic: 0.62, hybrid: 0.82 },
   // Measured 1.000, 0.750, 1.000 (0.995 full-text before).
-  cmrc: { fulltext: 0.99, semantic: 0.74, hybrid: 0.99 },
+  cmrc: { fulltext: 0.99, semantic: 0.72, hybrid: 0.99 },
   // Measured full-text 0.796 = hybrid (main: 0.802, hybrid 0.791 below it); 30 built conversations,
   // follow-up alone 0.625, with the conversation 0.747 (+0.123; the judged questions 0.773).
   domainrag: { fulltext: 0.78, conversationGain: 0.08 },
