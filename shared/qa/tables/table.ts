@@ -43,30 +43,27 @@ export function isDateCell(text: string): boolean {
   return (MONTH.test(text) && cellYear(text) !== undefined) || /^\d{4}-\d{2}-\d{2}/.test(text);
 }
 
-/** Whether most of a column's non-empty cells state a number (`cellNumber`) and are not dates. */
-export function isNumericColumn(table: Table, column: number): boolean {
+/** Whether most (70%) of a column's non-empty cells pass `test`. */
+function mostCells(table: Table, column: number, test: (cell: string) => boolean): boolean {
   let filled = 0;
-  let numeric = 0;
+  let passed = 0;
   for (const row of table.rows) {
     const cell = row.cells[column] ?? '';
     if (!cell) continue;
     filled += 1;
-    if (cellNumber(cell) !== undefined && !isDateCell(cell)) numeric += 1;
+    if (test(cell)) passed += 1;
   }
-  return filled > 0 && numeric * 10 >= filled * 7;
+  return filled > 0 && passed * 10 >= filled * 7;
+}
+
+/** Whether most of a column's non-empty cells state a number (`cellNumber`) and are not dates. */
+export function isNumericColumn(table: Table, column: number): boolean {
+  return mostCells(table, column, (cell) => cellNumber(cell) !== undefined && !isDateCell(cell));
 }
 
 /** Whether most of a column's non-empty cells name a year (dates, seasons, years). */
 export function isYearColumn(table: Table, column: number): boolean {
-  let filled = 0;
-  let years = 0;
-  for (const row of table.rows) {
-    const cell = row.cells[column] ?? '';
-    if (!cell) continue;
-    filled += 1;
-    if (cellYear(cell) !== undefined) years += 1;
-  }
-  return filled > 0 && years * 10 >= filled * 7;
+  return mostCells(table, column, (cell) => cellYear(cell) !== undefined);
 }
 
 /**
