@@ -114,6 +114,14 @@ const rewrite =
     : scoreRewrites(loadRewriteSet(join(evalRoot, 'rewrite-zh')), resolveFollowUp);
 
 const f3 = (x: number) => x.toFixed(3);
+
+/** Prints a Markdown table after a blank line: a header row, its rule, one line a row. */
+function printTable(header: string[], rows: string[][]): void {
+  console.log(`\n| ${header.join(' | ')} |`);
+  console.log(`|${'---|'.repeat(header.length)}`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
 for (const result of results) {
   const { ingest } = result;
   console.log(`\n${result.set}: ${result.documents} documents, ${result.queries} queries`);
@@ -130,12 +138,19 @@ for (const result of results) {
       `  storing/registering ${ingest.submitSeconds.toFixed(1)} s; mean per step: ${steps.join(', ')}`,
     );
   }
-  console.log('\n| kind | nDCG@10 | ± sd | Recall@100 | MRR@10 | Hits@10 | p50 ms | p95 ms |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const k of result.kinds)
-    console.log(
-      `| ${k.kind} | ${f3(k.ndcg10)} | ${f3(meanNoise(k.perQuery))} | ${f3(k.recall100)} | ${f3(k.mrr10)} | ${f3(k.hits10)} | ${k.p50Ms.toFixed(1)} | ${k.p95Ms.toFixed(1)} |`,
-    );
+  printTable(
+    ['kind', 'nDCG@10', '± sd', 'Recall@100', 'MRR@10', 'Hits@10', 'p50 ms', 'p95 ms'],
+    result.kinds.map((k) => [
+      k.kind,
+      f3(k.ndcg10),
+      f3(meanNoise(k.perQuery)),
+      f3(k.recall100),
+      f3(k.mrr10),
+      f3(k.hits10),
+      k.p50Ms.toFixed(1),
+      k.p95Ms.toFixed(1),
+    ]),
+  );
 }
 
 if (conversations.length || rewrite) {
@@ -145,39 +160,66 @@ if (conversations.length || rewrite) {
       `\nrewrite-zh (${rewrite.dialogues} dialogues, characters added): precision ${f3(rewrite.precision)}, recall ${f3(rewrite.recall)}, F1 ${f3(rewrite.f1)}; ${rewrite.changed} rewritten; offline rewrite p50 / p95 ${rewrite.p50Ms.toFixed(3)} / ${rewrite.p95Ms.toFixed(3)} ms`,
     );
   if (conversations.length) {
-    console.log(
-      '\n| built from | conversations | follow-up alone | with the conversation | difference ± sd | judged query | rewrite p95 ms |',
+    printTable(
+      [
+        'built from',
+        'conversations',
+        'follow-up alone',
+        'with the conversation',
+        'difference ± sd',
+        'judged query',
+        'rewrite p95 ms',
+      ],
+      conversations.map((c) => [
+        c.set,
+        String(c.conversations),
+        f3(c.alone),
+        f3(c.withConversation),
+        `${f3(c.withConversation - c.alone)} ± ${f3(pairedNoise(c.perAlone, c.perWith))}`,
+        f3(c.original),
+        c.rewriteP95Ms.toFixed(3),
+      ]),
     );
-    console.log('|---|---|---|---|---|---|---|');
-    for (const c of conversations)
-      console.log(
-        `| ${c.set} | ${c.conversations} | ${f3(c.alone)} | ${f3(c.withConversation)} | ${f3(c.withConversation - c.alone)} ± ${f3(pairedNoise(c.perAlone, c.perWith))} | ${f3(c.original)} | ${c.rewriteP95Ms.toFixed(3)} |`,
-      );
   }
 }
 
 if (answers.length) {
   console.log('\nAnswers (mode auto)');
-  console.log(
-    '\n| set | questions | gold in answer | within 200 chars after the notice | median chars | median after the notice | p95 ms |',
+  printTable(
+    [
+      'set',
+      'questions',
+      'gold in answer',
+      'within 200 chars after the notice',
+      'median chars',
+      'median after the notice',
+      'p95 ms',
+    ],
+    answers.map((a) => [
+      a.set,
+      String(a.questions),
+      f3(a.answered),
+      f3(a.early),
+      String(a.medianChars),
+      String(a.medianBodyChars),
+      a.p95Ms.toFixed(0),
+    ]),
   );
-  console.log('|---|---|---|---|---|---|---|');
-  for (const a of answers)
-    console.log(
-      `| ${a.set} | ${a.questions} | ${f3(a.answered)} | ${f3(a.early)} | ${a.medianChars} | ${a.medianBodyChars} | ${a.p95Ms.toFixed(0)} |`,
-    );
 }
 
 if (tables.length) {
   console.log('\nTables (mode auto, each question over its table alone)');
-  console.log(
-    '\n| set | questions | tables (failed) | every gold answer in the first 300 chars | p50 ms | p95 ms |',
+  printTable(
+    ['set', 'questions', 'tables (failed)', 'every gold answer in the first 300 chars', 'p50 ms', 'p95 ms'],
+    tables.map((t) => [
+      t.set,
+      String(t.questions),
+      `${t.tables} (${t.failedTables})`,
+      f3(t.answered),
+      t.p50Ms.toFixed(0),
+      t.p95Ms.toFixed(0),
+    ]),
   );
-  console.log('|---|---|---|---|---|---|');
-  for (const t of tables)
-    console.log(
-      `| ${t.set} | ${t.questions} | ${t.tables} (${t.failedTables}) | ${f3(t.answered)} | ${t.p50Ms.toFixed(0)} | ${t.p95Ms.toFixed(0)} |`,
-    );
 }
 
 const comparisons: Comparison[] = [];
