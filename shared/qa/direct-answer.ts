@@ -86,7 +86,7 @@ export function extractiveAnswer(
   for (const hop of hops) {
     // Each hop leads with a sentence not quoted yet: the one naming the bridge entity in its next
     // document, which no-padding would otherwise drop after the question's own sentence.
-    const quoted = new Set(picked.map((p) => p.text));
+    const quoted = new Set(picked.map((p) => p.sentence));
     picked.push(...pickAnswerSentences(hop, contexts, { maxSentences: 3, lead: true, quoted }));
   }
   const renumber = new Map<number, number>();
@@ -102,6 +102,8 @@ export function extractiveAnswer(
         ? [{ text: s.text, marker, documentId: hit.documentId, documentName: hit.documentName }]
         : [];
     }),
+    // The sentences are quoted just above: the note names their documents and markers.
+    { quote: false },
   );
   const text = formatExtractiveAnswer(question, sentences) + note;
   const passages = [...renumber.keys()].flatMap((original) => {

@@ -15,12 +15,17 @@ export interface QuotedSentence {
  * What an offline answer adds when the sentences it quotes disagree (docs/spec.md#contradictions):
  * sentences of different documents about the same thing (two content words in common) that
  * state different numbers (`findNumericContradictions`) are quoted side by side under a line saying
- * the sources disagree, in the question's language. Empty when they agree.
+ * the sources disagree, in the question's language; with `quote: false` (an answer that quotes
+ * them just above) each side is its document and marker only. Empty when they agree.
  *
  * @example disagreementNote('What did Kestrel cost?', [a, b])
  * // '\n\nThe sources disagree; check the originals:\n- "Budget" “… 2.4 million euros.” [1] vs "Review" “… 3.1 million euros.” [2]'
  */
-export function disagreementNote(question: string, quoted: QuotedSentence[]): string {
+export function disagreementNote(
+  question: string,
+  quoted: QuotedSentence[],
+  options: { quote?: boolean } = {},
+): string {
   const found = findNumericContradictions(
     quoted.map((q, i) => ({ text: q.text, citation: i, documentId: q.documentId })),
   );
@@ -28,7 +33,10 @@ export function disagreementNote(question: string, quoted: QuotedSentence[]): st
   const zh = hasCjk(question);
   const side = (i: number | undefined) => {
     const q = quoted[i ?? -1];
-    return q ? `${quotedName(q.documentName, zh)} “${q.text}” ${q.marker}` : '';
+    if (!q) return '';
+    return options.quote === false
+      ? `${quotedName(q.documentName, zh)} ${q.marker}`
+      : `${quotedName(q.documentName, zh)} “${q.text}” ${q.marker}`;
   };
   const lines = found.map((c) =>
     zh

@@ -7,6 +7,7 @@ import {
   typedSpans,
   withoutDateline,
 } from './answer-type.ts';
+import { clauseWindow } from './clause-window.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface AnswerContext {
@@ -35,7 +36,9 @@ export interface ExtractiveAnswerOptions {
   quantity?: boolean;
   /**
    * Answer a factoid question (the direct answer's extract): rank by the answer type the question
-   * expects and quote a further sentence only when it adds question terms or another value; without
+   * expects, quote a further sentence only when it adds question terms or another value (not the agreed
+   * one again), and of a long sentence only the clauses holding the answer and the question's terms
+   * (`clauseWindow`); without
    * it (a step's extract: Stage 1, a hop, a judge), sentences are ranked by their question terms and
    * up to `maxSentences` above the relative floor are kept.
    */
@@ -50,8 +53,11 @@ export interface ExtractiveAnswerOptions {
 }
 
 export interface AnswerSentence {
+  /** What is quoted: the sentence, or for a factoid answer (`lead`) its clauses that answer. */
   text: string;
   citation: number;
+  /** The whole sentence `text` comes from (what `quoted` compares). */
+  sentence: string;
 }
 
 export interface ExtractiveAnswer {
@@ -200,7 +206,7 @@ export function pickAnswerSentences(
       const answers = type && score > 0 ? answerSpans(s.text, type, question, own) : [];
       return { ...s, covered, score, answers, agreed: false, amount: false };
     });
-  if (type) weighByAgreement(matched);
+  const support = type ? weighByAgreement(matched) : new Map<string, number>();
   const scored = ((options.quantity ?? asksForQuantity(question)) ? favourQuantities(matched) : matched)
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order);
@@ -225,6 +231,15 @@ export function pickAnswerSentences(
       .filter((t) => terms.has(t)),
   );
   let anchors: string[] | undefined;
+  // The clauses holding the answers the passages agree on most outweigh the question terms of any other.
+  const answerWeight = [...terms].reduce((sum, t) => sum + weight(t), 0);
+  const clauseWeight = (clause: string, answers: string[]) => {
+    let total = 0;
+    for (const t of new Set(segment(clause))) if (terms.has(t)) total += weight(t);
+    const lower = clause.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+    const held = answers.filter((a) => lower.includes(a)).map((a) => support.get(a) ?? 0);
+    return total + answerWeight * held.reduce((sum, h) => sum + h, 0);
+  };
   for (const s of scored) {
     if (picked.length >= maxSentences || s.score < best * RELATIVE_FLOOR) break;
     if (options.quoted?.has(neutralizeMarkers(s.text))) continue;
@@ -232,13 +247,23 @@ export function pickAnswerSentences(
       (!slotFilled && s.agreed) ||
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
         (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
-        s.answers.some((a) => !offered.has(a))) ||
+        s.answers.some((a) => !offered.has(a)) &&
+        // Another value, or a fuller one ("December 2015" after "2015"); not the agreed value again
+        // beside some other name ("Pogačar (UAE Team Emirates)").
+        (!s.answers.some((a) => support.get(a) === 1 && [...offered].some((o) => sameValue(a, o))) ||
+          s.answers.some((a) => [...offered].some((o) => refines(a, o))))) ||
       (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
-    const length = [...s.text].length;
+    // Without an expected answer type nothing says which clause answers: the sentence is quoted whole.
+    const shown = type ? clauseWindow(s.text, (clause) => clauseWeight(clause, s.answers)) : s.text;
+    const length = [...shown].length;
     if (picked.length > 0 && chars + length > maxChars) continue;
     // Quoted document text keeps no marker of its own: only the `[n]` added here cites.
-    picked.push({ text: neutralizeMarkers(s.text), citation: s.citation });
+    picked.push({
+      text: neutralizeMarkers(shown),
+      citation: s.citation,
+      sentence: neutralizeMarkers(s.text),
+    });
     for (const t of s.covered) covered.add(t);
     anchors ??= [...named].filter((t) => s.covered.has(t));
     slotFilled ||= s.agreed;
@@ -299,6 +324,22 @@ function answerSpans(text: string, type: AnswerType, question: string, own: stri
     .map((span) => span.text.toLowerCase().replace(/\s+/g, ' '));
 }
 
+/** The words of an answer span, as `sameValue` compares them. */
+const valueWords = (span: string) => span.split(/[\s,，、·・.]+/u).filter(Boolean);
+
+/** Whether answer span `a` says more than `b` of one value: all of `b`'s words and others ("December 2015", "2015"). */
+function refines(a: string, b: string): boolean {
+  const [x, y] = [valueWords(a), valueWords(b)];
+  return x.length > y.length && y.every((w) => x.includes(w));
+}
+
+/** Whether two answer spans name one value: one's words are all in the other ("Halep", "Simona Halep"). */
+function sameValue(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [x, y] = [valueWords(a), valueWords(b)];
+  return x.every((w) => y.includes(w)) || y.every((w) => x.includes(w));
+}
+
 /**
  * Answer redundancy (the answer to a factoid question recurs across the passages that discuss it):
  * each answer span collects the scores of the sentences offering it (or a span inside it or around
@@ -306,17 +347,16 @@ function answerSpans(text: string, type: AnswerType, question: string, own: stri
  * of the expected type) and 1 (the span with the most support); the sentences offering that span
  * are marked `agreed`.
  */
-function weighByAgreement(sentences: { score: number; answers: string[]; agreed?: boolean }[]): void {
+function weighByAgreement(
+  sentences: { score: number; answers: string[]; agreed?: boolean }[],
+): Map<string, number> {
   const votes = new Map<string, number>();
   for (const s of sentences)
     for (const answer of new Set(s.answers)) votes.set(answer, (votes.get(answer) ?? 0) + s.score);
-  const words = new Map([...votes.keys()].map((k) => [k, k.split(/[\s,，、·・.]+/u).filter(Boolean)]));
-  const within = (a: string[], b: string[]) => a.every((w) => b.includes(w));
   const support = new Map<string, number>();
-  for (const [answer, own] of words) {
+  for (const answer of votes.keys()) {
     let total = 0;
-    for (const [other, theirs] of words)
-      if (other === answer || within(own, theirs) || within(theirs, own)) total += votes.get(other) ?? 0;
+    for (const [other, count] of votes) if (sameValue(answer, other)) total += count;
     support.set(answer, total);
   }
   const most = Math.max(0, ...support.values());
@@ -325,6 +365,7 @@ function weighByAgreement(sentences: { score: number; answers: string[]; agreed?
     s.score *= most > 0 ? TYPE_MISSING + (1 - TYPE_MISSING) * (best / most) : 1;
     s.agreed = most > 0 && best === most;
   }
+  return new Map([...support].map(([answer, total]) => [answer, most > 0 ? total / most : 0]));
 }
 
 /**
@@ -351,7 +392,10 @@ function favourQuantities<T extends { text: string; block: number; score: number
  * The offline answer's text: a label saying it is extractive (in the question's language), then each
  * sentence quoted verbatim with its `[n]` marker; or, with no sentence, that no passage answers.
  */
-export function formatExtractiveAnswer(question: string, sentences: AnswerSentence[]): string {
+export function formatExtractiveAnswer(
+  question: string,
+  sentences: Pick<AnswerSentence, 'text' | 'citation'>[],
+): string {
   const zh = hasCjk(question);
   if (sentences.length === 0) {
     return zh

@@ -166,4 +166,45 @@ describe('extractiveAnswer with a hop', () => {
     expect(text).toContain('The project lead of Atlas is Dana Whitfield.');
     expect(text).toContain('Dana Whitfield also led Borealis in 2022.');
   });
+
+  it('quotes of a long sentence only the clauses that answer, and records the whole sentence', () => {
+    const sentence =
+      'Emma Raducanu won the 2021 US Open title by defeating Leylah Fernandez in the final, while the crowd in Arthur Ashe Stadium cheered for both players long into the evening.';
+    const [best] = pickAnswerSentences('Who won the 2021 US Open?', [{ content: sentence, citation: 1 }], {
+      lead: true,
+    });
+    expect(best?.text).toBe(
+      'Emma Raducanu won the 2021 US Open title by defeating Leylah Fernandez in the final, …',
+    );
+    expect(best?.sentence).toBe(sentence);
+  });
+
+  it('quotes no further sentence that repeats the answer beside another name, but one that states it more fully', () => {
+    const quoted = texts('Who won the 2021 Tour de France?', [
+      { content: 'Tadej Pogačar won the 2021 Tour de France.', citation: 1 },
+      { content: 'Tadej Pogačar (UAE Team Emirates) won the 2021 Tour de France again.', citation: 2 },
+    ]);
+    expect(quoted).toEqual(['Tadej Pogačar won the 2021 Tour de France.']);
+    const dated = texts('When was OpenAI founded?', [
+      { content: 'OpenAI was founded in 2015 by a group of investors.', citation: 1 },
+      { content: 'OpenAI Inc was founded in December 2015 as a non-profit research lab.', citation: 2 },
+    ]);
+    expect(dated.some((t) => t.includes('December 2015'))).toBe(true);
+  });
+
+  it('names the disagreeing documents by their markers under sentences it already quotes', () => {
+    const hit = (documentId: string, content: string) =>
+      ({ documentId, documentName: `${documentId}.md`, content, sectionPath: [] }) as unknown as SearchHit;
+    const { text } = extractiveAnswer(
+      'What was the Kestrel budget?',
+      [
+        hit('plan', 'The Kestrel budget was 2.4 million euros.'),
+        hit('review', 'The Kestrel budget was 3.1 million euros.'),
+      ],
+      false,
+    );
+    expect(text).toContain('The sources disagree');
+    expect(text).toContain('"plan.md" [1] vs "review.md" [2]');
+    expect(text.match(/2\.4 million euros/g)).toHaveLength(1);
+  });
 });
