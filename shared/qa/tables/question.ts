@@ -1,3 +1,4 @@
+import { cutWords, hasCjk } from '#shared/text/segment.ts';
 import { cellNumber, isNumericColumn, type Table } from './table.ts';
 
 /** Words that never pick a row or a column on their own. */
@@ -10,15 +11,140 @@ const STOP = new Set(
   ).split(' '),
 );
 
-/** Lower-cased words of a text (letters and digits; a decimal or a thousands-separated number whole). */
-export function words(text: string): string[] {
-  return (
+/**
+ * Lower-cased words of a text (letters and digits; a decimal or a thousands-separated number whole;
+ * a CJK run cut into words by `cut`, jieba by default, so "湖人队" in a cell and in a question are
+ * the same words).
+ */
+export function words(text: string, cut: (cjk: string) => string[] = cutWords): string[] {
+  const runs =
     text
       .normalize('NFKC')
       .toLowerCase()
       .replace(/(\d),(\d{3})/g, '$1$2')
-      .match(/\d+(?:\.\d+)?|[\p{L}\p{N}]+/gu) ?? []
+      .match(/\d+(?:\.\d+)?|[\p{L}\p{N}]+/gu) ?? [];
+  if (!hasCjk(text)) return runs;
+  return runs.flatMap((run) =>
+    hasCjk(run)
+      ? (run.match(SCRIPT_RUNS) ?? []).flatMap((part) => (hasCjk(part) ? cut(part) : [part]))
+      : [run],
   );
+}
+
+/** A run of letters split where CJK meets Latin ("fy2022年" → "fy2022", "年"). */
+const SCRIPT_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Chinese question words read as the English ones the planner knows ("多少" → "how many", "最多" →
+ * "most"): one planner for both languages.
+ */
+const CUES: Record<string, string[]> = {
+  多少: ['how', 'many'],
+  几: ['how', 'many'],
+  几个: ['how', 'many'],
+  多少次: ['how', 'many'],
+  多少个: ['how', 'many'],
+  谁: ['who'],
+  哪个: ['which'],
+  哪些: ['which'],
+  哪: ['which'],
+  哪一年: ['when'],
+  哪年: ['when'],
+  何时: ['when'],
+  什么: ['what'],
+  哪里: ['where'],
+  最多: ['most'],
+  最高: ['highest'],
+  最大: ['largest'],
+  最长: ['longest'],
+  最少: ['least'],
+  最低: ['lowest'],
+  最小: ['smallest'],
+  最短: ['shortest'],
+  第一: ['first'],
+  第一个: ['first'],
+  最早: ['earliest'],
+  最后: ['last'],
+  最后一个: ['last'],
+  最晚: ['latest'],
+  最近: ['latest'],
+  总共: ['total'],
+  一共: ['total'],
+  合计: ['total'],
+  总计: ['total'],
+  总和: ['total'],
+  平均: ['average'],
+  相差: ['difference'],
+  差: ['difference'],
+  不是: ['not'],
+  不: ['not'],
+  除了: ['except'],
+  之前: ['before'],
+  之后: ['after'],
+  超过: ['more', 'than'],
+  多于: ['more', 'than'],
+  大于: ['more', 'than'],
+  高于: ['more', 'than'],
+  少于: ['less', 'than'],
+  小于: ['less', 'than'],
+  低于: ['less', 'than'],
+  或: ['or'],
+  还是: ['or'],
+  和: ['and'],
+  的: ['of'],
+  是: ['is'],
+  有: ['has'],
+  在: ['in'],
+  了: ['did'],
+};
+
+/** "几支", "多少个", "多少次": how many, whatever the measure word. */
+const HOW_MANY_ZH = /^(?:几|多少)[个支位次只名家座本场年人项件条届枚块辆]?$/u;
+
+/** Longest word (in characters) a question's CJK run is matched against the table's words by. */
+const MAX_CJK_WORD = 8;
+
+/**
+ * A question's CJK run cut by the table's own words first (longest match, so "淡水鸭有多少只" meets the
+ * cell words "淡水鸭" and the cue "多少"), the stretches between them by jieba: jieba alone cuts a
+ * question and a cell differently ("鸭有") when their neighbours differ.
+ */
+function cutByVocabulary(run: string, vocabulary: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  let pending = '';
+  let i = 0;
+  while (i < run.length) {
+    let length = Math.min(MAX_CJK_WORD, run.length - i);
+    while (length >= 2 && !vocabulary.has(run.slice(i, i + length)) && !(run.slice(i, i + length) in CUES))
+      length -= 1;
+    if (length < 2) {
+      pending += run[i];
+      i += 1;
+      continue;
+    }
+    if (pending) out.push(...cutWords(pending));
+    pending = '';
+    out.push(run.slice(i, i + length));
+    i += length;
+  }
+  if (pending) out.push(...cutWords(pending));
+  return out;
+}
+
+/**
+ * A question's words (`words`; a CJK run cut by `vocabulary`, the table's words, where given),
+ * Chinese question words read as English ones (`CUES`).
+ */
+export function questionWords(question: string, vocabulary: ReadonlySet<string> = new Set()): string[] {
+  return words(question, (run) => cutByVocabulary(run, vocabulary)).flatMap(
+    (w) => CUES[w] ?? (HOW_MANY_ZH.test(w) ? ['how', 'many'] : [w]),
+  );
+}
+
+/** The question's words that may pick a row: its words without the function and question words. */
+export function contentWords(question: string): string[] {
+  return questionWords(question).filter((w) => !STOP.has(w));
 }
 
 /** A light stem: plural and possessive endings off ("medals" → "medal", "countries" → "country"). */
@@ -91,10 +217,13 @@ export function readQuestion(
   table: Table,
   skip: ReadonlySet<number> = new Set(),
 ): QuestionFacts {
-  const q = words(question);
   const cellWords = table.rows.map((row) => row.cells.map((cell) => words(cell)));
   // Phrases with a word no cell holds are skipped before any scan (a 10,000-row sheet).
   const known = new Set(cellWords.flat(2));
+  const q = questionWords(
+    question,
+    hasCjk(question) ? new Set([...known, ...table.columns.flatMap((c) => words(c))]) : undefined,
+  );
   const headerWords = table.columns.map((name) => new Set(words(name).map(stem)));
   const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
   const used = new Set<number>(skip);
