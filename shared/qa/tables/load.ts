@@ -56,7 +56,7 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
   // the planner's per-table work (`tableWords`) stays with it.
   const cacheKey = `${section.id}\n${JSON.stringify(headerOf(hit.metadata ?? {}))}`;
   const cached = loadedTables.get(cacheKey);
-  if (cached && cached.passageIds.includes(hit.nodeId)) {
+  if (cached?.passageIds.includes(hit.nodeId)) {
     loadedTables.delete(cacheKey);
     loadedTables.set(cacheKey, cached);
     return cached;

@@ -115,10 +115,10 @@ export function runTableQuery(table: Table, query: TableQuery): TableQueryResult
     throw new ValidationError(`aggregate ${query.aggregate.op} needs a column`);
   const sortColumn = query.sort ? columnIndex(table, query.sort.column) : -1;
   const sorted = sortColumn < 0 ? kept : sortRows(table, kept, sortColumn, query.sort?.order ?? 'asc');
-  const valueOf = (rows: number[]) =>
+  const aggregateOf = (rows: number[]) =>
     query.aggregate ? aggregate(table, rows, query.aggregate.op, aggregateColumn) : undefined;
   if (query.group_by === undefined) {
-    const value = valueOf(kept);
+    const value = aggregateOf(kept);
     return {
       matched: kept.length,
       groups: [
@@ -133,7 +133,7 @@ export function runTableQuery(table: Table, query: TableQuery): TableQueryResult
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const list: QueryGroup[] = [...groups].map(([key, rows]) => {
-    const value = valueOf(rows);
+    const value = aggregateOf(rows);
     return {
       key,
       ...(value !== undefined && { value }),

@@ -339,7 +339,7 @@ export function matchingRows(table: Table, conditions: readonly Condition[]): nu
   const byColumn = new Map<number, Condition[]>();
   for (const c of conditions) byColumn.set(c.column, [...(byColumn.get(c.column) ?? []), c]);
   const out: number[] = [];
-  table.rows.forEach((row, r) => {
+  table.rows.forEach((_, r) => {
     for (const [column, list] of byColumn) {
       const cw = cells[r]?.[column] ?? [];
       const held = list.filter((c) => !c.negated);
