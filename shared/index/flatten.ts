@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type SectionCategory, sectionCategory } from '#shared/parse/structure/category.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import type { NodeRow } from './node-row.ts';
+import { tableIndexText } from './row-lines.ts';
 import { buildTsvector } from './tsvector.ts';
 
 export type { NodeRow } from './node-row.ts';
@@ -111,9 +112,11 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       return;
     }
     const content = node.type === 'image' ? node.alt : node.text;
+    // A table's rows are indexed one line each, with the table's title and header names.
+    const body = (node.type !== 'image' && tableIndexText(node, path.at(-1) ?? doc.title)) || content;
     const indexed = buildTsvector([
-      { text: metaPath(path, content), weight: 'A' },
-      { text: content, weight: 'B' },
+      { text: metaPath(path, body), weight: 'A' },
+      { text: body, weight: 'B' },
     ]);
     let metadata = node.metadata ?? {};
     if (node.type === 'image') {
@@ -132,7 +135,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       nodeType: node.type,
       title: null,
       content,
-      indexText: indexTextOf(path, content),
+      indexText: indexTextOf(path, body),
       searchVector: indexed.tsvector,
       tokenCount: indexed.tokenCount,
       metadata,

@@ -27,3 +27,22 @@ export function pipeTable(rows: readonly (readonly string[])[]): string {
   for (let r = 1; r < rows.length; r++) table += `\n${line(rows[r] ?? [])}`;
   return table;
 }
+
+/**
+ * The rows of a Markdown pipe table (`pipeTable`'s output, or any pipe table): the header row
+ * first, the separator row left out, escaped pipes read back.
+ *
+ * @example readPipeRows('| Region | Q1 |\n| --- | --- |\n| North | 10 |') // [['Region', 'Q1'], ['North', '10']]
+ */
+export function readPipeRows(text: string): string[][] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim().startsWith('|') && !/^\s*\|?\s*:?-{2,}/.test(line))
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^\||(?<!\\)\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.replaceAll('\\|', '|').replaceAll('\\\\', '\\').trim()),
+    );
+}

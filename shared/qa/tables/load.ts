@@ -44,6 +44,23 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
         JOIN nodes n ON n.parent_id = s.id WHERE n.id = ${hit.nodeId}::uuid`,
   );
   if (!section) return undefined;
+  // A sheet may hold several tables, each under its own header (`columns` on its passages): the
+  // hit's table is the run of passages under the same header as the hit's.
+  const sheetColumns = json(section.metadata).columns;
+  const headerOf = (metadata: Record<string, unknown>) => {
+    const columns = metadata.columns ?? sheetColumns;
+    return Array.isArray(columns) ? columns.map(String) : [];
+  };
+  // Nodes of a version never change once written (a new version writes new ones), so a table read
+  // once is kept: the next question over a 10,000-row sheet skips reading and parsing its rows, and
+  // the planner's per-table work (`tableWords`) stays with it.
+  const cacheKey = `${section.id}\n${JSON.stringify(headerOf(hit.metadata ?? {}))}`;
+  const cached = loadedTables.get(cacheKey);
+  if (cached?.passageIds.includes(hit.nodeId)) {
+    loadedTables.delete(cacheKey);
+    loadedTables.set(cacheKey, cached);
+    return cached;
+  }
   const passages = await queryRows<NodeRow>(
     db,
     sql`SELECT id, title, content, metadata FROM nodes
@@ -52,13 +69,6 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
   const rows = passages
     .map((p) => ({ id: p.id, content: p.content ?? '', metadata: json(p.metadata) }))
     .filter((p) => p.metadata.kind === 'rows');
-  // A sheet may hold several tables, each under its own header (`columns` on its passages): the
-  // hit's table is the run of passages under the same header as the hit's.
-  const sheetColumns = json(section.metadata).columns;
-  const headerOf = (metadata: Record<string, unknown>) => {
-    const columns = metadata.columns ?? sheetColumns;
-    return Array.isArray(columns) ? columns.map(String) : [];
-  };
   const at = rows.findIndex((p) => p.id === hit.nodeId);
   const key = JSON.stringify(headerOf(rows[at]?.metadata ?? {}));
   let first = Math.max(at, 0);
@@ -68,8 +78,15 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
     last += 1;
   const run = rows.slice(first, last + 1);
   const table = readSheetRows(section.title ?? title, headerOf(run[0]?.metadata ?? {}), run);
-  return { table, passageIds: run.map((p) => p.id) };
+  const loaded = { table, passageIds: run.map((p) => p.id) };
+  loadedTables.set(cacheKey, loaded);
+  if (loadedTables.size > MAX_CACHED_TABLES) loadedTables.delete(loadedTables.keys().next().value ?? '');
+  return loaded;
 }
+
+/** Sheets' tables kept by `loadTable` (least recently used first). */
+const loadedTables = new Map<string, LoadedTable>();
+const MAX_CACHED_TABLES = 8;
 
 /** The passages as search hits, in the order given (for citations). */
 export async function passageHits(db: Db, nodeIds: readonly string[]): Promise<SearchHit[]> {

@@ -3,8 +3,8 @@ import {
   comparisons,
   matchingRows,
   type QuestionFacts,
+  questionWords,
   readQuestion,
-  words,
 } from './question.ts';
 import { cellNumber, cellYear, isYearColumn, type Table } from './table.ts';
 
@@ -21,7 +21,9 @@ export type TableShape =
   | 'difference'
   | 'previous'
   | 'next'
-  | 'choice';
+  | 'choice'
+  /** No shape fits: the rows that best match the question, quoted whole (`bestRows`). */
+  | 'rows';
 
 /** A planned answer: the result, how it was obtained, and the rows it used (indices into `table.rows`). */
 export interface TablePlan {
@@ -51,6 +53,12 @@ const isYear = (n: number) => Number.isInteger(n) && n >= 1000 && n <= 2100;
 const has = (q: readonly string[], re: RegExp) => q.some((w) => re.test(w));
 const cellOf = (table: Table, r: number, c: number) => table.rows[r]?.cells[c] ?? '';
 const nameOf = (table: Table, c: number) => table.columns[c] ?? `column ${c + 1}`;
+/**
+ * A question's words as the plan names them: in single quotes, because an answer's double
+ * quotation marks claim verbatim document text (shared/qa/citations.ts) and these are the
+ * question's words, lower-cased.
+ */
+const term = (phrase: string) => `‘${phrase}’`;
 
 /** The column the question asks for, among those no condition uses: named by its header, else by the wh-word. */
 function answerColumn(
@@ -158,7 +166,7 @@ const distinct = (values: string[]) => [...new Set(values.filter(Boolean))];
  */
 export function planTable(question: string, table: Table): TablePlan | undefined {
   if (table.rows.length === 0) return undefined;
-  const q0 = words(question);
+  const q0 = questionWords(question);
   const comps = comparisons(q0);
   const facts = readQuestion(question, table, new Set(comps.map((c) => c.at)));
   const q = facts.words;
@@ -166,11 +174,14 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   const condColumns = new Set(facts.conditions.map((c) => c.column));
   let rows = matchingRows(table, facts.conditions);
   const filters: string[] = facts.conditions.map(
-    (c) => `${nameOf(table, c.column)} ${c.negated ? 'does not have' : 'has'} "${c.phrase.join(' ')}"`,
+    (c) => `${nameOf(table, c.column)} ${c.negated ? 'does not have' : 'has'} ${term(c.phrase.join(' '))}`,
   );
+  // Comparisons that apply to a column: one that names none keeps no row out, and is no condition.
+  const applied: Comparison[] = [];
   for (const comp of comps) {
     const column = numericColumn(table, facts, condColumns, comp.value);
     if (column < 0) continue;
+    applied.push(comp);
     const read = isYear(comp.value) && isYearColumn(table, column) ? cellYear : cellNumber;
     rows = rows.filter((r) => compare(read(cellOf(table, r, column)), comp));
     filters.push(`${nameOf(table, column)} ${comp.op} ${comp.value}`);
@@ -207,7 +218,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
       return {
         shape: 'choice',
         result: [cell],
-        how: `Of ${options.map((o) => `"${o.c.phrase.join(' ')}"`).join(' and ')}, ${cell} ${by}.`,
+        how: `Of ${options.map((o) => term(o.c.phrase.join(' '))).join(' and ')}, ${cell} ${by}.`,
         rows: options.flatMap((o) => o.rows).slice(0, 8),
       };
     }
@@ -217,7 +228,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   const than = q.indexOf('than');
   const reference = facts.conditions.find((c) => (c.at[0] ?? 0) > than && than > 0);
   const comparative = q.slice(Math.max(0, than - 4), than).find((w) => /(?:er|more|less|fewer)$/.test(w));
-  if (reference && comparative && comps.length === 0) {
+  if (reference && comparative && applied.length === 0) {
     const others = facts.conditions.filter((c) => c !== reference);
     const own = new Set(others.map((c) => c.column));
     own.add(reference.column);
@@ -233,7 +244,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
         const v = cellNumber(cellOf(table, r, column));
         return r !== ref && v !== undefined && (less ? v < refValue : v > refValue);
       });
-      const rule = `${nameOf(table, column)} ${less ? 'below' : 'above'} ${cellOf(table, ref, column)} (the row of "${reference.phrase.join(' ')}")`;
+      const rule = `${nameOf(table, column)} ${less ? 'below' : 'above'} ${cellOf(table, ref, column)} (the row of ${term(reference.phrase.join(' '))})`;
       if (howMany)
         return {
           shape: 'count',
@@ -279,7 +290,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     (beforeAt >= 0 || afterAt >= 0) &&
     rows.length === 1 &&
     facts.conditions.length >= 1 &&
-    comps.length === 0
+    applied.length === 0
   ) {
     const [r] = rows as [number];
     const step = beforeAt >= 0 && (afterAt < 0 || beforeAt < afterAt) ? -1 : 1;
@@ -297,7 +308,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
-  const scope = facts.conditions.length || comps.length ? rows : all;
+  const scope = facts.conditions.length || applied.length ? rows : all;
   if (scope.length === 0) return undefined;
 
   // Superlatives over a numeric column: highest / lowest.
@@ -365,7 +376,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
         };
       }
     }
-    if (target >= 0 && sumWords && facts.conditions.length === 0 && comps.length === 0) {
+    if (target >= 0 && sumWords && facts.conditions.length === 0 && applied.length === 0) {
       const total = all.reduce((s, r) => s + (cellNumber(cellOf(table, r, target)) ?? 0), 0);
       return {
         shape: 'sum',
@@ -432,7 +443,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   }
 
   // Lookup: the asked column of the matching rows.
-  if (facts.conditions.length === 0 && comps.length === 0) return undefined;
+  if (facts.conditions.length === 0 && applied.length === 0) return undefined;
   const values = distinct(scope.map((r) => cellOf(table, r, answer)));
   if (values.length === 0) return undefined;
   return {

@@ -1,3 +1,4 @@
+import { cutWords, hasCjk } from '#shared/text/segment.ts';
 import { cellNumber, isNumericColumn, type Table } from './table.ts';
 
 /** Words that never pick a row or a column on their own. */
@@ -10,15 +11,143 @@ const STOP = new Set(
   ).split(' '),
 );
 
-/** Lower-cased words of a text (letters and digits; a decimal or a thousands-separated number whole). */
-export function words(text: string): string[] {
-  return (
+/**
+ * Lower-cased words of a text (letters and digits; a decimal or a thousands-separated number whole;
+ * a CJK run cut into words by `cut`, jieba by default, so "湖人队" in a cell and in a question are
+ * the same words).
+ */
+export function words(text: string, cut: (cjk: string) => string[] = cutWords): string[] {
+  const runs =
     text
       .normalize('NFKC')
       .toLowerCase()
       .replace(/(\d),(\d{3})/g, '$1$2')
-      .match(/\d+(?:\.\d+)?|[\p{L}\p{N}]+/gu) ?? []
+      .match(/\d+(?:\.\d+)?|[\p{L}\p{N}]+/gu) ?? [];
+  if (!hasCjk(text)) return runs;
+  return runs.flatMap((run) =>
+    hasCjk(run)
+      ? (run.match(SCRIPT_RUNS) ?? []).flatMap((part) => (hasCjk(part) ? cut(part) : [part]))
+      : [run],
   );
+}
+
+/** A run of letters split where CJK meets Latin ("fy2022年" → "fy2022", "年"). */
+const SCRIPT_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Chinese question words read as the English ones the planner knows ("多少" → "how many", "最多" →
+ * "most"): one planner for both languages.
+ */
+const CUES: Record<string, string[]> = {
+  多少: ['how', 'many'],
+  几: ['how', 'many'],
+  几个: ['how', 'many'],
+  多少次: ['how', 'many'],
+  多少个: ['how', 'many'],
+  谁: ['who'],
+  哪个: ['which'],
+  哪些: ['which'],
+  哪: ['which'],
+  哪一年: ['when'],
+  哪年: ['when'],
+  何时: ['when'],
+  什么: ['what'],
+  哪里: ['where'],
+  最多: ['most'],
+  最高: ['highest'],
+  最大: ['largest'],
+  最长: ['longest'],
+  最少: ['least'],
+  最低: ['lowest'],
+  最小: ['smallest'],
+  最短: ['shortest'],
+  第一: ['first'],
+  第一个: ['first'],
+  最早: ['earliest'],
+  最后: ['last'],
+  最后一个: ['last'],
+  最晚: ['latest'],
+  最近: ['latest'],
+  总共: ['total'],
+  一共: ['total'],
+  合计: ['total'],
+  总计: ['total'],
+  总和: ['total'],
+  平均: ['average'],
+  相差: ['difference'],
+  差: ['difference'],
+  不是: ['not'],
+  不: ['not'],
+  除了: ['except'],
+  之前: ['before'],
+  之后: ['after'],
+  超过: ['more', 'than'],
+  多于: ['more', 'than'],
+  大于: ['more', 'than'],
+  高于: ['more', 'than'],
+  少于: ['less', 'than'],
+  小于: ['less', 'than'],
+  低于: ['less', 'than'],
+  或: ['or'],
+  还是: ['or'],
+  和: ['and'],
+  的: ['of'],
+  是: ['is'],
+  有: ['has'],
+  在: ['in'],
+  了: ['did'],
+};
+
+/** Words a question's CJK run is cut by. */
+type Vocabulary = { has(word: string): boolean };
+
+/** "几支", "多少个", "多少次": how many, whatever the measure word. */
+const HOW_MANY_ZH = /^(?:几|多少)[个支位次只名家座本场年人项件条届枚块辆]?$/u;
+
+/** Longest word (in characters) a question's CJK run is matched against the table's words by. */
+const MAX_CJK_WORD = 8;
+
+/**
+ * A question's CJK run cut by the table's own words first (longest match, so "淡水鸭有多少只" meets the
+ * cell words "淡水鸭" and the cue "多少"), the stretches between them by jieba: jieba alone cuts a
+ * question and a cell differently ("鸭有") when their neighbours differ.
+ */
+function cutByVocabulary(run: string, vocabulary: Vocabulary): string[] {
+  const out: string[] = [];
+  let pending = '';
+  let i = 0;
+  while (i < run.length) {
+    let length = Math.min(MAX_CJK_WORD, run.length - i);
+    while (length >= 2 && !vocabulary.has(run.slice(i, i + length)) && !(run.slice(i, i + length) in CUES))
+      length -= 1;
+    if (length < 2) {
+      pending += run[i];
+      i += 1;
+      continue;
+    }
+    if (pending) out.push(...cutWords(pending));
+    pending = '';
+    out.push(run.slice(i, i + length));
+    i += length;
+  }
+  if (pending) out.push(...cutWords(pending));
+  return out;
+}
+
+/**
+ * A question's words (`words`; a CJK run cut by `vocabulary`, the table's words, where given),
+ * Chinese question words read as English ones (`CUES`).
+ */
+export function questionWords(question: string, vocabulary: Vocabulary = new Set()): string[] {
+  return words(question, (run) => cutByVocabulary(run, vocabulary)).flatMap(
+    (w) => CUES[w] ?? (HOW_MANY_ZH.test(w) ? ['how', 'many'] : [w]),
+  );
+}
+
+/** The question's words that may pick a row: its words without the function and question words. */
+export function contentWords(question: string): string[] {
+  return questionWords(question).filter((w) => !STOP.has(w));
 }
 
 /** A light stem: plural and possessive endings off ("medals" → "medal", "countries" → "country"). */
@@ -73,6 +202,46 @@ export interface QuestionFacts {
   headerAt: Set<number>;
 }
 
+/** What the planner reads of a table's cells, worked out once per table (`tableWords`). */
+export interface TableWords {
+  /** Each cell's `words`, by row and column. */
+  cells: string[][][];
+  /** Per word, the cells holding it (row × width + column), each cell once, in table order. */
+  postings: Map<string, number[]>;
+  /** Per column: whether it holds numbers (`isNumericColumn`). */
+  numeric: boolean[];
+}
+
+const wordsOfTables = new WeakMap<Table, TableWords>();
+
+/**
+ * The words of a table's cells, the cells each word is in and its numeric columns, computed on the
+ * first question over the table and kept while the table is (see `loadTable`'s cache): reading
+ * 60,000 cells costs more than planning an answer.
+ */
+export function tableWords(table: Table): TableWords {
+  const cached = wordsOfTables.get(table);
+  if (cached) return cached;
+  const width = table.columns.length;
+  const postings = new Map<string, number[]>();
+  const cells = table.rows.map((row, r) =>
+    row.cells.map((cell, c) => {
+      const cw = words(cell);
+      if (c >= width) return cw;
+      for (const w of new Set(cw)) {
+        const list = postings.get(w);
+        if (list) list.push(r * width + c);
+        else postings.set(w, [r * width + c]);
+      }
+      return cw;
+    }),
+  );
+  const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
+  const computed = { cells, postings, numeric };
+  wordsOfTables.set(table, computed);
+  return computed;
+}
+
 /** Whether `phrase` occurs in `cellWords` as consecutive words. */
 function containsPhrase(cellWords: readonly string[], phrase: readonly string[]): boolean {
   outer: for (let i = 0; i + phrase.length <= cellWords.length; i++) {
@@ -91,14 +260,15 @@ export function readQuestion(
   table: Table,
   skip: ReadonlySet<number> = new Set(),
 ): QuestionFacts {
-  const q = words(question);
-  const cellWords = table.rows.map((row) => row.cells.map((cell) => words(cell)));
-  // Phrases with a word no cell holds are skipped before any scan (a 10,000-row sheet).
-  const known = new Set(cellWords.flat(2));
+  const { cells: cellWords, postings, numeric } = tableWords(table);
+  // Phrases with a word no cell holds are skipped before any scan.
+  const known = postings;
+  const header = new Set(table.columns.flatMap((c) => words(c)));
+  const q = questionWords(question, { has: (w) => known.has(w) || header.has(w) });
   const headerWords = table.columns.map((name) => new Set(words(name).map(stem)));
-  const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
   const used = new Set<number>(skip);
   const conditions: Condition[] = [];
+  const width = table.columns.length;
   for (let n = Math.min(8, q.length); n >= 1; n--) {
     for (let start = 0; start + n <= q.length; start++) {
       const at = Array.from({ length: n }, (_, k) => start + k);
@@ -106,15 +276,22 @@ export function readQuestion(
       const phrase = q.slice(start, start + n);
       if (phrase.some((w) => !known.has(w)) || phrase.every((w) => STOP.has(w))) continue;
       if (n === 1 && STOP.has(phrase[0] ?? '')) continue;
-      // Per column: cells holding the phrase, and whether one equals it.
+      // Per column: cells holding the phrase, and whether one equals it; only the cells holding
+      // its rarest word are read (a 10,000-row sheet).
       const hits = table.columns.map(() => ({ count: 0, exact: false }));
-      for (const row of cellWords)
-        row.forEach((cw, c) => {
-          const hit = hits[c];
-          if (!hit || !containsPhrase(cw, phrase)) return;
-          hit.count += 1;
-          if (cw.length === phrase.length) hit.exact = true;
-        });
+      let cellsOfRarest: readonly number[] = [];
+      for (const w of phrase) {
+        const list = known.get(w) ?? [];
+        if (cellsOfRarest.length === 0 || list.length < cellsOfRarest.length) cellsOfRarest = list;
+      }
+      for (const cell of cellsOfRarest) {
+        const c = cell % width;
+        const cw = cellWords[Math.floor(cell / width)]?.[c] ?? [];
+        const hit = hits[c];
+        if (!hit || !containsPhrase(cw, phrase)) continue;
+        hit.count += 1;
+        if (cw.length === phrase.length) hit.exact = true;
+      }
       let best = -1;
       for (let c = 0; c < hits.length; c++) {
         const h = hits[c];
@@ -158,12 +335,13 @@ function namesHeader(header: ReadonlySet<string>, word: string): boolean {
 
 /** Rows satisfying every condition (conditions on one column: any of them). */
 export function matchingRows(table: Table, conditions: readonly Condition[]): number[] {
+  const { cells } = tableWords(table);
   const byColumn = new Map<number, Condition[]>();
   for (const c of conditions) byColumn.set(c.column, [...(byColumn.get(c.column) ?? []), c]);
   const out: number[] = [];
-  table.rows.forEach((row, r) => {
+  table.rows.forEach((_, r) => {
     for (const [column, list] of byColumn) {
-      const cw = words(row.cells[column] ?? '');
+      const cw = cells[r]?.[column] ?? [];
       const held = list.filter((c) => !c.negated);
       if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return;
       if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return;

@@ -1,3 +1,4 @@
+import { readPipeRows } from '#shared/parse/pipe-table.ts';
 import type { Table, TableRow } from './table.ts';
 
 /** A passage of table rows: its text and where its first row stands. */
@@ -59,21 +60,12 @@ export function readSheetRows(
 
 /**
  * Reads a Markdown pipe table (the text of a table node from .docx, .html, .pdf, …): its first row
- * names the columns, the separator row is skipped, each later row is a row.
+ * names the columns, each later row is a row.
  */
 export function readPipeTable(title: string, content: string, passage = 0): Table | undefined {
-  const lines = content.split('\n').filter((line) => line.trim().startsWith('|'));
-  const split = (line: string) =>
-    line
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split(/(?<!\\)\|/)
-      .map((cell) => cell.replaceAll('\\|', '|').trim());
-  const [head, ...rest] = lines;
+  const [head, ...rest] = readPipeRows(content);
   if (!head) return undefined;
-  const columns = split(head).map((name, i) => name || `Column ${i + 1}`);
-  const rows: TableRow[] = rest
-    .filter((line) => !/^\s*\|?\s*:?-{2,}/.test(line))
-    .map((line, i) => ({ number: i + 1, cells: split(line), passage }));
+  const columns = head.map((name, i) => name || `Column ${i + 1}`);
+  const rows: TableRow[] = rest.map((cells, i) => ({ number: i + 1, cells, passage }));
   return rows.length ? { title, columns, rows } : undefined;
 }

@@ -1,3 +1,5 @@
+import { rowFields, rowLine } from '#shared/index/row-lines.ts';
+
 /** One row of a table as the planner reads it: its cells by column, where it stands, and its passage. */
 export interface TableRow {
   /** The row's number in its sheet (or its place in the table, from 1). */
@@ -67,11 +69,9 @@ export function isYearColumn(table: Table, column: number): boolean {
 }
 
 /**
- * A row as it is quoted: "Team: Toronto Maple Leafs · Stanley Cups: 13", empty cells left out.
+ * A row as it is quoted: "Team: Toronto Maple Leafs · Stanley Cups: 13", empty cells left out (the
+ * indexer's `rowLine`, without the title).
  */
 export function rowText(table: Table, row: TableRow): string {
-  return row.cells
-    .map((cell, i) => (cell ? `${table.columns[i] ?? `Column ${i + 1}`}: ${cell}` : ''))
-    .filter(Boolean)
-    .join(' · ');
+  return rowLine(rowFields(table.columns, row.cells));
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -57,9 +57,14 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
       filename: 'stanley-cups.csv',
     });
     const ducks = await xlsxParser.parse({ bytes: await ducksXlsx(), filename: 'ducks.xlsx' });
+    const champions = await csvParser.parse({
+      bytes: readFileSync(join(import.meta.dirname, '../../fixtures/tables/nba-champions-zh.csv')),
+      filename: 'nba-champions-zh.csv',
+    });
     await indexWithRenditions(database.db, new LocalBlobStore(dir), [
       { filename: 'stanley-cups.csv', versions: [cups] },
       { filename: 'ducks.xlsx', versions: [ducks] },
+      { filename: 'nba-champions-zh.csv', versions: [champions] },
     ]);
     deps = {
       db: database.db,
@@ -95,6 +100,31 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     const response = await answer('How many volunteers at North Marsh?');
     expect(response.answer.split('\n\n')[1]).toBe('12 [1]');
     expect(response.answer).toContain('Site: North Marsh · Volunteers: 12');
+  });
+
+  it('reports no unverified quote and a relevance above 0 for the cited rows', async () => {
+    const response = await answer('How many Stanley Cups have the Maple Leafs won?');
+    expect(response.answer).toContain('stanley-cups');
+    expect(response.unverified_quotes).toBeUndefined();
+    expect(response.sources.length).toBeGreaterThan(0);
+    for (const source of response.sources) expect(source.relevance).toBeGreaterThan(0);
+  });
+
+  it('says plainly when no calculation fits and quotes the best rows whole', async () => {
+    const response = await answer('Have the Maple Leafs won more than 50 Stanley Cups?');
+    const [, plain, rows] = response.answer.split('\n\n');
+    expect(plain).toMatch(/^No calculation over this table fits the question/);
+    expect(rows).toContain('- Team: Toronto Maple Leafs · Stanley Cups: 13 · Last won: 1967 [1]');
+    expect(response.confidence).toBe('low');
+  });
+
+  it('answers a Chinese question over a table with Chinese headers', async () => {
+    const response = await answer('湖人赢得过多少次总冠军？');
+    expect(response.answer).toMatch(/^离线表格回答/);
+    expect(response.answer.split('\n\n')[1]).toBe('17 [1]');
+    expect(response.answer).toContain(
+      '- 球队: 洛杉矶湖人 · 分区: 西部 · 总冠军次数: 17 · 最近夺冠: 2020 [1]',
+    );
   });
 
   it('answers a superlative with the row it used', async () => {

@@ -14,6 +14,7 @@ import {
   sectionSearchTool,
   semanticSearchTool,
 } from './search-tools.ts';
+import { queryTableTool } from './table-tools.ts';
 import { compareVersionsTool } from './version-tools.ts';
 
 export type { AgentTool, ToolKind, ToolOutcome } from '../types.ts';
@@ -45,6 +46,7 @@ export const AGENT_TOOLS: ReadonlyMap<string, AgentTool<never>> = new Map(
       verifyConsistencyTool,
       summarizeFindingsTool,
       compareVersionsTool,
+      queryTableTool,
     ] as AgentTool<never>[]
   ).map((tool) => [tool.name, tool]),
 );

@@ -136,7 +136,7 @@ describe('tableAnswerText', () => {
     const [label, result, how, rows] = text.split('\n\n');
     expect(label).toMatch(/^Offline table answer/);
     expect(result).toBe('5 [1]');
-    expect(how).toMatch(/^How: Silver of the row where Nation has "japan"/);
+    expect(how).toMatch(/^How: Silver of the row where Nation has ‘japan’/);
     expect(rows).toContain('- Rank: 5 · Nation: Japan · Gold: 4 · Silver: 5 · Total: 13 [1]');
   });
 });
