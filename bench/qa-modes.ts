@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 /**
  * Question-answering modes benchmark (issue 6 targets): a chat model of fixed latency L
  * (BENCH_MODEL_LATENCY_MS, default 500: every call answers after L, a stream's first text after L)
@@ -139,6 +140,7 @@ export async function benchQaModes(
     const config = loadConfig({ env: {} });
     const deps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: config.search,
       store,

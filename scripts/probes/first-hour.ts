@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 /**
  * The "first hour" walk-through (issue 30): what a new user sees offline on 25 real files, with the
  * embedded default configuration (no config file, no model keys, no network). Ingests the files
@@ -168,7 +169,7 @@ try {
     const key = outcome.key.replace(/^uploads\//, '');
     let notes = outcome.error ?? '';
     if (outcome.documentId && outcome.status !== 'failed') {
-      const [latest] = await listVersions(rt.db, outcome.documentId);
+      const [latest] = await listVersions(rt.db, ALL_COLLECTIONS, outcome.documentId);
       const counts = latest?.stats ?? {};
       const stats = SHOWN_STATS.filter((name) => name in counts)
         .map((name) => `${name} ${counts[name]}`)
@@ -204,7 +205,7 @@ try {
   }
   console.log(`Questions: ${tally.right} right, ${tally.partly} partly, ${tally.wrong} wrong\n`);
 
-  const topics = await listTopics(rt.db, { limit: 500, offset: 0 });
+  const topics = await listTopics(rt.db, ALL_COLLECTIONS, { limit: 500, offset: 0 });
   console.log(`## Topics (${topics.total})\n`);
   console.log(topics.items.map((t) => `${t.name} (${t.documentCount})`).join(', '));
 } finally {

@@ -11,6 +11,7 @@ export {
 } from './attachments.ts';
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
+  assertReadable,
   type DocumentSummary,
   type DocumentTopic,
   getDocument,

@@ -50,6 +50,7 @@ export async function compareVersions(
     (
       await hydrateHits(
         deps.db,
+        deps.access,
         ids.map((nodeId) => ({ nodeId, score: 0 })),
       )
     ).map((h) => [h.nodeId, h]),

@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,7 @@ describe('hostile pictures with the offline OCR engine', () => {
     expect(errors[0]).toMatch(/image1\.svg|img_001\.svg/);
     expect(errors[0]).toMatch(/vector images \(EMF, WMF, SVG\) are kept without reading their text/);
     const hits = await keywordSearch(
-      { db: deps.db, embedder: deps.providers.embedder, search: deps.config.search },
+      { db: deps.db, access: ALL_COLLECTIONS, embedder: deps.providers.embedder, search: deps.config.search },
       { keywords: ['Egret wintering'], mode: 'exact' },
     );
     expect(hits.map((h) => h.documentId)).toContain(outcome?.documentId);

@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
@@ -97,6 +98,7 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
 
   const deps = (maxIterations?: number): QaDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     providers: { embedder, label: 'offline (extractive)' },

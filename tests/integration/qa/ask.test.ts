@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
@@ -91,6 +92,7 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
 
   const offline = (): QaDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     providers: { embedder, label: 'offline (extractive)' },

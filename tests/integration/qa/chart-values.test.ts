@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,13 +39,14 @@ describe('a chart-only deck', () => {
   });
 
   it('finds a chart value by search', async () => {
-    const hits = await fulltextSearch({ db: database.db, embedder, search: config.search }, '611', {}, 5);
+    const hits = await fulltextSearch({ db: database.db, access: ALL_COLLECTIONS, embedder, search: config.search }, '611', {}, 5);
     expect(hits[0]?.content).toContain('| Q3 | 611 | 455 |');
   });
 
   it('quotes a chart value in an offline answer', async () => {
     const deps: DocumentsDeps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: config.search,
       store: new LocalBlobStore(dir),

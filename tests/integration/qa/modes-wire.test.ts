@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,7 @@ describe.each(DRIVERS)('two-stage and documents modes through the real clients (
       fake,
       deps: {
         db: database.db,
+        access: ALL_COLLECTIONS,
         embedder,
         search: config.search,
         store,

@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,7 @@ describe.each(DRIVERS)('offline multi-hop and contradictions in every mode (%s)'
   // Two documents read whole: the hop's document has to be found, not just read with the rest.
   const deps = (): DocumentsDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     store,

@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,7 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     ]);
     deps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: loadConfig({ env: {} }).search,
       store: new LocalBlobStore(dir),

@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
@@ -23,7 +24,7 @@ describe.each(DRIVERS)('keyword search over common keywords (%s)', (driver) => {
     database = await openTestDatabase(driver);
     const embedder = testEmbedder();
     await indexCorpus(database.db, [{ filename: 'crowd.md', versions: [CROWD] }], embedder);
-    deps = { db: database.db, embedder, search: loadConfig({ env: {} }).search };
+    deps = { db: database.db, access: ALL_COLLECTIONS, embedder, search: loadConfig({ env: {} }).search };
   });
 
   afterAll(async () => {

@@ -1,0 +1,14 @@
+import type { Context } from 'hono';
+import { type AccessScope, ALL_COLLECTIONS, narrowScope } from '../access/scope.ts';
+
+/**
+ * What this request may read: the scope a sign-in middleware put on the context as `access` (none
+ * does yet: the Lambda app's Cognito groups are the next step, docs/collections.md), else every
+ * collection (the local server: one user with all rights), narrowed by `?collection=`.
+ *
+ * @throws ValidationError when `collection` is not a collection name.
+ */
+export function accessOf(c: Context): AccessScope {
+  const granted = c.get('access' as never) as AccessScope | undefined;
+  return narrowScope(granted ?? ALL_COLLECTIONS, c.req.query('collection') || undefined);
+}
