@@ -1,4 +1,3 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 /**
  * Question-answering modes benchmark (issue 6 targets): a chat model of fixed latency L
  * (BENCH_MODEL_LATENCY_MS, default 500: every call answers after L, a stream's first text after L)
@@ -15,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ZodType } from 'zod';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { openPglite } from '#shared/db/client.ts';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from '#shared/llm/types.ts';

@@ -1,4 +1,3 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 /**
  * The "first hour" walk-through (issue 30): what a new user sees offline on 25 real files, with the
  * embedded default configuration (no config file, no model keys, no network). Ingests the files
@@ -26,6 +25,7 @@ import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { collectInputs, readInput } from '../../shared/cli/files.ts';
 import { loadConfig } from '../../shared/config/load.ts';
 import { listVersions } from '../../shared/documents/index.ts';

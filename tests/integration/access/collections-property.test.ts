@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_COLLECTIONS, type AccessScope, readableCollections } from '#shared/access/scope.ts';
+import { type AccessScope, ALL_COLLECTIONS, readableCollections } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { type Database, openPglite } from '#shared/db/index.ts';
 import { listDocuments } from '#shared/documents/queries.ts';
@@ -21,7 +21,18 @@ function random(seed: number): () => number {
   };
 }
 
-const WORDS = ['budget', 'heron', 'river', 'cloud', 'migration', 'salary', 'policy', 'kernel', 'harbor', 'ledger'];
+const WORDS = [
+  'budget',
+  'heron',
+  'river',
+  'cloud',
+  'migration',
+  'salary',
+  'policy',
+  'kernel',
+  'harbor',
+  'ledger',
+];
 const COLLECTIONS = ['hr', 'eng', 'default'];
 const KINDS: SearchKind[] = ['keyword', 'fulltext', 'semantic', 'hybrid'];
 const QUERIES = ['budget', 'heron river', 'salary policy ledger'];
@@ -43,7 +54,8 @@ describe('collections: a scoped query equals the query over a corpus of the read
     }));
     const embedder = testEmbedder();
     const indexed = await indexCorpus(database.db, corpus, embedder);
-    for (const d of corpus) docs.push({ id: indexed.get(d.filename)?.id ?? '', collection: d.collection ?? '' });
+    for (const d of corpus)
+      docs.push({ id: indexed.get(d.filename)?.id ?? '', collection: d.collection ?? '' });
     // Topics linking random documents: their counts and their very presence depend on who reads.
     for (const name of ['finance', 'wildlife', 'infrastructure', 'people']) {
       const topicId = randomUUID();
@@ -109,7 +121,13 @@ describe('collections: a scoped query equals the query over a corpus of the read
   }
 
   it('holds for random readable sets, for every search kind, the list, its total and topic counts', async () => {
-    const sets = [[], ['hr'], ['eng', 'default'], COLLECTIONS.filter(() => next() < 0.5), [pick(COLLECTIONS)]];
+    const sets = [
+      [],
+      ['hr'],
+      ['eng', 'default'],
+      COLLECTIONS.filter(() => next() < 0.5),
+      [pick(COLLECTIONS)],
+    ];
     let nonEmpty = 0;
     for (const readable of sets) {
       const scoped = await observe(readableCollections(readable));

@@ -1,8 +1,8 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { openDataApi } from '#shared/db/data-api.ts';
 import { DATA_API_REQUEST_BYTES } from '#shared/db/data-api-limits.ts';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';

@@ -1,9 +1,9 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, HeadingLevel, Paragraph, Table, TableCell, TableRow } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { createApp } from '#shared/api/app.ts';
 import { parseConfig } from '#shared/config/index.ts';
 import { type DocumentDiff, diffVersions, writeChangeSummary } from '#shared/diff/index.ts';

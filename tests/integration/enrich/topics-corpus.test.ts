@@ -1,6 +1,6 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Database, type Db, queryRows } from '#shared/db/index.ts';
 import { listTopics } from '#shared/documents/topics.ts';
 import {

@@ -1,9 +1,9 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { TesseractOcr } from '#shared/llm/ocr/tesseract.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';

@@ -1,5 +1,5 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { ProviderError } from '#shared/errors.ts';

@@ -1,7 +1,7 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, ChatStreamEvent, Embedder } from '#shared/llm/types.ts';

@@ -1,6 +1,6 @@
-import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { ValidationError } from '#shared/errors.ts';
@@ -317,7 +317,9 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
         '容器化改造采',
         '第三期包括监',
       ]);
-      await expect(getNode(database.db, ALL_COLLECTIONS, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/No node/);
+      await expect(
+        getNode(database.db, ALL_COLLECTIONS, '00000000-0000-4000-8000-000000000000'),
+      ).rejects.toThrow(/No node/);
     });
 
     it('describes a document as a tree of sections with counts', async () => {
@@ -335,8 +337,12 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
       expect(zh.sections[0]?.summary).toEqual(expect.any(String));
       const v1 = await getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'), 1);
       expect(v1.counts.tables).toBe(0);
-      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('old.md'))).rejects.toThrow(/No document/);
-      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'), 9)).rejects.toThrow(/no version 9/);
+      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('old.md'))).rejects.toThrow(
+        /No document/,
+      );
+      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'), 9)).rejects.toThrow(
+        /no version 9/,
+      );
     });
   });
 });
