@@ -12,6 +12,8 @@ export {
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   assertReadable,
+  countDocuments,
+  type DocumentCounts,
   type DocumentSummary,
   type DocumentTopic,
   getDocument,

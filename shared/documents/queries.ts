@@ -199,3 +199,32 @@ export async function assertReadable(db: Db, access: AccessScope, documentId: st
     .where(and(eq(documents.id, documentId), collectionCondition(access, sql`${documents.collection}`)));
   if (!row) throw new NotFoundError(`No document with id ${documentId}`);
 }
+
+/** Live documents of the readable collections counted by status, by file type and by collection. */
+export interface DocumentCounts {
+  byStatus: Record<string, number>;
+  byType: Record<string, number>;
+  byCollection: Record<string, number>;
+}
+
+/** The counts the status summary shows, over the readable collections only (`DocumentCounts`). */
+export async function countDocuments(db: Db, access: AccessScope): Promise<DocumentCounts> {
+  const rows = await db
+    .select({
+      status: documents.status,
+      fileType: documents.fileType,
+      collection: documents.collection,
+      n: count(),
+    })
+    .from(documents)
+    .where(and(isNull(documents.deletedAt), collectionCondition(access, sql`${documents.collection}`)))
+    .groupBy(documents.status, documents.fileType, documents.collection);
+  const counts: DocumentCounts = { byStatus: {}, byType: {}, byCollection: {} };
+  for (const row of rows) {
+    const n = Number(row.n);
+    counts.byStatus[row.status] = (counts.byStatus[row.status] ?? 0) + n;
+    counts.byType[row.fileType] = (counts.byType[row.fileType] ?? 0) + n;
+    counts.byCollection[row.collection] = (counts.byCollection[row.collection] ?? 0) + n;
+  }
+  return counts;
+}
