@@ -12,6 +12,7 @@ export {
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
   assertReadable,
+  assertWritable,
   countDocuments,
   type DocumentCounts,
   type DocumentSummary,

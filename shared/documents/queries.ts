@@ -3,7 +3,7 @@ import { type AccessScope, collectionCondition, documentInScope } from '../acces
 import type { Db } from '../db/index.ts';
 import { schema } from '../db/index.ts';
 import type { DocumentStatus } from '../db/schema.ts';
-import { NotFoundError } from '../errors.ts';
+import { ForbiddenError, NotFoundError } from '../errors.ts';
 import type { DocumentActivity } from './activity.ts';
 
 const { documents, documentVersions, documentTopics, topics } = schema;
@@ -227,4 +227,26 @@ export async function countDocuments(db: Db, access: AccessScope): Promise<Docum
     counts.byCollection[row.collection] = (counts.byCollection[row.collection] ?? 0) + n;
   }
   return counts;
+}
+
+/**
+ * Throws unless the asker may change the document (delete, reindex): NotFoundError when it may not
+ * even read it (as for an unknown id), ForbiddenError when it may read but not write its collection.
+ * Reads nothing when both scopes are `all`.
+ */
+export async function assertWritable(
+  db: Db,
+  read: AccessScope,
+  write: AccessScope,
+  documentId: string,
+): Promise<void> {
+  if (read.kind === 'all' && write.kind === 'all') return;
+  const [row] = await db
+    .select({ collection: documents.collection })
+    .from(documents)
+    .where(and(eq(documents.id, documentId), collectionCondition(read, sql`${documents.collection}`)));
+  if (!row) throw new NotFoundError(`No document with id ${documentId}`);
+  if (write.kind !== 'all' && !write.collections.includes(row.collection)) {
+    throw new ForbiddenError(`You may read but not change documents of the collection ${row.collection}`);
+  }
 }

@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
-import { assertCollectionName, uploadPrefix } from '../../access/index.ts';
+import {
+  type AccessScope,
+  assertCollectionName,
+  canRead,
+  collectionOfKey,
+  uploadPrefix,
+} from '../../access/index.ts';
 import { diffVersions } from '../../diff/index.ts';
 import {
   assertReadable,
+  assertWritable,
   deleteDocument,
   getDocument,
   listAttachments,
@@ -17,7 +24,7 @@ import type { Runtime } from '../../runtime/runtime.ts';
 import { getChildren, getDocumentStructure, getNode } from '../../search/index.ts';
 import { LEAF_TYPES } from '../../search/scope.ts';
 import { removeStaged, stagingDir } from '../../storage/staging.ts';
-import { accessOf } from '../access.ts';
+import { accessOf, assertMayWriteInto, writableOf } from '../access.ts';
 import { readMultipartFiles, type UploadedFile } from '../multipart.ts';
 import {
   diffQuery,
@@ -75,11 +82,19 @@ function shorten(segment: string): string {
  *
  * @throws ValidationError when no file is left to submit.
  */
-async function submitUploads(rt: Runtime, files: UploadedFile[], collection: string | undefined) {
+async function submitUploads(
+  rt: Runtime,
+  files: UploadedFile[],
+  target: { collection: string | undefined; writable: AccessScope },
+) {
   if (files.length === 0) throw new ValidationError('multipart field "files" must hold one or more files');
   const named = files.map((file) => {
     try {
-      const key = uploadKey(file.name, collection);
+      const key = uploadKey(file.name, target.collection);
+      const collection = collectionOfKey(key, rt.config.collections);
+      if (!canRead(target.writable, collection)) {
+        return { ...file, error: `You may not add documents to the collection ${collection}` };
+      }
       return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };
     } catch (error) {
       return { ...file, error: reasonOf(error) };
@@ -135,7 +150,8 @@ export function documentRoutes(rt: Runtime): Hono {
     try {
       const collection = c.req.query('collection') || undefined;
       if (collection !== undefined) assertCollectionName(collection);
-      return c.json({ success: true, documents: await submitUploads(rt, files, collection) });
+      const target = { collection, writable: writableOf(c) };
+      return c.json({ success: true, documents: await submitUploads(rt, files, target) });
     } finally {
       await removeStaged(files.map((file) => file.staged));
     }
@@ -144,6 +160,7 @@ export function documentRoutes(rt: Runtime): Hono {
   app.post('/upload-url', async (c) => {
     const body = parseInput(uploadUrlBody, await c.req.json().catch(() => undefined), 'body');
     const key = uploadKey(body.filename, body.collection);
+    assertMayWriteInto(c, collectionOfKey(key, rt.config.collections));
     const result = await presignUpload(rt, { ...body, key });
     return c.json(result, result.supported ? 200 : 501);
   });
@@ -175,6 +192,7 @@ export function documentRoutes(rt: Runtime): Hono {
 
   app.post('/:id/reindex', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
+    await assertWritable(rt.db, accessOf(c), writableOf(c), id);
     const { submitted } = await rt.ingest.reindex(id);
     return c.json({ success: true, id, key: submitted.key, status: submitted.status }, 202);
   });
@@ -216,6 +234,7 @@ export function documentRoutes(rt: Runtime): Hono {
 
   app.delete('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
+    await assertWritable(rt.db, accessOf(c), writableOf(c), id);
     await deleteDocument(rt.db, rt.store, id);
     return c.json({ success: true, id });
   });

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccessScope, readableCollections } from '#shared/access/scope.ts';
 import { createApp } from '#shared/api/app.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { DocumentSummary } from '#shared/documents/index.ts';
@@ -105,5 +107,58 @@ describe('collections over HTTP: upload into, list, search and ask by collection
         { name: 'hr', documents: 1 },
       ]),
     );
+  });
+
+  /** The app as a signed-in user with these rights sees it: what a sign-in middleware will set. */
+  function appFor(read: AccessScope, write: AccessScope): Hono {
+    const outer = new Hono();
+    outer.use('*', async (c, next) => {
+      c.set('access' as never, read as never);
+      c.set('writeAccess' as never, write as never);
+      await next();
+    });
+    outer.route('/', app);
+    return outer;
+  }
+
+  it('shows a reader of hr nothing of other collections, and answers an id there like an unknown one', async () => {
+    const reader = appFor(readableCollections(['hr']), readableCollections([]));
+    const all = (await (await app.request('/api/documents')).json()) as { items: DocumentSummary[] };
+    const plan = all.items.find((d) => d.key === 'uploads/plan.md');
+    const listed = (await (await reader.request('/api/documents')).json()) as { items: DocumentSummary[] };
+    expect(listed.items.map((d) => d.key)).toEqual(['hr/pay.md']);
+    const found = (await (await reader.request('/api/search?q=heron&kind=hybrid')).json()) as {
+      results: SearchHit[];
+    };
+    expect(found.results.map((h) => h.documentKey)).toEqual(['hr/pay.md']);
+    for (const path of [
+      `/api/documents/${plan?.id}`,
+      `/api/documents/${plan?.id}/structure`,
+      `/api/documents/${plan?.id}/diff`,
+    ]) {
+      expect((await reader.request(path)).status, path).toBe(404);
+    }
+  });
+
+  it('refuses a delete or a reindex without write on the collection: 403 if readable, 404 if not', async () => {
+    const reader = appFor(readableCollections(['hr']), readableCollections([]));
+    const all = (await (await app.request('/api/documents')).json()) as { items: DocumentSummary[] };
+    const id = (key: string) => all.items.find((d) => d.key === key)?.id;
+    expect((await reader.request(`/api/documents/${id('hr/pay.md')}`, { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    expect(
+      (await reader.request(`/api/documents/${id('hr/pay.md')}/reindex`, { method: 'POST' })).status,
+    ).toBe(403);
+    expect(
+      (await reader.request(`/api/documents/${id('uploads/plan.md')}`, { method: 'DELETE' })).status,
+    ).toBe(404);
+    const form = new FormData();
+    form.append('files', new Blob(['# X\n\nText.\n']), 'x.md');
+    const up = await reader.request('/api/documents/upload?collection=hr', { method: 'POST', body: form });
+    expect(up.status).toBe(400);
+    expect(await up.text()).toContain('may not add documents to the collection hr');
+    const still = (await (await app.request('/api/documents?collection=hr')).json()) as { total: number };
+    expect(still.total).toBe(1);
   });
 });
