@@ -2,9 +2,9 @@ export { type CollectionSettings, collectionOfKey, uploadPrefix } from './collec
 export {
   type AccessScope,
   ALL_COLLECTIONS,
+  allows,
   assertCollectionName,
   COLLECTION_NAME,
-  canRead,
   collectionCondition,
   documentInScope,
   narrowScope,

@@ -40,11 +40,11 @@ export function readableCollections(names: readonly string[]): AccessScope {
 export function narrowScope(scope: AccessScope, collection: string | undefined): AccessScope {
   if (collection === undefined) return scope;
   assertCollectionName(collection);
-  return readableCollections(canRead(scope, collection) ? [collection] : []);
+  return readableCollections(allows(scope, collection) ? [collection] : []);
 }
 
-/** True when the scope reads the collection. */
-export function canRead(scope: AccessScope, collection: string): boolean {
+/** True when the scope includes the collection (reads it, for a read scope; may change it, for a write scope). */
+export function allows(scope: AccessScope, collection: string): boolean {
   return scope.kind === 'all' || scope.collections.includes(collection);
 }
 

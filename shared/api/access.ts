@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { type AccessScope, ALL_COLLECTIONS, narrowScope } from '../access/scope.ts';
+import { type AccessScope, ALL_COLLECTIONS, allows, narrowScope } from '../access/scope.ts';
+import { ForbiddenError } from '../errors.ts';
 
 /**
  * What this request may read: the scope a sign-in middleware put on the context as `access` (none
@@ -23,7 +24,7 @@ export function writableOf(c: Context): AccessScope {
 
 /** Throws ForbiddenError unless this request may write into the collection (an upload's target). */
 export function assertMayWriteInto(c: Context, collection: string): void {
-  if (!canRead(writableOf(c), collection)) {
+  if (!allows(writableOf(c), collection)) {
     throw new ForbiddenError(`You may not add documents to the collection ${collection}`);
   }
 }

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import {
   type AccessScope,
+  allows,
   assertCollectionName,
-  canRead,
   collectionOfKey,
   uploadPrefix,
 } from '../../access/index.ts';
@@ -92,7 +92,7 @@ async function submitUploads(
     try {
       const key = uploadKey(file.name, target.collection);
       const collection = collectionOfKey(key, rt.config.collections);
-      if (!canRead(target.writable, collection)) {
+      if (!allows(target.writable, collection)) {
         return { ...file, error: `You may not add documents to the collection ${collection}` };
       }
       return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };

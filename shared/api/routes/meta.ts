@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { type AccessScope, type CollectionSettings, canRead } from '../../access/index.ts';
+import { type AccessScope, allows, type CollectionSettings } from '../../access/index.ts';
 import { countDocuments } from '../../documents/queries.ts';
 import { READABLE_TYPES } from '../../parse/file-types.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
@@ -42,7 +42,7 @@ function collectionList(
 ): { name: string; documents: number }[] {
   const names = new Set([settings.default, ...Object.values(settings.prefixes), ...Object.keys(counts)]);
   return [...names]
-    .filter((name) => canRead(access, name))
+    .filter((name) => allows(access, name))
     .sort()
     .map((name) => ({ name, documents: counts[name] ?? 0 }));
 }
