@@ -158,6 +158,12 @@ describe('collections over HTTP: upload into, list, search and ask by collection
     const up = await reader.request('/api/documents/upload?collection=hr', { method: 'POST', body: form });
     expect(up.status).toBe(400);
     expect(await up.text()).toContain('may not add documents to the collection hr');
+    const presign = await reader.request('/api/documents/upload-url', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'x.md', size: 10, collection: 'hr' }),
+    });
+    expect(presign.status).toBe(403);
     const still = (await (await app.request('/api/documents?collection=hr')).json()) as { total: number };
     expect(still.total).toBe(1);
   });
