@@ -62,7 +62,8 @@ function fixedLatencyChat(latencyMs: number): ChatModel {
   };
 }
 
-async function timeAsk(deps: QaDeps, question: string, mode: QaMode) {
+/** One question in one mode: ms to the first event, to the first answer delta and to the end. */
+export async function timeAsk(deps: QaDeps, question: string, mode: QaMode) {
   const started = performance.now();
   let first = 0;
   let firstDelta = 0;

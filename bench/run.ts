@@ -5,9 +5,9 @@
  * Prints a table and writes bench/results/<time>.json.
  * BENCH_DOCS (default 1000) and BENCH_PARAGRAPHS (default 50) size the corpus; BENCH_ONLY=ingest
  * stops after ingest and search (e.g. to compare DROPQA_DATABASE__EMBEDDED__WORKER=false).
+ * `--scale` runs bench/scale.ts instead (its options follow it).
  */
 
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +21,16 @@ import { benchEnrich } from './enrich.ts';
 import { benchFollowUp } from './follow-up.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
+import { timeServerStart } from './processes.ts';
 import { benchQa } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
 import { benchTopics } from './topics.ts';
 import { benchVersions } from './versions.ts';
 import { benchWatch } from './watch.ts';
+
+// `npm run bench -- --scale`: the cost curve over corpus sizes instead (bench/scale.ts, which exits).
+if (process.argv.includes('--scale')) await import('./scale.ts');
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 1000);
 const PARAGRAPHS = Number(process.env.BENCH_PARAGRAPHS ?? 50);
@@ -152,30 +156,6 @@ try {
 } finally {
   clearInterval(sampler);
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** Starts the real command on the data folder and waits for its health endpoint, as a user would. */
-async function timeServerStart(dir: string): Promise<number> {
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const began = performance.now();
-  const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/dropqa.js'), 'serve'], {
-    env: { ...process.env, DROPQA_DATA_DIR: dir, PORT: String(port) },
-    stdio: 'ignore',
-  });
-  try {
-    for (;;) {
-      if (performance.now() - began > 60_000) throw new Error('server did not start within 60 s');
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return (performance.now() - began) / 1000;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  }
 }
 
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => r[key].length));
