@@ -83,6 +83,7 @@ async function* answerFromTable(
   const passages = withRelevance(
     await passageHits(
       deps.db,
+      deps.access,
       cited.map((p) => loaded.passageIds[p] ?? hit.nodeId),
     ),
     hits,
