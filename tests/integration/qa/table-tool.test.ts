@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { queryRows } from '#shared/db/client.ts';
 import type { Database } from '#shared/db/index.ts';
@@ -69,6 +70,7 @@ describe('the agent’s query_table tool over the wire (issue 31)', () => {
       db: database.db,
       embedder,
       search: loadConfig({ env: {} }).search,
+      access: ALL_COLLECTIONS,
       providers: { ...fakeProviders('openai', fake), embedder, label: 'openai (fake)' },
       qa: { routing: 'rules' },
     };

@@ -19,7 +19,7 @@ export const queryTableTool = defineTool({
     node_id: z.uuid().describe('The node id of a row passage or table from earlier results'),
   }),
   async run(ctx, input) {
-    const [hit] = await hydrateHits(ctx.deps.db, [{ nodeId: input.node_id, score: 0 }]);
+    const [hit] = await hydrateHits(ctx.deps.db, ctx.deps.access, [{ nodeId: input.node_id, score: 0 }]);
     const { documentIds } = ctx.state.context.filters;
     if (!hit || (documentIds && !documentIds.includes(hit.documentId)))
       throw new NotFoundError(`node ${input.node_id} is not among the documents of this question`);
@@ -32,6 +32,7 @@ export const queryTableTool = defineTool({
     const passages = [...new Set(shown.map((r) => table.rows[r]?.passage ?? 0))];
     const hits = await passageHits(
       ctx.deps.db,
+      ctx.deps.access,
       passages.map((p) => passageIds[p] ?? hit.nodeId),
     );
     const outcome = await gatherHits(ctx, hits, 'browse', 'table passage(s)');
