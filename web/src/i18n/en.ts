@@ -80,6 +80,7 @@ export const en = {
     label: 'Collection',
     all: 'All collections',
     option: '{name} ({n})',
+    defaultName: 'default',
     uploadInto: 'Upload into',
     byPlace: 'the collection its folder names',
     explain:
@@ -369,6 +370,7 @@ export const en = {
   errors: {
     validation_failed: 'The request was refused: {detail}',
     not_found: 'Not found: {detail}',
+    forbidden: 'Not allowed: {detail}',
     payload_too_large: 'The file is too large: {detail}',
     unsupported_document: 'This file cannot be read: {detail}',
     rate_limited: 'Too many questions at once; wait a moment and ask again.',

@@ -78,6 +78,7 @@ export const zhCN: Messages = {
     label: '集合',
     all: '全部集合',
     option: '{name}（{n}）',
+    defaultName: '默认',
     uploadInto: '上传到',
     byPlace: '由文件所在文件夹决定的集合',
     explain: '集合把文档分组，并决定谁可以阅读；搜索和回答只使用这里列出的集合。',
@@ -364,6 +365,7 @@ export const zhCN: Messages = {
   errors: {
     validation_failed: '请求被拒绝：{detail}',
     not_found: '未找到：{detail}',
+    forbidden: '无权进行此操作：{detail}',
     payload_too_large: '文件过大：{detail}',
     unsupported_document: '无法读取此文件：{detail}',
     rate_limited: '提问过于频繁，请稍后再试。',
