@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type SectionCategory, sectionCategory } from '#shared/parse/structure/category.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import type { NodeRow } from './node-row.ts';
-import { buildTsvector } from './tsvector.ts';
+import { buildTsvector, type WeightedText } from './tsvector.ts';
 
 export type { NodeRow } from './node-row.ts';
 
@@ -35,6 +35,17 @@ const WORDY = /[\p{L}\p{N}]/u;
 export function indexTextOf(path: readonly string[], content: string): string {
   const meta = metaPath(path, content);
   return meta ? `${meta}\n${content}` : content;
+}
+
+/**
+ * What a leaf's search vector is built from: its section path (the document title first, weight A)
+ * when the content has words, then the content (B). The indexer and `reanalyseVersion` use it alike.
+ */
+export function leafIndexParts(path: readonly string[], content: string): WeightedText[] {
+  return [
+    { text: metaPath(path, content), weight: 'A' },
+    { text: content, weight: 'B' },
+  ];
 }
 
 function metaPath(path: readonly string[], content: string): string {
@@ -111,10 +122,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       return;
     }
     const content = node.type === 'image' ? node.alt : node.text;
-    const indexed = buildTsvector([
-      { text: metaPath(path, content), weight: 'A' },
-      { text: content, weight: 'B' },
-    ]);
+    const indexed = buildTsvector(leafIndexParts(path, content));
     let metadata = node.metadata ?? {};
     if (node.type === 'image') {
       const image = imagesByName.get(node.name);

@@ -5,6 +5,7 @@ import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
+import { type BackgroundReanalysis, startReanalysis } from './reanalysis.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
@@ -18,10 +19,15 @@ export interface Runtime {
   ingest: IngestService;
   /** What search and every question-answering mode take (a `QaDeps` is also a `SearchDeps`). */
   qa: RuntimeQaDeps;
+  /** The re-analysis of nodes an older analysis indexed, started in the background on open. */
+  reanalysis: BackgroundReanalysis;
   close(): Promise<void>;
 }
 
-/** Opens the database (applying migrations), the bucket, the providers and the pipeline runner. */
+/**
+ * Opens the database (applying migrations), the bucket, the providers and the pipeline runner, and
+ * starts re-analysing in the background what an older analysis indexed (`startReanalysis`).
+ */
 export async function openRuntime(config: Config): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
@@ -33,11 +39,14 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     deps,
     database.driver === 'pglite' ? { statistics: plannerStatistics(database.db) } : {},
   );
+  const reanalysis = startReanalysis(database.db);
   return {
     ...deps,
     ingest,
     qa: qaDepsOf(deps),
+    reanalysis,
     async close() {
+      await reanalysis.stop();
       await ingest.idle();
       await providers.ocr?.close?.();
       await database.close();
