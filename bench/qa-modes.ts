@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ZodType } from 'zod';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { openPglite } from '#shared/db/client.ts';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from '#shared/llm/types.ts';
@@ -139,6 +140,7 @@ export async function benchQaModes(
     const config = loadConfig({ env: {} });
     const deps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: config.search,
       store,

@@ -53,6 +53,14 @@ export class NotFoundError extends DropQAError {
 /** The reason of a NotFoundError for a document without a ready version (its only attempts failed, or are running). */
 export const NO_READY_VERSION: { reason: ErrorReason } = { reason: { reason: 'no_ready_version' } };
 
+/** The asker may read the thing but not change it (write on its collection: docs/collections.md). */
+export class ForbiddenError extends DropQAError {
+  constructor(message: string) {
+    super('forbidden', message);
+    this.name = 'ForbiddenError';
+  }
+}
+
 /** A document's bytes cannot be ingested (wrong type, empty, not UTF-8, too large, corrupt). */
 export class UnsupportedDocumentError extends DropQAError {
   constructor(message: string, options?: { cause?: unknown }) {

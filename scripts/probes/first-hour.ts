@@ -25,6 +25,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { collectInputs, readInput } from '../../shared/cli/files.ts';
 import { loadConfig } from '../../shared/config/load.ts';
 import { listVersions } from '../../shared/documents/index.ts';
@@ -168,7 +169,7 @@ try {
     const key = outcome.key.replace(/^uploads\//, '');
     let notes = outcome.error ?? '';
     if (outcome.documentId && outcome.status !== 'failed') {
-      const [latest] = await listVersions(rt.db, outcome.documentId);
+      const [latest] = await listVersions(rt.db, ALL_COLLECTIONS, outcome.documentId);
       const counts = latest?.stats ?? {};
       const stats = SHOWN_STATS.filter((name) => name in counts)
         .map((name) => `${name} ${counts[name]}`)
@@ -204,7 +205,7 @@ try {
   }
   console.log(`Questions: ${tally.right} right, ${tally.partly} partly, ${tally.wrong} wrong\n`);
 
-  const topics = await listTopics(rt.db, { limit: 500, offset: 0 });
+  const topics = await listTopics(rt.db, ALL_COLLECTIONS, { limit: 500, offset: 0 });
   console.log(`## Topics (${topics.total})\n`);
   console.log(topics.items.map((t) => `${t.name} (${t.documentCount})`).join(', '));
 } finally {

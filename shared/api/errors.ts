@@ -3,8 +3,9 @@ import { HTTPException } from 'hono/http-exception';
 import { errorFields, log } from '#shared/log/logger.ts';
 import { DropQAError, errorBody, isOutOfSpace, OutOfSpaceError, RateLimitedError } from '../errors.ts';
 
-const STATUS: Record<string, 400 | 404 | 413 | 422 | 429 | 500 | 502 | 503 | 507> = {
+const STATUS: Record<string, 400 | 403 | 404 | 413 | 422 | 429 | 500 | 502 | 503 | 507> = {
   validation_failed: 400,
+  forbidden: 403,
   not_found: 404,
   payload_too_large: 413,
   unsupported_document: 422,

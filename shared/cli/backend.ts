@@ -13,9 +13,10 @@ import { HttpBackend } from './http-backend.ts';
 /** What the read-only commands need (status, versions, diff, search): the database, no pipeline. */
 export interface Reader {
   readonly description: string;
-  search(request: SearchRequest): Promise<SearchHit[]>;
-  /** Documents with their status, filtered and paged as `GET /api/documents`. */
-  documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }>;
+  /** A search, of one collection only when `collection` is given. */
+  search(request: SearchRequest, collection?: string): Promise<SearchHit[]>;
+  /** Documents with their status, filtered and paged as `GET /api/documents` (`?collection=`). */
+  documents(options: ListOptions, collection?: string): Promise<{ items: DocumentSummary[]; total: number }>;
   /** A document (by id or key) with its versions, newest first. */
   versions(keyOrId: string): Promise<{ document: DocumentSummary; versions: VersionSummary[] }>;
   /** What changed between two versions of a document (by id or key); default previous vs current. */

@@ -84,7 +84,7 @@ export class HttpBackend implements Backend {
     yield* parseSse(response.body);
   }
 
-  async search(request: SearchRequest): Promise<SearchHit[]> {
+  async search(request: SearchRequest, collection?: string): Promise<SearchHit[]> {
     const params = new URLSearchParams({
       q: request.query,
       kind: request.kind,
@@ -92,16 +92,21 @@ export class HttpBackend implements Backend {
     });
     if (request.filters?.version) params.set('version', String(request.filters.version));
     if (request.keywordMode) params.set('mode', request.keywordMode);
+    if (collection) params.set('collection', collection);
     return (await this.json<{ results: SearchHit[] }>(`/api/search?${params}`)).results;
   }
 
-  async documents(options: ListOptions): Promise<{ items: DocumentSummary[]; total: number }> {
+  async documents(
+    options: ListOptions,
+    collection?: string,
+  ): Promise<{ items: DocumentSummary[]; total: number }> {
     const params = new URLSearchParams({ limit: String(options.limit), offset: String(options.offset) });
     for (const name of ['status', 'name', 'type'] as const) {
       const value = options[name];
       if (value) params.set(name, value);
     }
     if (options.topicId) params.set('topic', options.topicId);
+    if (collection) params.set('collection', collection);
     return this.json(`/api/documents?${params}`);
   }
 

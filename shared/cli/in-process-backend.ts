@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ALL_COLLECTIONS, narrowScope } from '../access/scope.ts';
 import type { Config } from '../config/index.ts';
 import { type Db, openDatabase } from '../db/index.ts';
 import { diffVersions } from '../diff/index.ts';
@@ -26,17 +27,18 @@ function databaseReader(
   const { db } = deps;
   return {
     description: `${resolve(config.dataDir)} (in-process)`,
-    search: (request) => search({ ...deps, search: config.search }, request),
-    async documents(options) {
-      const { items, total } = await listDocuments(db, options);
+    search: (request, collection) =>
+      search({ ...deps, access: narrowScope(ALL_COLLECTIONS, collection), search: config.search }, request),
+    async documents(options, collection) {
+      const { items, total } = await listDocuments(db, narrowScope(ALL_COLLECTIONS, collection), options);
       return { items: items.map((doc) => withActivity(doc, activityOf)), total };
     },
     async versions(keyOrId) {
-      const document = await resolveDocument(db, keyOrId);
-      return { document, versions: await listVersions(db, document.id) };
+      const document = await resolveDocument(db, ALL_COLLECTIONS, keyOrId);
+      return { document, versions: await listVersions(db, ALL_COLLECTIONS, document.id) };
     },
     async diff(keyOrId, range) {
-      const document = await resolveDocument(db, keyOrId);
+      const document = await resolveDocument(db, ALL_COLLECTIONS, keyOrId);
       return diffVersions(db, document.id, range);
     },
     watchStatus: () => stoppedWatchStatus(db, config),
@@ -107,12 +109,12 @@ export async function openRuntimeBackend(
     },
     ask: (request, signal) => ask(rt.qa, request, signal),
     async remove(keyOrId) {
-      const document = await resolveDocument(rt.db, keyOrId);
+      const document = await resolveDocument(rt.db, ALL_COLLECTIONS, keyOrId);
       await deleteDocument(rt.db, rt.store, document.id);
       return document;
     },
     async reindex(keyOrId) {
-      const document = await resolveDocument(rt.db, keyOrId);
+      const document = await resolveDocument(rt.db, ALL_COLLECTIONS, keyOrId);
       return (await rt.ingest.reindex(document.id)).done;
     },
   };

@@ -12,9 +12,11 @@ Usage:
                                        [--version N] [--topic ID] [--document ID] [--conversation ID] [--show-reasoning] [--json]
   dropqa chat                          a conversation: follow-up questions know what was asked before
                                        (/new, /mode <mode>, /version <n|current>, /exit; Ctrl-C stops an answer) [--mode]
-  dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N] [--json]
+  dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N]
+                                       [--collection NAME] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
-  dropqa status                        every document's status (processing step, failure reason) [--status S] [--json]
+  dropqa status                        every document's status (processing step, failure reason) [--status S]
+                                       [--collection NAME] [--json]
   dropqa versions <key or id>          a document's versions with hash, size, dates and stats [--json]
   dropqa diff <key or id>              what changed between two versions [--from N] [--to M] (default previous vs current) [--json]
   dropqa delete <key or id>            remove a document from search and topics, with its files

@@ -12,5 +12,6 @@ export const CLI_OPTIONS = {
   document: { type: 'string', multiple: true },
   'show-reasoning': { type: 'boolean', default: false },
   conversation: { type: 'string' },
+  collection: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;

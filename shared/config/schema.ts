@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COLLECTION_NAME } from '../access/scope.ts';
 
 /** Numbers arrive as strings from the environment; accept both. */
 const num = (fallback: number) => z.coerce.number().default(fallback);
@@ -335,6 +336,20 @@ const configShape = z.strictObject({
       recoveryIdleMs: int(20 * 60_000).pipe(z.number().min(1_000)),
       /** Lifetime of a presigned upload URL. */
       presignExpirySeconds: int(900).pipe(z.number().min(60).max(604_800)),
+    })
+    .prefault({}),
+  collections: z
+    .strictObject({
+      /** The collection of a document no rule names, and of every document from before collections. */
+      default: z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _').default('default'),
+      /**
+       * Key prefix -> collection (`hr/: hr`, `watch/hr-share/: hr` for a watched folder); the longest
+       * matching prefix names a new document's collection. Uploads into a chosen collection are
+       * stored under `collections/<name>/` (docs/collections.md).
+       */
+      prefixes: z
+        .record(z.string().min(1), z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _'))
+        .default({}),
     })
     .prefault({}),
   watch: z

@@ -50,11 +50,16 @@ export const documents = pgTable(
     statusDetail: text('status_detail'),
     /** The kind of the last failure (`unsupported_document`, `timeout`, ...: failureCode), for clients to say in their language. */
     failureCode: text('failure_code'),
+    /** Who may read it (shared/access): named by its key (`collectionOfKey`) when it is created. */
+    collection: text('collection').notNull().default('default'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('documents_live_key').on(t.key).where(sql`${t.deletedAt} is null`)],
+  (t) => [
+    uniqueIndex('documents_live_key').on(t.key).where(sql`${t.deletedAt} is null`),
+    index('documents_collection').on(t.collection),
+  ],
 );
 
 export const documentVersions = pgTable(

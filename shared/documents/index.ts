@@ -11,6 +11,10 @@ export {
 } from './attachments.ts';
 export { deleteDocument, derivedPrefix, unlinkTopics } from './delete.ts';
 export {
+  assertReadable,
+  assertWritable,
+  countDocuments,
+  type DocumentCounts,
   type DocumentSummary,
   type DocumentTopic,
   getDocument,

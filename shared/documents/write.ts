@@ -35,7 +35,7 @@ export interface FoundDocument {
  */
 export async function findOrCreateDocument(
   db: Db,
-  args: { key: string; filename: string; documentId?: string; status?: DocumentStatus },
+  args: { key: string; filename: string; collection: string; documentId?: string; status?: DocumentStatus },
 ): Promise<FoundDocument> {
   if (args.documentId) {
     const [doc] = await selectWithLatest(db, sql`d.id = ${args.documentId}::uuid`);
@@ -49,7 +49,12 @@ export async function findOrCreateDocument(
     if (existing) return existing;
     const [created] = await db
       .insert(documents)
-      .values({ key: args.key, filename: args.filename, status: args.status ?? 'queued' })
+      .values({
+        key: args.key,
+        filename: args.filename,
+        collection: args.collection,
+        status: args.status ?? 'queued',
+      })
       .onConflictDoNothing()
       .returning({ id: documents.id, key: documents.key, filename: documents.filename });
     if (created) return { ...created, latest: null };
@@ -111,10 +116,13 @@ async function selectWithLatest(db: Db, where: SQL): Promise<FoundDocument[]> {
  * Marks the live document for a key `queued` (creating it if there is none) in one statement: the
  * upload path answers with its id at once. Safe under concurrency through `documents_live_key`.
  */
-export async function queueDocument(db: Db, args: { key: string; filename: string }): Promise<DocumentRow> {
+export async function queueDocument(
+  db: Db,
+  args: { key: string; filename: string; collection: string },
+): Promise<DocumentRow> {
   const [doc] = await db
     .insert(documents)
-    .values({ key: args.key, filename: args.filename, status: 'queued' })
+    .values({ key: args.key, filename: args.filename, collection: args.collection, status: 'queued' })
     .onConflictDoUpdate({
       target: documents.key,
       targetWhere: sql`${documents.deletedAt} IS NULL`,

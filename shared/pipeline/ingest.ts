@@ -1,4 +1,5 @@
 import { errorFields, log } from '#shared/log/logger.ts';
+import { collectionOfKey } from '../access/collection-of-key.ts';
 import type { PlannerStatistics } from '../db/planner-statistics.ts';
 import { type RemovalOutcome, removeObject } from '../documents/remove-object.ts';
 import { localSequencer } from '../documents/sequencer.ts';
@@ -147,7 +148,11 @@ export function createIngestService(
   async function ingestStored(keys: string[]): Promise<void> {
     for (const key of keys) {
       try {
-        const doc = await queueDocument(deps.db, { key, filename: key.slice(key.lastIndexOf('/') + 1) });
+        const doc = await queueDocument(deps.db, {
+          key,
+          filename: key.slice(key.lastIndexOf('/') + 1),
+          collection: collectionOfKey(key, deps.config.collections),
+        });
         const run = execute({ key, documentId: doc.id, sequencer: localSequencer() }, (outcome) => {
           for (const listener of attachmentListeners) notify(listener, outcome);
         });

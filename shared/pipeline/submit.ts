@@ -1,3 +1,4 @@
+import { type CollectionSettings, collectionOfKey } from '../access/collection-of-key.ts';
 import type { Db } from '../db/index.ts';
 import { localSequencer } from '../documents/sequencer.ts';
 import { queueDocument } from '../documents/write.ts';
@@ -84,7 +85,7 @@ export interface SubmitOptions {
  * @example const { submitted } = await submitFiles(deps, [{ key: 'uploads/a.md', bytes }], { onQueued: start });
  */
 export async function submitFiles(
-  deps: { db: Db; store: BlobStore },
+  deps: { db: Db; store: BlobStore; config: { collections: CollectionSettings } },
   files: IngestFile[],
   options: SubmitOptions = {},
 ): Promise<{ submitted: SubmittedFile[] }> {
@@ -124,7 +125,8 @@ export async function submitFiles(
     }
     options.onQueue?.(file.key);
     const filename = file.filename ?? file.key.slice(file.key.lastIndexOf('/') + 1);
-    const doc = await queueDocument(deps.db, { key: file.key, filename });
+    const collection = collectionOfKey(file.key, deps.config.collections);
+    const doc = await queueDocument(deps.db, { key: file.key, filename, collection });
     submitted.push({ key: file.key, documentId: doc.id, status: 'queued' });
     options.onQueued?.({ key: file.key, documentId: doc.id, sequencer, ...(turn ? { turn } : {}) });
   }

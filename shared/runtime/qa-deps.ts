@@ -1,3 +1,4 @@
+import { ALL_COLLECTIONS } from '../access/scope.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/client.ts';
 import type { Providers } from '../llm/types.ts';
@@ -21,6 +22,8 @@ export function qaDepsOf(opened: {
   const { db, store, providers, config } = opened;
   return {
     db,
+    // The process-wide default; each HTTP request replaces it with its own (shared/api/access.ts).
+    access: ALL_COLLECTIONS,
     embedder: providers.embedder,
     reranker: providers.reranker,
     search: config.search,

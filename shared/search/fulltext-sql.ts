@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { AccessScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { buildOrTsquery } from '#shared/index/tsvector.ts';
 import { type Bm25Params, distinctTerms, type QueryTerm } from './bm25.ts';
@@ -36,6 +37,7 @@ function weightedTermFrequency(term: string, titleWeight: number): SQL {
  */
 export async function rankFulltextSql(
   db: Db,
+  access: AccessScope,
   queryTerms: readonly QueryTerm[],
   filters: SearchFilters,
   limit: number,
@@ -44,7 +46,7 @@ export async function rankFulltextSql(
   const weighted = [...distinctTerms(queryTerms)].filter(([, weight]) => weight > 0);
   if (weighted.length === 0) return [];
   const terms = weighted.map(([term]) => term);
-  const scope = scopeCondition(filters);
+  const scope = scopeCondition(access, filters);
   const col = (prefix: string, i: number) => sql.raw(`${prefix}${i}`);
   const titleWeight = params.titleWeight ?? 1;
   const tfs = terms.map((term, i) => sql`${weightedTermFrequency(term, titleWeight)} AS ${col('tf', i)}`);
@@ -99,6 +101,7 @@ function parseTextArray(text: string): string[] {
 /** Number of leaves in the scope, and of those holding each term (one aggregate over the scope). */
 export async function documentFrequenciesSql(
   db: Db,
+  access: AccessScope,
   terms: readonly string[],
   filters: SearchFilters,
 ): Promise<{ n: number; df: Map<string, number> }> {
@@ -109,7 +112,7 @@ export async function documentFrequenciesSql(
   const [row] = await queryRows<Record<string, number>>(
     db,
     sql`SELECT count(*)::float8 AS n${terms.length ? sql`, ${sql.join(counts, sql`, `)}` : sql``}
-        FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scopeCondition(filters)}`,
+        FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scopeCondition(access, filters)}`,
   );
   return {
     n: Number(row?.n ?? 0),

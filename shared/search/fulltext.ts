@@ -1,3 +1,4 @@
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
@@ -70,12 +71,14 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     titleWeight: bm25.titleWeight,
   };
   const index =
-    isDefaultScope(filters) && bm25.memoryIndex !== false ? await syncedMemoryIndex(deps.db) : undefined;
-  const terms = await searchedTerms(deps.db, analysed, filters, index);
+    isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
+      ? await syncedMemoryIndex(deps.db)
+      : undefined;
+  const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index);
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
-      : rankFulltextSql(deps.db, weighted, filters, depth, params);
+      : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
   if (!usesFeedback(query, feedback)) return rank(terms, limit);
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params);
@@ -88,7 +91,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   const candidates = model.map(([term]) => term);
   const { n, df } = index
     ? { n: index.size, df: index.documentFrequencies(candidates) }
-    : await documentFrequenciesSql(deps.db, candidates, filters);
+    : await documentFrequenciesSql(deps.db, deps.access, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
   const own = new Set(terms.map((t) => t.term));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
@@ -103,13 +106,16 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
 /** The query terms `rarestTerms` keeps, their document frequencies read only for a long query. */
 async function searchedTerms(
   db: Db,
+  access: AccessScope,
   terms: QueryTerm[],
   filters: SearchFilters,
   index: Bm25MemoryIndex | undefined,
 ): Promise<QueryTerm[]> {
   if (terms.length <= MAX_QUERY_TERMS) return terms;
   const names = terms.map((t) => t.term);
-  const df = index ? index.documentFrequencies(names) : (await documentFrequenciesSql(db, names, filters)).df;
+  const df = index
+    ? index.documentFrequencies(names)
+    : (await documentFrequenciesSql(db, access, names, filters)).df;
   return rarestTerms(terms, df);
 }
 
@@ -132,7 +138,8 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index
- * kept in step with the database (`search.bm25.memoryIndex`); filtered scopes are scored in SQL, alike.
+ * kept in step with the database (`search.bm25.memoryIndex`); filtered scopes, and askers who may
+ * read only some collections, are scored in SQL, alike.
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */

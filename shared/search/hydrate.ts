@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { PATH_SEPARATOR } from '#shared/index/flatten.ts';
@@ -22,7 +23,7 @@ interface HitRow {
  * Loads what a result shows (content, document, section path, breadcrumb) for ranked nodes, keeping
  * their order: two queries for the whole batch.
  */
-export async function hydrateHits(db: Db, ranked: RankedNode[]): Promise<SearchHit[]> {
+export async function hydrateHits(db: Db, access: AccessScope, ranked: RankedNode[]): Promise<SearchHit[]> {
   if (ranked.length === 0) return [];
   const ids = ranked.map((r) => r.nodeId);
   const [rows, crumbs] = await Promise.all([
@@ -30,9 +31,9 @@ export async function hydrateHits(db: Db, ranked: RankedNode[]): Promise<SearchH
       db,
       sql`SELECT n.id, n.document_id, n.version, n.node_type, n.content, n.ordinal, n.metadata, d.filename, d.key
           FROM nodes n JOIN documents d ON d.id = n.document_id
-          WHERE n.id = ANY(${pgArray(ids)}::uuid[])`,
+          WHERE n.id = ANY(${pgArray(ids)}::uuid[]) AND ${collectionCondition(access, sql`d.collection`)}`,
     ),
-    loadBreadcrumbs(db, ids),
+    loadBreadcrumbs(db, access, ids),
   ]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const hits: SearchHit[] = [];
@@ -87,5 +88,5 @@ export function searchBy(rank: QueryRanker) {
     query: string,
     filters: SearchFilters = {},
     limit: number = deps.search.topK,
-  ): Promise<SearchHit[]> => hydrateHits(deps.db, await rank(deps, query, filters, limit));
+  ): Promise<SearchHit[]> => hydrateHits(deps.db, deps.access, await rank(deps, query, filters, limit));
 }

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { AccessScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { databaseMessage, sqlState } from '#shared/db/sql-state.ts';
 import { ValidationError } from '#shared/errors.ts';
@@ -52,14 +53,15 @@ export async function keywordSearch(
   filters: SearchFilters = {},
   limit: number = deps.search.keywordMaxResults,
 ): Promise<SearchHit[]> {
-  const ranked = await rankKeyword(deps.db, query, filters, limit);
+  const ranked = await rankKeyword(deps.db, deps.access, query, filters, limit);
   query.signal?.throwIfAborted();
-  return hydrateHits(deps.db, ranked);
+  return hydrateHits(deps.db, deps.access, ranked);
 }
 
 /** The ranking of `keywordSearch` without loading the hits' details. */
 export async function rankKeyword(
   db: Db,
+  access: AccessScope,
   query: KeywordQuery,
   filters: SearchFilters,
   limit: number,
@@ -96,7 +98,7 @@ export async function rankKeyword(
   const window = Math.max(limit * WINDOW_FACTOR, MIN_WINDOW);
   const tier = (condition: SQL) => sql`(SELECT n.id, n.index_text, d.filename, n.ordinal
       FROM nodes n JOIN documents d ON d.id = n.document_id
-      WHERE ${scopeCondition(filters)} AND (${condition})
+      WHERE ${scopeCondition(access, filters)} AND (${condition})
       LIMIT ${window}::int)`;
   const any = tier(sql.join(onNode, sql` OR `));
   const candidates = single ? any : sql`${tier(sql.join(onNode, sql` AND `))} UNION ${any}`;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, documentInScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { jsonColumn } from '#shared/db/json-column.ts';
 import { NotFoundError, ValidationError } from '#shared/errors.ts';
@@ -21,11 +22,11 @@ const LEAF = sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', 
  *
  * @throws NotFoundError when there is no such node; ValidationError for a malformed id.
  */
-export async function getNode(db: Db, nodeId: string): Promise<NodeView> {
+export async function getNode(db: Db, access: AccessScope, nodeId: string): Promise<NodeView> {
   checkId(nodeId);
   const [row] = await queryRows<SelectedNode>(
     db,
-    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.id = ${nodeId}::uuid`,
+    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.id = ${nodeId}::uuid AND ${documentInScope(access, sql`n.document_id`)}`,
   );
   if (!row) throw new NotFoundError(`No node with id ${nodeId}`);
   return toView(row);
@@ -36,13 +37,14 @@ export async function getNode(db: Db, nodeId: string): Promise<NodeView> {
  *
  * @throws NotFoundError when there is no such node.
  */
-export async function getChildren(db: Db, nodeId: string): Promise<NodeView[]> {
+export async function getChildren(db: Db, access: AccessScope, nodeId: string): Promise<NodeView[]> {
   checkId(nodeId);
   const rows = await queryRows<SelectedNode>(
     db,
-    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.parent_id = ${nodeId}::uuid ORDER BY n.position, n.ordinal`,
+    sql`SELECT ${COLUMNS} FROM nodes n WHERE n.parent_id = ${nodeId}::uuid AND ${documentInScope(access, sql`n.document_id`)}
+        ORDER BY n.position, n.ordinal`,
   );
-  if (rows.length === 0) await getNode(db, nodeId);
+  if (rows.length === 0) await getNode(db, access, nodeId);
   return rows.map(toView);
 }
 
@@ -50,11 +52,12 @@ export async function getChildren(db: Db, nodeId: string): Promise<NodeView[]> {
  * A node with up to `before` leaves preceding it and `after` leaves following it in reading order
  * (the same document version; sections skipped), in reading order.
  *
- * @example const window = await getContextWindow(db, hit.nodeId, 2, 2); // 5 paragraphs around the hit
+ * @example const window = await getContextWindow(db, access, hit.nodeId, 2, 2); // 5 paragraphs around the hit
  * @throws NotFoundError when there is no such node.
  */
 export async function getContextWindow(
   db: Db,
+  access: AccessScope,
   nodeId: string,
   before: number,
   after: number,
@@ -64,7 +67,8 @@ export async function getContextWindow(
   const a = clampCount(after, 'after');
   const rows = await queryRows<SelectedNode>(
     db,
-    sql`WITH c AS (SELECT document_id, version, ordinal FROM nodes WHERE id = ${nodeId}::uuid)
+    sql`WITH c AS (SELECT document_id, version, ordinal FROM nodes
+          WHERE id = ${nodeId}::uuid AND ${documentInScope(access, sql`document_id`)})
         (SELECT ${COLUMNS} FROM nodes n JOIN c ON n.document_id = c.document_id AND n.version = c.version
          WHERE n.id = ${nodeId}::uuid)
         UNION ALL

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition, documentInScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { pgArray } from './scope.ts';
 
@@ -16,6 +17,7 @@ export interface RelatedDocument {
  */
 export async function relatedDocuments(
   db: Db,
+  access: AccessScope,
   documentId: string,
   options: { within?: string[]; limit?: number } = {},
 ): Promise<RelatedDocument[]> {
@@ -27,8 +29,9 @@ export async function relatedDocuments(
         FROM document_topics a
         JOIN document_topics b ON b.topic_id = a.topic_id AND b.document_id <> a.document_id
         JOIN documents d ON d.id = b.document_id AND d.deleted_at IS NULL AND d.current_version IS NOT NULL
+          AND ${collectionCondition(access, sql`d.collection`)}
         JOIN topics t ON t.id = a.topic_id
-        WHERE a.document_id = ${documentId}::uuid ${within}
+        WHERE a.document_id = ${documentId}::uuid AND ${documentInScope(access, sql`a.document_id`)} ${within}
         GROUP BY d.id, d.filename ORDER BY score DESC, d.filename LIMIT ${options.limit ?? 10}::int`,
   );
   return rows.map((row) => ({

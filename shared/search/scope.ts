@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { ValidationError } from '#shared/errors.ts';
 import type { SearchFilters } from './types.ts';
 
@@ -35,11 +36,13 @@ export function pgArray(values: readonly string[]): string {
 
 /**
  * The searchable scope as a WHERE condition over `nodes n JOIN documents d ON d.id = n.document_id`:
- * live documents, their current version (or the requested one), leaf nodes, and the filters.
+ * live documents of the readable collections, their current version (or the requested one), leaf
+ * nodes, and the filters.
  */
-export function scopeCondition(filters: SearchFilters = {}): SQL {
+export function scopeCondition(access: AccessScope, filters: SearchFilters = {}): SQL {
   const parts: SQL[] = [
     sql`d.deleted_at IS NULL`,
+    ...(access.kind === 'all' ? [] : [collectionCondition(access, sql`d.collection`)]),
     sql.raw(`n.node_type IN (${LEAF_TYPES.map((t) => `'${t}'`).join(', ')})`),
     filters.version === undefined
       ? sql`n.version = d.current_version`
@@ -60,9 +63,13 @@ export function scopeCondition(filters: SearchFilters = {}): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-/** True when the filters leave the default scope (every live document's current version). */
-export function isDefaultScope(filters: SearchFilters = {}): boolean {
+/**
+ * True when the scope is the default one (every live document's current version, every collection):
+ * the one the in-memory BM25 index holds.
+ */
+export function isDefaultScope(access: AccessScope, filters: SearchFilters = {}): boolean {
   return (
+    access.kind === 'all' &&
     filters.version === undefined &&
     filters.documentIds === undefined &&
     filters.topicIds === undefined &&

@@ -47,7 +47,7 @@ export async function rankByVector(
           FROM embeddings e
           JOIN nodes n ON n.id = e.node_id
           JOIN documents d ON d.id = n.document_id
-          WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND ${scopeCondition(filters)}
+          WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND ${scopeCondition(deps.access, filters)}
           ORDER BY ${distance}
           LIMIT ${limit}::int`,
     );

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { jsonColumn } from '#shared/db/json-column.ts';
 import type { NodeType } from '#shared/db/schema.ts';
@@ -63,13 +64,15 @@ interface Row {
  */
 export async function getDocumentStructure(
   db: Db,
+  access: AccessScope,
   documentId: string,
   version?: number,
 ): Promise<DocumentStructure> {
   if (!isUuid(documentId)) throw new ValidationError(`document id '${documentId}' is not a UUID`);
   const [doc] = await queryRows<{ filename: string; key: string; current_version: number | null }>(
     db,
-    sql`SELECT filename, key, current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+    sql`SELECT filename, key, current_version FROM documents
+        WHERE id = ${documentId}::uuid AND deleted_at IS NULL AND ${collectionCondition(access, sql`collection`)}`,
   );
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));

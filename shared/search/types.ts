@@ -1,3 +1,4 @@
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Config } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
@@ -60,6 +61,8 @@ export interface SearchHit {
 
 export interface SearchDeps {
   db: Db;
+  /** What the asker may read: every query applies it in SQL (shared/access). */
+  access: AccessScope;
   embedder: Embedder;
   search: Config['search'];
   /** Configured by `search.rerank`; absent, `rerank` requests are refused and flows keep the fused order. */

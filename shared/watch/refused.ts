@@ -11,13 +11,18 @@ export const NO_OBJECT = '';
  * empty), the previous version, if any, stays current. A refusal already recorded with the same
  * reason (the same file seen again, at a restart) adds no version.
  *
- * @example await recordRefusedFile(db, { key: 'watch/docs/huge.pdf', filename: 'huge.pdf', reason })
+ * @example await recordRefusedFile(db, { key: 'watch/docs/huge.pdf', filename: 'huge.pdf', collection: 'default', size, reason })
  */
 export async function recordRefusedFile(
   db: Db,
-  file: { key: string; filename: string; size: number; reason: string },
+  file: { key: string; filename: string; collection: string; size: number; reason: string },
 ): Promise<{ documentId: string; version: number }> {
-  const doc = await findOrCreateDocument(db, { key: file.key, filename: file.filename, status: 'failed' });
+  const doc = await findOrCreateDocument(db, {
+    key: file.key,
+    filename: file.filename,
+    collection: file.collection,
+    status: 'failed',
+  });
   let latest = doc.latest;
   for (let attempt = 1; attempt <= 3; attempt++) {
     if (latest?.status === 'failed' && latest.fileHash === '' && latest.error === file.reason) {

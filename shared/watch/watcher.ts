@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
+import { collectionOfKey } from '#shared/access/collection-of-key.ts';
 import { createLimiter } from '#shared/async/limiter.ts';
 import type { Config } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
@@ -38,7 +39,7 @@ export interface WatchDeps {
   store: BlobStore;
   ingest: IngestService;
   /** `limits.maxFileBytes`: a larger file is refused before it is read. */
-  config: { limits: Pick<Config['limits'], 'maxFileBytes'> };
+  config: { limits: Pick<Config['limits'], 'maxFileBytes'>; collections: Config['collections'] };
 }
 
 type Job = { kind: 'upsert' | 'remove'; folder: WatchedFolder; relativePath: string };
@@ -180,7 +181,14 @@ export function createFolderWatcher(
     const key = keyOf(job);
     const filename = key.slice(key.lastIndexOf('/') + 1);
     const reason = `${filename}: the file is ${formatBytes(size)}, above the ${formatBytes(maxFileBytes)} limit (limits.maxFileBytes); it was not read or stored`;
-    const { documentId, version } = await recordRefusedFile(deps.db, { key, filename, size, reason });
+    const collection = collectionOfKey(key, deps.config.collections);
+    const { documentId, version } = await recordRefusedFile(deps.db, {
+      key,
+      filename,
+      collection,
+      size,
+      reason,
+    });
     emit({ action: 'failed', key, documentId, version, error: reason });
     return reason;
   }

@@ -18,6 +18,8 @@ export interface CorpusDocument {
   current?: number;
   /** Soft-deleted (deleted_at set) after indexing, its rows left in place. */
   deleted?: boolean;
+  /** Its collection (shared/access); default `default`. */
+  collection?: string;
 }
 
 export interface IndexedDocument {
@@ -48,8 +50,8 @@ export async function indexCorpus(
   for (const doc of documents) {
     const id = randomUUID();
     const key = doc.key ?? `uploads/${doc.filename}`;
-    await db.execute(sql`INSERT INTO documents (id, key, filename, file_type, status)
-      VALUES (${id}::uuid, ${key}, ${doc.filename}, 'md', 'processing')`);
+    await db.execute(sql`INSERT INTO documents (id, key, filename, file_type, status, collection)
+      VALUES (${id}::uuid, ${key}, ${doc.filename}, 'md', 'processing', ${doc.collection ?? 'default'})`);
     for (const [i, parsed] of doc.versions.entries()) {
       const version = i + 1;
       const hash = createHash('sha256').update(JSON.stringify(parsed)).digest('hex');

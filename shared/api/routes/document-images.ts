@@ -4,8 +4,10 @@ import { jsonColumn } from '#shared/db/json-column.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { type Db, queryRows } from '../../db/client.ts';
+import { assertReadable } from '../../documents/queries.ts';
 import { NO_READY_VERSION, NotFoundError } from '../../errors.ts';
 import { imageUrl } from '../../qa/documents/references.ts';
+import { accessOf } from '../access.ts';
 import { idParam, structureQuery } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
 
@@ -138,6 +140,7 @@ export function documentImageRoutes(rt: { db: Db }): Hono {
   app.get('/:id/images', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const { version } = parseInput(structureQuery, c.req.query(), 'query');
+    await assertReadable(rt.db, accessOf(c), id);
     return c.json(await listDocumentImages(rt.db, id, version));
   });
   return app;

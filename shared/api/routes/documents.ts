@@ -1,6 +1,15 @@
 import { Hono } from 'hono';
+import {
+  type AccessScope,
+  allows,
+  assertCollectionName,
+  collectionOfKey,
+  uploadPrefix,
+} from '../../access/index.ts';
 import { diffVersions } from '../../diff/index.ts';
 import {
+  assertReadable,
+  assertWritable,
   deleteDocument,
   getDocument,
   listAttachments,
@@ -15,6 +24,7 @@ import type { Runtime } from '../../runtime/runtime.ts';
 import { getChildren, getDocumentStructure, getNode } from '../../search/index.ts';
 import { LEAF_TYPES } from '../../search/scope.ts';
 import { removeStaged, stagingDir } from '../../storage/staging.ts';
+import { accessOf, assertMayWriteInto, writableOf } from '../access.ts';
 import { readMultipartFiles, type UploadedFile } from '../multipart.ts';
 import {
   diffQuery,
@@ -31,14 +41,15 @@ import { presignUpload } from './presign.ts';
 const MAX_SEGMENT_BYTES = 200;
 
 /**
- * The key an uploaded file is stored under: `uploads/` + its name. A relative path in the name (the
+ * The key an uploaded file is stored under: `uploads/` + its name, or `collections/<name>/` + its
+ * name when it is uploaded into a chosen collection (shared/access). A relative path in the name (the
  * CLI sends one) is kept, cleaned of control characters (NUL among them), empty and `.` segments;
  * `\` separates like `/`; a segment longer than 200 UTF-8 bytes is shortened, keeping its extension;
  * `..` is refused.
  *
  * @throws ValidationError naming the file.
  */
-export function uploadKey(name: string): string {
+export function uploadKey(name: string, collection?: string): string {
   const segments = name
     .split(/[\\/]/)
     .map((segment) =>
@@ -53,7 +64,7 @@ export function uploadKey(name: string): string {
   if (segments.length === 0 || segments.includes('..')) {
     throw new ValidationError(`Unusable file name: ${JSON.stringify(name)}`);
   }
-  return `uploads/${segments.join('/')}`;
+  return `${collection === undefined ? 'uploads/' : uploadPrefix(collection)}${segments.join('/')}`;
 }
 
 function shorten(segment: string): string {
@@ -71,11 +82,19 @@ function shorten(segment: string): string {
  *
  * @throws ValidationError when no file is left to submit.
  */
-async function submitUploads(rt: Runtime, files: UploadedFile[]) {
+async function submitUploads(
+  rt: Runtime,
+  files: UploadedFile[],
+  target: { collection: string | undefined; writable: AccessScope },
+) {
   if (files.length === 0) throw new ValidationError('multipart field "files" must hold one or more files');
   const named = files.map((file) => {
     try {
-      const key = uploadKey(file.name);
+      const key = uploadKey(file.name, target.collection);
+      const collection = collectionOfKey(key, rt.config.collections);
+      if (!allows(target.writable, collection)) {
+        return { ...file, error: `You may not add documents to the collection ${collection}` };
+      }
       return { ...file, key, filename: key.slice(key.lastIndexOf('/') + 1) };
     } catch (error) {
       return { ...file, error: reasonOf(error) };
@@ -129,7 +148,10 @@ export function documentRoutes(rt: Runtime): Hono {
       stagingDir(rt.config.dataDir),
     );
     try {
-      return c.json({ success: true, documents: await submitUploads(rt, files) });
+      const collection = c.req.query('collection') || undefined;
+      if (collection !== undefined) assertCollectionName(collection);
+      const target = { collection, writable: writableOf(c) };
+      return c.json({ success: true, documents: await submitUploads(rt, files, target) });
     } finally {
       await removeStaged(files.map((file) => file.staged));
     }
@@ -137,14 +159,15 @@ export function documentRoutes(rt: Runtime): Hono {
 
   app.post('/upload-url', async (c) => {
     const body = parseInput(uploadUrlBody, await c.req.json().catch(() => undefined), 'body');
-    const key = uploadKey(body.filename);
+    const key = uploadKey(body.filename, body.collection);
+    assertMayWriteInto(c, collectionOfKey(key, rt.config.collections));
     const result = await presignUpload(rt, { ...body, key });
     return c.json(result, result.supported ? 200 : 501);
   });
 
   app.get('/', async (c) => {
     const query = parseInput(documentListQuery, c.req.query(), 'query');
-    const { items, total } = await listDocuments(rt.db, { ...query, topicId: query.topic });
+    const { items, total } = await listDocuments(rt.db, accessOf(c), { ...query, topicId: query.topic });
     const activityOf = (key: string) => rt.ingest.activity(key);
     return c.json({
       items: items.map((doc) => withActivity(doc, activityOf)),
@@ -156,10 +179,11 @@ export function documentRoutes(rt: Runtime): Hono {
 
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    const document = withActivity(await getDocument(rt.db, id), (key) => rt.ingest.activity(key));
+    const access = accessOf(c);
+    const document = withActivity(await getDocument(rt.db, access, id), (key) => rt.ingest.activity(key));
     const [versions, topics, attachments, message] = await Promise.all([
-      listVersions(rt.db, id),
-      listDocumentTopics(rt.db, id),
+      listVersions(rt.db, access, id),
+      listDocumentTopics(rt.db, access, id),
       listAttachments(rt.db, id),
       messageOf(rt.db, document.key),
     ]);
@@ -168,28 +192,32 @@ export function documentRoutes(rt: Runtime): Hono {
 
   app.post('/:id/reindex', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
+    await assertWritable(rt.db, accessOf(c), writableOf(c), id);
     const { submitted } = await rt.ingest.reindex(id);
     return c.json({ success: true, id, key: submitted.key, status: submitted.status }, 202);
   });
 
   app.get('/:id/versions', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    await getDocument(rt.db, id);
-    return c.json({ versions: await listVersions(rt.db, id) });
+    const access = accessOf(c);
+    await getDocument(rt.db, access, id);
+    return c.json({ versions: await listVersions(rt.db, access, id) });
   });
 
   app.get('/:id/structure', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const { version } = parseInput(structureQuery, c.req.query(), 'query');
-    await getDocument(rt.db, id);
-    return c.json(await getDocumentStructure(rt.db, id, version));
+    const access = accessOf(c);
+    await getDocument(rt.db, access, id);
+    return c.json(await getDocumentStructure(rt.db, access, id, version));
   });
 
   // The document view's section tree shows summaries; this is the text itself, read on expanding.
   app.get('/:id/sections/:section/leaves', async (c) => {
     const { id, section } = parseInput(sectionParam, c.req.param(), 'path');
-    const children = await getChildren(rt.db, section);
-    const owner = children[0]?.documentId ?? (await getNode(rt.db, section)).documentId;
+    const access = accessOf(c);
+    const children = await getChildren(rt.db, access, section);
+    const owner = children[0]?.documentId ?? (await getNode(rt.db, access, section)).documentId;
     if (owner !== id) throw new NotFoundError(`No section ${section} in document ${id}`);
     const leaves = children.filter((node) => (LEAF_TYPES as readonly string[]).includes(node.nodeType));
     return c.json({
@@ -200,11 +228,13 @@ export function documentRoutes(rt: Runtime): Hono {
   app.get('/:id/diff', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const range = parseInput(diffQuery, c.req.query(), 'query');
+    await assertReadable(rt.db, accessOf(c), id);
     return c.json(await diffVersions(rt.db, id, range));
   });
 
   app.delete('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
+    await assertWritable(rt.db, accessOf(c), writableOf(c), id);
     await deleteDocument(rt.db, rt.store, id);
     return c.json({ success: true, id });
   });

@@ -1,30 +1,21 @@
-import { count, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { schema } from '../../db/index.ts';
+import { type AccessScope, allows, type CollectionSettings } from '../../access/index.ts';
+import { countDocuments } from '../../documents/queries.ts';
 import { READABLE_TYPES } from '../../parse/file-types.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { openApiDocument } from '../openapi.ts';
 
 /**
  * Health, a status summary for the page (providers in force, document counts, the file types read,
- * so the page never keeps a second list), and the OpenAPI description.
+ * so the page never keeps a second list, the collections one may read), and the OpenAPI description.
  */
 export function metaRoutes(rt: Runtime): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ ok: true }));
   app.get('/status', async (c) => {
-    const { documents } = schema;
-    const rows = await rt.db
-      .select({ status: documents.status, fileType: documents.fileType, n: count() })
-      .from(documents)
-      .where(isNull(documents.deletedAt))
-      .groupBy(documents.status, documents.fileType);
-    const byStatus: Record<string, number> = {};
-    const byType: Record<string, number> = {};
-    for (const row of rows) {
-      byStatus[row.status] = (byStatus[row.status] ?? 0) + Number(row.n);
-      byType[row.fileType] = (byType[row.fileType] ?? 0) + Number(row.n);
-    }
+    const access = accessOf(c);
+    const { byStatus, byType, byCollection } = await countDocuments(rt.db, access);
     return c.json({
       providers: {
         label: rt.providers.label,
@@ -33,8 +24,25 @@ export function metaRoutes(rt: Runtime): Hono {
       },
       documents: { byStatus, byType },
       readableTypes: READABLE_TYPES,
+      collections: collectionList(rt.config.collections, byCollection, access),
     });
   });
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   return app;
+}
+
+/**
+ * The readable collections for the page's filter and upload picker: those holding documents and
+ * those the configuration names (the default, `collections.prefixes`), with their document counts.
+ */
+function collectionList(
+  settings: CollectionSettings,
+  counts: Record<string, number>,
+  access: AccessScope,
+): { name: string; documents: number }[] {
+  const names = new Set([settings.default, ...Object.values(settings.prefixes), ...Object.keys(counts)]);
+  return [...names]
+    .filter((name) => allows(access, name))
+    .sort()
+    .map((name) => ({ name, documents: counts[name] ?? 0 }));
 }

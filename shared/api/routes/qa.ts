@@ -4,6 +4,7 @@ import { ask } from '../../qa/ask.ts';
 import { startTurn } from '../../qa/conversation/start.ts';
 import { askRequestSchema } from '../../qa/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { withAnswerLog } from '../answer-log.ts';
 import { ownerOf } from '../owner.ts';
 import { sseResponse } from '../sse-stream.ts';
@@ -22,7 +23,11 @@ export function qaRoutes(rt: Runtime): Hono {
     const request = await startTurn(rt.db, parseInput(askRequestSchema, body, 'body'), ownerOf(c));
     const controller = new AbortController();
     const tracked = trackUsage(rt.qa.providers);
-    const events = ask({ ...rt.qa, providers: tracked.providers }, request, controller.signal);
+    const events = ask(
+      { ...rt.qa, access: accessOf(c), providers: tracked.providers },
+      request,
+      controller.signal,
+    );
     return sseResponse(c, withAnswerLog('ask', events, tracked.usage), () => controller.abort());
   });
 

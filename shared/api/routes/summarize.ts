@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
+import { assertReadable } from '../../documents/queries.ts';
+import { getTopic } from '../../documents/topics.ts';
 import { DropQAError } from '../../errors.ts';
 import { trackUsage } from '../../llm/usage-tracking.ts';
 import { errorFields, log } from '../../log/logger.ts';
 import { summarize } from '../../qa/summarize/flow.ts';
 import { summarizeRequestSchema } from '../../qa/summarize/request.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { withAnswerLog } from '../answer-log.ts';
 import { sseResponse } from '../sse-stream.ts';
 import { parseInput } from '../validate.ts';
@@ -19,6 +22,10 @@ export function summarizeRoutes(rt: Runtime): Hono {
   app.post('/summarize', async (c) => {
     const body = await c.req.json().catch(() => undefined);
     const request = parseInput(summarizeRequestSchema, body, 'body');
+    // Only what the asker may read (a topic's summary still draws on all its documents: docs/collections.md).
+    const access = accessOf(c);
+    if (request.document_id) await assertReadable(rt.db, access, request.document_id);
+    if (request.topic_id) await getTopic(rt.db, access, request.topic_id);
     const tracked = trackUsage(rt.providers);
     const events = summarize({ db: rt.db, providers: tracked.providers }, request);
     // The first event is read before answering, so that an unknown document is a 404, not a stream.

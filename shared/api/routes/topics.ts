@@ -3,6 +3,7 @@ import { listDocuments } from '../../documents/index.ts';
 import { getTopic, listTopics } from '../../documents/topics.ts';
 import { mergeTopics } from '../../enrich/topics/merge.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { idParam, topicListQuery, topicMergeBody } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
 
@@ -15,28 +16,30 @@ export function topicRoutes(rt: Runtime): Hono {
 
   app.get('/', async (c) => {
     const query = parseInput(topicListQuery, c.req.query(), 'query');
-    const { items, total } = await listTopics(rt.db, query);
+    const { items, total } = await listTopics(rt.db, accessOf(c), query);
     return c.json({ items, total, limit: query.limit, offset: query.offset });
   });
 
   app.post('/merge', async (c) => {
     const body = parseInput(topicMergeBody, await c.req.json().catch(() => undefined), 'body');
     const merged = await mergeTopics(rt.db, body);
-    return c.json({ success: true, ...(await getTopic(rt.db, merged.topicId)) });
+    return c.json({ success: true, ...(await getTopic(rt.db, accessOf(c), merged.topicId)) });
   });
 
   app.get('/:id', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
-    const topic = await getTopic(rt.db, id);
-    const { items } = await listDocuments(rt.db, { topicId: id, limit: DETAIL_DOCUMENTS, offset: 0 });
+    const access = accessOf(c);
+    const topic = await getTopic(rt.db, access, id);
+    const { items } = await listDocuments(rt.db, access, { topicId: id, limit: DETAIL_DOCUMENTS, offset: 0 });
     return c.json({ ...topic, documents: items });
   });
 
   app.get('/:id/documents', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const query = parseInput(topicListQuery.omit({ q: true }), c.req.query(), 'query');
-    await getTopic(rt.db, id);
-    const { items, total } = await listDocuments(rt.db, { ...query, topicId: id });
+    const access = accessOf(c);
+    await getTopic(rt.db, access, id);
+    const { items, total } = await listDocuments(rt.db, access, { ...query, topicId: id });
     return c.json({ items, total, limit: query.limit, offset: query.offset });
   });
 

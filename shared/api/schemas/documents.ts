@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { COLLECTION_NAME } from '../../access/scope.ts';
 import { MAX_INT4, versionNumber } from '../../search/version-number.ts';
+
+/** `?collection=` on lists, search and ask: the name of one collection (shared/access). */
+export const collectionName = z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _');
 
 /** `{id}` in every document and topic path. */
 export const idParam = z.object({ id: z.uuid() });
@@ -27,6 +31,7 @@ export const documentListQuery = z.object({
     .optional()
     .describe('Detected file type: md, txt, docx, pptx, xlsx, pdf, ...'),
   topic: z.uuid().optional().describe('Only documents linked to this topic'),
+  collection: collectionName.optional().describe('Only documents of this collection'),
 });
 
 /** `GET /api/documents/{id}/structure`. */
@@ -45,6 +50,9 @@ export const uploadUrlBody = z.object({
   filename: z.string().trim().min(1).max(500),
   contentType: z.string().max(200).optional(),
   size: z.number().int().positive().describe('Bytes; checked against limits.maxFileBytes'),
+  collection: collectionName
+    .optional()
+    .describe('Upload into this collection (stored under collections/<name>/)'),
 });
 
 /** `GET /api/topics` and `GET /api/topics/{id}/documents`. */

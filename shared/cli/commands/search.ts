@@ -2,22 +2,25 @@ import type { Config } from '../../config/index.ts';
 import { searchOptionsSchema } from '../../search/options.ts';
 import { openReader } from '../backend.ts';
 
-/** `dropqa search "<query>" [--kind] [--limit] [--mode] [--version] [--json]`. */
+/** `dropqa search "<query>" [--kind] [--limit] [--mode] [--version] [--collection] [--json]`. */
 export async function searchCommand(
   config: Config,
   query: string,
-  raw: { kind?: string; limit?: string; mode?: string; version?: string; json: boolean },
+  raw: { kind?: string; limit?: string; mode?: string; version?: string; collection?: string; json: boolean },
 ): Promise<number> {
   const o = searchOptionsSchema.parse(raw);
   const backend = await openReader(config);
   try {
-    const hits = await backend.search({
-      query,
-      kind: o.kind,
-      limit: o.limit,
-      keywordMode: o.mode,
-      filters: { version: o.version },
-    });
+    const hits = await backend.search(
+      {
+        query,
+        kind: o.kind,
+        limit: o.limit,
+        keywordMode: o.mode,
+        filters: { version: o.version },
+      },
+      raw.collection,
+    );
     if (raw.json) {
       process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
       return 0;

@@ -16,7 +16,7 @@ const STATUSES: DocumentStatus[] = ['queued', 'processing', 'ready', 'failed', '
  */
 export async function statusCommand(
   config: Config,
-  options: { status?: string; json: boolean },
+  options: { status?: string; collection?: string; json: boolean },
 ): Promise<number> {
   const status = options.status as DocumentStatus | undefined;
   if (status !== undefined && !STATUSES.includes(status)) {
@@ -26,7 +26,7 @@ export async function statusCommand(
   try {
     const documents: DocumentSummary[] = [];
     for (let offset = 0; ; offset += PAGE) {
-      const page = await backend.documents({ limit: PAGE, offset, status });
+      const page = await backend.documents({ limit: PAGE, offset, status }, options.collection);
       documents.push(...page.items);
       if (page.items.length < PAGE || documents.length >= page.total) break;
     }

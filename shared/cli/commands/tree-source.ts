@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
+import { ALL_COLLECTIONS } from '../../access/scope.ts';
 import type { Config } from '../../config/index.ts';
 import { openDatabase } from '../../db/index.ts';
 import { resolveDocument } from '../../documents/resolve.ts';
@@ -67,7 +68,7 @@ export async function treeFromDatabase(config: Config, keyOrId: string, version?
   locateData(config, { create: false });
   const database = await openDatabase(config);
   try {
-    const doc = await resolveDocument(database.db, keyOrId);
+    const doc = await resolveDocument(database.db, ALL_COLLECTIONS, keyOrId);
     const wanted = version ?? doc.currentVersion;
     if (wanted === null || wanted === undefined) {
       throw new NotFoundError(`${doc.key} has no ready version yet (status: ${doc.status})`);

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { collectionOfKey } from '../../access/collection-of-key.ts';
 import { schema } from '../../db/index.ts';
 import { normalizeSequencer } from '../../documents/sequencer.ts';
 import { getVersion, startStep } from '../../documents/versions.ts';
@@ -37,7 +38,12 @@ export async function register(raw: unknown, deps: PipelineDeps): Promise<Regist
   // Checked first: an event for an object deleted since must not create a document.
   const head = await store.head(input.key);
   if (!head) throw new NotFoundError(`${filename}: the object ${input.key} does not exist`);
-  const doc = await findOrCreateDocument(db, { key: input.key, filename, documentId: input.documentId });
+  const doc = await findOrCreateDocument(db, {
+    key: input.key,
+    filename,
+    collection: collectionOfKey(input.key, config.collections),
+    documentId: input.documentId,
+  });
   let bytes: Uint8Array | undefined;
   let hash = '';
   let fileType = 'unknown';

@@ -157,7 +157,7 @@ export async function* documentsFlow(
       `Markers naming no paragraph or image were dropped: ${resolved.unknown.join(', ')}`,
     );
   const { references, unverified } = checkQuotes(answer, resolved.references);
-  const sources = await referencesAsSources(deps.db, references, read);
+  const sources = await referencesAsSources(deps.db, deps.access, references, read);
   yield { type: 'references', data: { sources, references } };
 
   const confidence: Confidence = references.length === 0 || degraded ? 'low' : chat ? 'high' : 'medium';

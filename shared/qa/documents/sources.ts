@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
@@ -17,6 +18,7 @@ const squash = (text: string) => collapseSpaces(text.normalize('NFC'));
  */
 export async function referencesAsSources(
   db: Db,
+  access: AccessScope,
   references: DocumentReference[],
   documents: Stage1Result[],
 ): Promise<QaSource[]> {
@@ -48,6 +50,7 @@ export async function referencesAsSources(
   const nodeIds = [...new Set(references.flatMap((r) => nodeOf.get(r.ref_id) ?? []))];
   const hits = await hydrateHits(
     db,
+    access,
     nodeIds.map((nodeId) => ({ nodeId, score: 0 })),
   );
   return hits.map((hit, i) => toSource(hit, i + 1));

@@ -42,6 +42,7 @@ export async function* offlineTableAnswer(
     const cited = [...new Set(plan.rows.map((r) => loaded.table.rows[r]?.passage ?? 0))];
     const passages = await passageHits(
       deps.db,
+      deps.access,
       cited.map((p) => loaded.passageIds[p] ?? hit.nodeId),
     );
     const answer = tableAnswerText(request.question, plan, loaded.table, (p) => cited.indexOf(p) + 1);

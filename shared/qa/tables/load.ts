@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AccessScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
 import type { SearchHit } from '#shared/search/types.ts';
@@ -72,9 +73,14 @@ export async function loadTable(db: Db, hit: SearchHit): Promise<LoadedTable | u
 }
 
 /** The passages as search hits, in the order given (for citations). */
-export async function passageHits(db: Db, nodeIds: readonly string[]): Promise<SearchHit[]> {
+export async function passageHits(
+  db: Db,
+  access: AccessScope,
+  nodeIds: readonly string[],
+): Promise<SearchHit[]> {
   return hydrateHits(
     db,
+    access,
     nodeIds.map((nodeId) => ({ nodeId, score: 1 })),
   );
 }

@@ -1,4 +1,5 @@
 import { type DocumentDiff, diffVersions, type LeafChange, type SectionChange } from '#shared/diff/index.ts';
+import { assertReadable } from '#shared/documents/queries.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { segment } from '#shared/text/segment.ts';
@@ -36,6 +37,8 @@ export async function compareVersions(
   question: string,
 ): Promise<Comparison> {
   const range = versions.length >= 2 ? { from: versions[0], to: versions.at(-1) } : { to: versions[0] };
+  // A document id the model or the asker names may be in a collection the asker cannot read.
+  await assertReadable(deps.db, deps.access, documentId);
   const diff = await diffVersions(deps.db, documentId, range);
   const asked = new Set(segment(question));
   const scored = diff.sections.map((section, i) => ({ section, i, score: overlap(asked, section) }));
@@ -50,6 +53,7 @@ export async function compareVersions(
     (
       await hydrateHits(
         deps.db,
+        deps.access,
         ids.map((nodeId) => ({ nodeId, score: 0 })),
       )
     ).map((h) => [h.nodeId, h]),

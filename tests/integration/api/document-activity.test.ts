@@ -70,7 +70,11 @@ describe('document activity: running, waiting, stopped', () => {
     });
     expect(res.status).toBe(200);
     // Left queued by a process that stopped: no execution exists for it here.
-    const left = await queueDocument(rt.db, { key: 'uploads/left.md', filename: 'left.md' });
+    const left = await queueDocument(rt.db, {
+      key: 'uploads/left.md',
+      filename: 'left.md',
+      collection: 'default',
+    });
     await parsing;
 
     const during = await list();

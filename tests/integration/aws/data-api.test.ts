@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { openDataApi } from '#shared/db/data-api.ts';
 import { DATA_API_REQUEST_BYTES } from '#shared/db/data-api-limits.ts';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
@@ -64,6 +65,7 @@ describe('RDS Data API driver', () => {
     const hits = await search(
       {
         db: database.db,
+        access: ALL_COLLECTIONS,
         embedder: deps.providers.embedder,
         search: deps.config.search,
       },
@@ -87,7 +89,7 @@ describe('RDS Data API driver', () => {
       { op: 'delete', text: '14' },
       { op: 'insert', text: '30' },
     ]);
-    const versions = await listVersions(database.db, first?.documentId ?? '');
+    const versions = await listVersions(database.db, ALL_COLLECTIONS, first?.documentId ?? '');
     expect(versions[0]?.changeSummary).toBe('1 paragraph changed. Window: "14" → "30".');
     expect(versions[1]?.changeSummary).toBeNull();
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, HeadingLevel, Paragraph, Table, TableCell, TableRow } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { createApp } from '#shared/api/app.ts';
 import { parseConfig } from '#shared/config/index.ts';
 import { type DocumentDiff, diffVersions, writeChangeSummary } from '#shared/diff/index.ts';
@@ -115,7 +116,7 @@ describe('version diffs', () => {
     expect(diff.summary.paragraphs).toEqual({ added: 2, removed: 1, changed: 1 });
 
     // Offline, each version after the first gets an extractive "changes since" at ingest.
-    const versions = await listVersions(rt.db, id);
+    const versions = await listVersions(rt.db, ALL_COLLECTIONS, id);
     expect(versions.map((v) => [v.version, v.changeSummary])).toEqual([
       [
         2,
@@ -136,7 +137,7 @@ describe('version diffs', () => {
     const prompt = promptText(chat.calls[0]?.request ?? { role: 'summarize', messages: [] });
     expect(prompt).toContain('Refund window: "14" → "30".');
     expect(prompt).toContain('Removed section "Exchanges".');
-    expect((await listVersions(rt.db, id))[0]?.changeSummary).toBe(
+    expect((await listVersions(rt.db, ALL_COLLECTIONS, id))[0]?.changeSummary).toBe(
       'The refund window grew from 14 to 30 days.',
     );
 

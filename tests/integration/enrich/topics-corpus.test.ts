@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Database, type Db, queryRows } from '#shared/db/index.ts';
 import { listTopics } from '#shared/documents/topics.ts';
 import {
@@ -73,7 +74,7 @@ describe.each(DRIVERS)('offline topics of a generated corpus (%s)', (driver) => 
   );
 
   it('gives every document 3 to 5 topics, none a stop word, number, date or fragment', async () => {
-    const { items } = await listTopics(db, { limit: 500, offset: 0 });
+    const { items } = await listTopics(db, ALL_COLLECTIONS, { limit: 500, offset: 0 });
     for (const doc of ids.values()) {
       const names = await topicsOf(doc);
       expect(names.length).toBeGreaterThanOrEqual(3);
@@ -90,7 +91,7 @@ describe.each(DRIVERS)('offline topics of a generated corpus (%s)', (driver) => 
   });
 
   it('lists the shared subjects first, sized by document count', async () => {
-    const { items } = await listTopics(db, { limit: 500, offset: 0 });
+    const { items } = await listTopics(db, ALL_COLLECTIONS, { limit: 500, offset: 0 });
     const firstSingle = items.findIndex((t) => t.documentCount === 1);
     for (const subject of SUBJECTS) {
       const at = items.findIndex((t) => t.name.toLowerCase() === subject.topic.toLowerCase());
@@ -116,7 +117,7 @@ describe.each(DRIVERS)('offline topics of a generated corpus (%s)', (driver) => 
     const documentId = ids.get(doc as CorpusDocument) as string;
     const own = await topicsOf(documentId);
     await db.execute(sql`UPDATE documents SET deleted_at = now() WHERE id = ${documentId}::uuid`);
-    const { items } = await listTopics(db, { limit: 500, offset: 0 });
+    const { items } = await listTopics(db, ALL_COLLECTIONS, { limit: 500, offset: 0 });
     const shared = items.find((t) => t.name.toLowerCase() === subject?.topic.toLowerCase());
     expect(shared?.documentCount).toBe(2);
     const only = own.filter((name) => !items.some((t) => t.name === name));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { TesseractOcr } from '#shared/llm/ocr/tesseract.ts';
 import { createIngestService, type IngestService } from '#shared/pipeline/ingest.ts';
@@ -55,7 +56,7 @@ describe('hostile pictures with the offline OCR engine', () => {
     expect(errors[0]).toMatch(/image1\.svg|img_001\.svg/);
     expect(errors[0]).toMatch(/vector images \(EMF, WMF, SVG\) are kept without reading their text/);
     const hits = await keywordSearch(
-      { db: deps.db, embedder: deps.providers.embedder, search: deps.config.search },
+      { db: deps.db, access: ALL_COLLECTIONS, embedder: deps.providers.embedder, search: deps.config.search },
       { keywords: ['Egret wintering'], mode: 'exact' },
     );
     expect(hits.map((h) => h.documentId)).toContain(outcome?.documentId);

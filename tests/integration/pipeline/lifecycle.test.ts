@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Database, queryRows, schema } from '#shared/db/index.ts';
 import { deleteDocument, removeVanishedObjects } from '#shared/documents/index.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
@@ -53,7 +54,12 @@ describe.each(DRIVERS)('document lifecycle (%s)', (driver) => {
     await database.close();
   });
 
-  const searchDeps = () => ({ db: deps.db, embedder: deps.providers.embedder, search: deps.config.search });
+  const searchDeps = () => ({
+    db: deps.db,
+    access: ALL_COLLECTIONS,
+    embedder: deps.providers.embedder,
+    search: deps.config.search,
+  });
   const find = (query: string, version?: number) =>
     search(searchDeps(), { query, kind: 'keyword', filters: version ? { version } : {} });
   const versionsOf = (documentId: string) =>

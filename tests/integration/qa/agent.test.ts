@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { ProviderError } from '#shared/errors.ts';
@@ -97,6 +98,7 @@ describe.each(DRIVERS)('agent flow (%s)', (driver) => {
 
   const deps = (maxIterations?: number): QaDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     providers: { embedder, label: 'offline (extractive)' },

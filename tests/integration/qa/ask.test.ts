@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, ChatStreamEvent, Embedder } from '#shared/llm/types.ts';
@@ -91,6 +92,7 @@ describe.each(DRIVERS)('ask (%s)', (driver) => {
 
   const offline = (): QaDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     providers: { embedder, label: 'offline (extractive)' },

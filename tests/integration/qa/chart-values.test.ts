@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { parsePptx } from '#shared/parse/pptx/index.ts';
@@ -38,13 +39,19 @@ describe('a chart-only deck', () => {
   });
 
   it('finds a chart value by search', async () => {
-    const hits = await fulltextSearch({ db: database.db, embedder, search: config.search }, '611', {}, 5);
+    const hits = await fulltextSearch(
+      { db: database.db, access: ALL_COLLECTIONS, embedder, search: config.search },
+      '611',
+      {},
+      5,
+    );
     expect(hits[0]?.content).toContain('| Q3 | 611 | 455 |');
   });
 
   it('quotes a chart value in an offline answer', async () => {
     const deps: DocumentsDeps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: config.search,
       store: new LocalBlobStore(dir),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ChatRequest, Embedder, EmbedOptions } from '#shared/llm/types.ts';
@@ -70,6 +71,7 @@ describe('conversations', () => {
 
   const offline = (): QaDeps & { store: LocalBlobStore } => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     store,

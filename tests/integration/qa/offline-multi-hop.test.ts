@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { Embedder } from '#shared/llm/types.ts';
@@ -77,6 +78,7 @@ describe.each(DRIVERS)('offline multi-hop and contradictions in every mode (%s)'
   // Two documents read whole: the hop's document has to be found, not just read with the rest.
   const deps = (): DocumentsDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     store,

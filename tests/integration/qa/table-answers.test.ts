@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { csvParser } from '#shared/parse/sheets/parse-workbook.ts';
@@ -63,6 +64,7 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     ]);
     deps = {
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder,
       search: loadConfig({ env: {} }).search,
       store: new LocalBlobStore(dir),

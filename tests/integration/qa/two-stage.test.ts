@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ChatModel, ChatRequest, Embedder } from '#shared/llm/types.ts';
@@ -91,6 +92,7 @@ describe.each(DRIVERS)('two-stage flow (%s)', (driver) => {
 
   const deps = (chat?: ChatModel) => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder,
     search: config.search,
     providers: { embedder, chat, label: chat ? 'scripted' : 'offline (extractive)' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
@@ -160,6 +161,7 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
 
   const deps = (memoryIndex: boolean): SearchDeps => ({
     db: database.db,
+    access: ALL_COLLECTIONS,
     embedder: { model: 'unused', dimensions: 8, embed: async () => [] },
     search: { ...config.search, bm25: { ...config.search.bm25, memoryIndex } },
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { type SearchDeps, search } from '#shared/search/index.ts';
@@ -23,7 +24,7 @@ describe.each(DRIVERS)('keyword search over common keywords (%s)', (driver) => {
     database = await openTestDatabase(driver);
     const embedder = testEmbedder();
     await indexCorpus(database.db, [{ filename: 'crowd.md', versions: [CROWD] }], embedder);
-    deps = { db: database.db, embedder, search: loadConfig({ env: {} }).search };
+    deps = { db: database.db, access: ALL_COLLECTIONS, embedder, search: loadConfig({ env: {} }).search };
   });
 
   afterAll(async () => {

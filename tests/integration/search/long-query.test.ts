@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
@@ -112,6 +113,7 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
 
     const deps = (search: Partial<SearchDeps['search']> = {}, memoryIndex = true): SearchDeps => ({
       db: database.db,
+      access: ALL_COLLECTIONS,
       embedder: testEmbedder(),
       search: {
         ...config.search,

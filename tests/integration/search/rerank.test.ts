@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { ConfigError, ProviderError, ValidationError } from '#shared/errors.ts';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   database = await openTestDatabase('pglite');
   const embedder = testEmbedder();
   await indexCorpus(database.db, [{ filename: 'plan.md', versions: [CORPUS] }], embedder);
-  base = { db: database.db, embedder, search: loadConfig({ env: {} }).search };
+  base = { db: database.db, access: ALL_COLLECTIONS, embedder, search: loadConfig({ env: {} }).search };
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { type Database, queryRows } from '#shared/db/index.ts';
 import { ValidationError } from '#shared/errors.ts';
@@ -94,7 +95,7 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
       ],
       embedder,
     );
-    deps = { db: database.db, embedder, search: loadConfig({ env: {} }).search };
+    deps = { db: database.db, access: ALL_COLLECTIONS, embedder, search: loadConfig({ env: {} }).search };
   });
 
   afterAll(async () => {
@@ -301,26 +302,28 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
 
     it('returns a node, its children and its neighbours in reading order', async () => {
       const [hit] = (await run('Kubernetes', 'keyword')) as SearchHit[];
-      const node = await getNode(database.db, hit?.nodeId ?? '');
+      const node = await getNode(database.db, ALL_COLLECTIONS, hit?.nodeId ?? '');
       expect(node.content).toBe(hit?.content);
-      const siblings = await getChildren(database.db, node.parentId ?? '');
+      const siblings = await getChildren(database.db, ALL_COLLECTIONS, node.parentId ?? '');
       expect(siblings.map((s) => s.content?.slice(0, 6))).toEqual([
         '计划将核心业',
         '容器化改造采',
         '第三期包括监',
       ]);
-      const window = await getContextWindow(database.db, node.id, 2, 1);
+      const window = await getContextWindow(database.db, ALL_COLLECTIONS, node.id, 2, 1);
       expect(window.map((n) => n.content?.slice(0, 6))).toEqual([
         '本章介绍 I',
         '计划将核心业',
         '容器化改造采',
         '第三期包括监',
       ]);
-      await expect(getNode(database.db, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/No node/);
+      await expect(
+        getNode(database.db, ALL_COLLECTIONS, '00000000-0000-4000-8000-000000000000'),
+      ).rejects.toThrow(/No node/);
     });
 
     it('describes a document as a tree of sections with counts', async () => {
-      const structure = await getDocumentStructure(database.db, id('plan.md'));
+      const structure = await getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'));
       expect(structure.version).toBe(2);
       expect(structure.title).toBe('Data Platform Plan');
       expect(structure.counts).toEqual({ sections: 2, paragraphs: 2, tables: 1, images: 0 });
@@ -328,14 +331,18 @@ describe.each(DRIVERS)('search (%s)', (driver) => {
         ['Goals', 1, 0],
         ['Budget', 1, 1],
       ]);
-      const zh = await getDocumentStructure(database.db, id('规划.md'));
+      const zh = await getDocumentStructure(database.db, ALL_COLLECTIONS, id('规划.md'));
       expect(zh.sections[0]?.children.map((s) => s.title)).toEqual(['3.2 云平台建设']);
       expect(zh.sections[0]?.counts.paragraphs).toBe(4);
       expect(zh.sections[0]?.summary).toEqual(expect.any(String));
-      const v1 = await getDocumentStructure(database.db, id('plan.md'), 1);
+      const v1 = await getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'), 1);
       expect(v1.counts.tables).toBe(0);
-      await expect(getDocumentStructure(database.db, id('old.md'))).rejects.toThrow(/No document/);
-      await expect(getDocumentStructure(database.db, id('plan.md'), 9)).rejects.toThrow(/no version 9/);
+      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('old.md'))).rejects.toThrow(
+        /No document/,
+      );
+      await expect(getDocumentStructure(database.db, ALL_COLLECTIONS, id('plan.md'), 9)).rejects.toThrow(
+        /no version 9/,
+      );
     });
   });
 });

@@ -76,6 +76,15 @@ export const en = {
     processing: 'processing',
     sent: '{sent} of {size}',
   },
+  collections: {
+    label: 'Collection',
+    all: 'All collections',
+    option: '{name} ({n})',
+    uploadInto: 'Upload into',
+    byPlace: 'the collection its folder names',
+    explain:
+      'A collection groups documents and decides who may read them; searches and answers only use the collections shown.',
+  },
   documents: {
     title: 'Documents',
     filter: 'Filter documents',

@@ -74,6 +74,14 @@ export const zhCN: Messages = {
     processing: '处理中',
     sent: '{sent} / {size}',
   },
+  collections: {
+    label: '集合',
+    all: '全部集合',
+    option: '{name}（{n}）',
+    uploadInto: '上传到',
+    byPlace: '由文件所在文件夹决定的集合',
+    explain: '集合把文档分组，并决定谁可以阅读；搜索和回答只使用这里列出的集合。',
+  },
   documents: {
     title: '文档',
     filter: '筛选文档',

@@ -83,6 +83,14 @@ export interface StatusInfo {
   documents: { byStatus: Record<string, number>; byType: Record<string, number> };
   /** The file types the server reads, each with the extensions that promise it. */
   readableTypes?: ReadableType[];
+  /** The collections the asker may read, with their live documents (docs/collections.md). */
+  collections?: CollectionInfo[];
+}
+
+/** One collection of `GET /api/status`. */
+export interface CollectionInfo {
+  name: string;
+  documents: number;
 }
 
 /** One type of `readableTypes`: `{ type: 'docx', extensions: ['.docx', '.docm', ...] }`. */

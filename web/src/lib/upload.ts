@@ -25,14 +25,16 @@ let presignSupported: boolean | undefined;
 
 /**
  * Uploads one file with progress: straight to the bucket through a presigned URL where the store
- * supports it (its "object created" event starts ingestion), else multipart to `/api/documents/upload`.
+ * supports it (its "object created" event starts ingestion), else multipart to `/api/documents/upload`;
+ * into `collection` when one is chosen (else the server names it from the file's place).
  */
-export async function uploadFile(file: File, onProgress: OnProgress): Promise<Uploaded> {
+export async function uploadFile(file: File, onProgress: OnProgress, collection?: string): Promise<Uploaded> {
   if (presignSupported !== false) {
     const request = JSON.stringify({
       filename: file.name,
       size: file.size,
       contentType: file.type || undefined,
+      collection,
     });
     const response = await fetch('/api/documents/upload-url', {
       method: 'POST',
@@ -52,7 +54,8 @@ export async function uploadFile(file: File, onProgress: OnProgress): Promise<Up
   const form = new FormData();
   form.append('files', file, file.name);
   // Only the local folder bucket gets here (S3 answers the presign above), so no payload hash is needed.
-  const text = await send('POST', '/api/documents/upload', form, authHeaders(), onProgress);
+  const target = `/api/documents/upload${collection ? `?collection=${encodeURIComponent(collection)}` : ''}`;
+  const text = await send('POST', target, form, authHeaders(), onProgress);
   const answer = JSON.parse(text) as {
     documents?: (Uploaded & ErrorBody)[];
   };

@@ -17,7 +17,7 @@ export const relatedDocumentsTool = defineTool({
     'Documents that share topics with a document, with a relatedness score. Use for multi-hop questions whose answer may span several documents.',
   input: z.object({ document_id: z.uuid() }),
   async run(ctx, input): Promise<ToolOutcome> {
-    const related = await relatedDocuments(ctx.deps.db, input.document_id, {
+    const related = await relatedDocuments(ctx.deps.db, ctx.deps.access, input.document_id, {
       within: ctx.state.context.filters.documentIds,
     });
     const lines = related.map(

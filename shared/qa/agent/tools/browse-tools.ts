@@ -20,7 +20,7 @@ const MAX_OUTLINE_LINES = 80;
 
 /** The node, when its document is inside the request's scope. */
 async function scopedNode(ctx: ToolContext, id: string): Promise<NodeView> {
-  const node = await getNode(ctx.deps.db, id);
+  const node = await getNode(ctx.deps.db, ctx.deps.access, id);
   const { documentIds } = ctx.state.context.filters;
   if (documentIds && !documentIds.includes(node.documentId)) {
     throw new NotFoundError(`node ${id} is outside the documents this question is limited to`);
@@ -32,6 +32,7 @@ async function leavesAsHits(ctx: ToolContext, nodes: NodeView[]) {
   const leaves = nodes.filter((n) => LEAVES.has(n.nodeType));
   return hydrateHits(
     ctx.deps.db,
+    ctx.deps.access,
     leaves.map((n) => ({ nodeId: n.id, score: 0 })),
   );
 }
@@ -65,7 +66,7 @@ export const sectionChildrenTool = defineTool({
   input: z.object({ node_id: nodeId }),
   async run(ctx, input) {
     await scopedNode(ctx, input.node_id);
-    const children = await getChildren(ctx.deps.db, input.node_id);
+    const children = await getChildren(ctx.deps.db, ctx.deps.access, input.node_id);
     ctx.state.depthExplored += 1;
     const sections = children
       .filter((c) => c.nodeType === 'section')
@@ -98,7 +99,13 @@ export const contextWindowTool = defineTool({
   input: z.object({ node_id: nodeId, window: z.number().int().min(1).max(3).default(1) }),
   async run(ctx, input) {
     await scopedNode(ctx, input.node_id);
-    const nodes = await getContextWindow(ctx.deps.db, input.node_id, input.window, input.window);
+    const nodes = await getContextWindow(
+      ctx.deps.db,
+      ctx.deps.access,
+      input.node_id,
+      input.window,
+      input.window,
+    );
     ctx.state.depthExplored += 1;
     return gatherHits(ctx, await leavesAsHits(ctx, nodes), 'browse', 'passage(s) around it');
   },
@@ -116,7 +123,7 @@ export const documentStructureTool = defineTool({
         `document ${input.document_id} is outside the documents this question is limited to`,
       );
     }
-    const structure = await getDocumentStructure(ctx.deps.db, input.document_id, version);
+    const structure = await getDocumentStructure(ctx.deps.db, ctx.deps.access, input.document_id, version);
     const lines = outline(structure);
     return {
       kind: 'browse',
