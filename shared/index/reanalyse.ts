@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
+import { readPaged } from '#shared/db/paged-read.ts';
 import { ANALYZER_VERSION } from './analyze.ts';
 import { leafIndexParts } from './flatten.ts';
 import { buildTsvector, type IndexedTokens } from './tsvector.ts';
@@ -37,10 +38,7 @@ export function reanalysedTokens(node: StoredNode, path: readonly string[]): Ind
       { text: node.title, weight: 'A' },
       { text: node.summary, weight: 'C' },
     ]);
-  return buildTsvector([
-    ...leafIndexParts(path, node.content ?? ''),
-    { text: node.context, weight: 'C' },
-  ]);
+  return buildTsvector([...leafIndexParts(path, node.content ?? ''), { text: node.context, weight: 'C' }]);
 }
 
 /** Current versions of live documents an older analysis indexed (null: before versions were recorded). */
@@ -63,12 +61,17 @@ export async function staleVersions(db: Db, limit: number): Promise<VersionRef[]
  * repeat: an interrupted run leaves the version marked stale, and the next run does it again.
  */
 export async function reanalyseVersion(db: Db, ref: VersionRef): Promise<number> {
-  const nodes = await queryRows<StoredNode>(
-    db,
-    sql`SELECT id, parent_id AS "parentId", node_type AS "nodeType", title, content, summary,
-          metadata->>'context' AS context
-        FROM nodes WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`,
-  );
+  // Paged: a document's text can pass the Data API's 1 MiB result.
+  const nodes = await readPaged<StoredNode>(db, {
+    columns: sql`id, parent_id AS "parentId", node_type AS "nodeType", title, content, summary,
+      metadata->>'context' AS context`,
+    from: sql`nodes`,
+    where: sql`document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`,
+    key: sql`id`,
+    keyType: 'uuid',
+    rowBytes: sql`96 + coalesce(octet_length(title), 0) + coalesce(octet_length(content), 0)
+      + coalesce(octet_length(summary), 0) + coalesce(octet_length(metadata->>'context'), 0)`,
+  });
   const byId = new Map(nodes.map((n) => [n.id, n]));
   // A leaf's path is its ancestors' titles, the document's first (as `flattenTree` walks them).
   const pathOf = (node: StoredNode): string[] => {
@@ -116,10 +119,7 @@ export async function reanalyseStale(
   db: Db,
   options: { onProgress?: (progress: ReanalysisProgress) => void; stopped?: () => boolean } = {},
 ): Promise<ReanalysisProgress> {
-  const [count] = await queryRows<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM ${STALE}`,
-  );
+  const [count] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${STALE}`);
   const progress: ReanalysisProgress = { versions: 0, nodes: 0, total: Number(count?.n ?? 0) };
   while (!options.stopped?.()) {
     const stale = await staleVersions(db, VERSIONS_PER_ROUND);

@@ -5,10 +5,10 @@ import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
-import { type BackgroundReanalysis, startReanalysis } from './reanalysis.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
+import { type BackgroundReanalysis, startReanalysis } from './reanalysis.ts';
 
 /** Everything a local process (server or CLI) works with, opened once from the configuration. */
 export interface Runtime {
@@ -19,8 +19,11 @@ export interface Runtime {
   ingest: IngestService;
   /** What search and every question-answering mode take (a `QaDeps` is also a `SearchDeps`). */
   qa: RuntimeQaDeps;
-  /** The re-analysis of nodes an older analysis indexed, started in the background on open. */
-  reanalysis: BackgroundReanalysis;
+  /**
+   * The re-analysis of nodes an older analysis indexed, started in the background on open; absent
+   * in Lambda, where a request must not start it (docs/aws.md, "Search analysis upgrades").
+   */
+  reanalysis?: BackgroundReanalysis;
   close(): Promise<void>;
 }
 
