@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
  */
 export const LAYERS: string[][] = [
   ['(root)', 'log', 'async'],
-  ['text'],
+  ['text', 'access'],
   ['config'],
   ['db', 'storage'],
   ['parse'],
