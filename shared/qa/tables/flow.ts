@@ -7,6 +7,7 @@ import type { AskRequest } from '../request.ts';
 import type { TraceRecorder } from '../trace.ts';
 import { tableAnswerText } from './answer.ts';
 import { bestRows } from './best-rows.ts';
+import { planForm } from './form.ts';
 import { isTableHit, type LoadedTable, loadTable, passageHits } from './load.ts';
 import { planTable, type TablePlan } from './plan.ts';
 import { readQuestion } from './question.ts';
@@ -73,7 +74,7 @@ export async function* offlineTableAnswer(
     if (!loaded) continue;
     // A table below the best passage answers only a question that names it by a word.
     if (hit !== hits[0] && !namesByWord(request.question, loaded.table)) continue;
-    const plan = planTable(request.question, loaded.table);
+    const plan = planForm(request.question, loaded.table) ?? planTable(request.question, loaded.table);
     if (plan?.result.some(Boolean)) {
       yield* answerFromTable(deps, request, { hits, hit, loaded, plan, trace });
       return true;

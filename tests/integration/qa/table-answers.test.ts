@@ -36,6 +36,18 @@ const TRAVEL_NOTES_ZH = [
   '2022年春运时间：2022年1月17日—2月25日，共40天。春运第一天的火车票1月3日开抢。',
 ].join('\n');
 
+/** A repair estimate laid out as label/value pairs (markitdown's test file, shortened). */
+const ESTIMATE_MD = [
+  '# Preliminary Estimate',
+  '',
+  '| Customer Information |              |     | Vehicle Information |                   |',
+  '| -------------------- | ------------ | --- | ------------------- | ----------------- |',
+  '| Insured name         | Gabriel Diaz |     | Year                | 2022              |',
+  '| Claim #              | SF-1008      |     | Make                | Jeep              |',
+  '| Email                | gd@x.example |     | VIN                 | 1C4RJFBG2NC123456 |',
+  '|                      |              |     | Color               | White             |',
+].join('\n');
+
 /** Ducks counted by year, with a second table lower in the sheet under its own header. */
 async function ducksXlsx(): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
@@ -74,8 +86,13 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
       bytes: new TextEncoder().encode(TRAVEL_NOTES_ZH),
       filename: 'travel-zh.md',
     });
+    const estimate = await markdownParser.parse({
+      bytes: new TextEncoder().encode(ESTIMATE_MD),
+      filename: 'estimate.md',
+    });
     await indexWithRenditions(database.db, new LocalBlobStore(dir), [
       { filename: 'travel-zh.md', versions: [travel] },
+      { filename: 'estimate.md', versions: [estimate] },
       { filename: 'stanley-cups.csv', versions: [cups] },
       { filename: 'ducks.xlsx', versions: [ducks] },
       { filename: 'nba-champions-zh.csv', versions: [champions] },
@@ -146,6 +163,14 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     const response = await answer('2022年春运什么时候开始？');
     expect(response.answer).not.toContain('Freshwater');
     expect(response.answer).toContain('1月17日');
+  });
+
+  it('answers the value a form gives the label the question names, its pairs quoted', async () => {
+    const response = await answer('What is the VIN of Gabriel Diaz’s Jeep?');
+    const lines = response.answer.split('\n');
+    const [result, row] = [lines[2], lines[7]];
+    expect(result).toBe('1C4RJFBG2NC123456 [1]');
+    expect(row).toBe('- Email: gd@x.example · VIN: 1C4RJFBG2NC123456 [1]');
   });
 
   it('answers a superlative with the row it used', async () => {
