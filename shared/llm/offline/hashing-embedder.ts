@@ -5,13 +5,12 @@ import { emitFeatures, type FeatureSink } from '#shared/text/feature-hash.ts';
 export const HASHING_EMBEDDER_MODEL = 'offline-hash-v1';
 
 /**
- * The similarity two unrelated texts reach by chance under the hashing embedder: signed feature
- * hashing spreads their cosine around 0 with a standard deviation of about 1/sqrt(dimensions), so
- * three of those (0.19 at 256 dimensions) is where a score starts to mean shared words. Undefined
- * for other embedders, whose chance level is not known in advance.
+ * Whether an embedder's similarity is lexical (the offline hashing embedder): two texts sharing no
+ * word can still score 0.2 when a short text's few features collide with a longer one's buckets,
+ * so a similarity of this embedder means something only where the texts share a word.
  */
-export function chanceSimilarity(embedder: { model: string; dimensions: number }): number | undefined {
-  return embedder.model === HASHING_EMBEDDER_MODEL ? 3 / Math.sqrt(embedder.dimensions) : undefined;
+export function isLexicalEmbedder(embedder: { model: string }): boolean {
+  return embedder.model === HASHING_EMBEDDER_MODEL;
 }
 
 /**
