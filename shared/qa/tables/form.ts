@@ -6,7 +6,7 @@ import { cellNumber, type Table, type TableRow } from './table.ts';
 export interface FormField {
   label: string;
   value: string;
-  /** Index into `table.rows`. */
+  /** Index into `table.rows`; -1 for a pair the header row holds. */
   row: number;
 }
 
@@ -22,41 +22,48 @@ const labelOf = (cell: string) => cell.replace(/[:：]\s*$/, '').trim();
 const isLabel = (cell: string) =>
   cell !== '' && cellNumber(cell) === undefined && words(cell).length <= MAX_LABEL_WORDS;
 
-/**
- * The label columns of a form: a table laid out as label/value pairs side by side ("Insured name |
- * Gabriel Diaz | | Year | 2022"), the layout of estimates, invoices and booking sheets. A column is
- * a value column when its header is empty and it holds values; its label column is the nearest
- * filled column to its left, whose cells are all labels, each once. Empty when the table is not a
- * form: a table of records names every column in its header.
- */
-function valueColumns(table: Table): Map<number, number> {
-  const pairs = new Map<number, number>();
-  const width = table.columns.length;
-  for (let v = 1; v < width; v++) {
-    if (!unnamed(table, v)) continue;
-    const filled = table.rows.filter((r) => r.cells[v]);
-    if (filled.length === 0) continue;
-    let l = v - 1;
-    while (l > 0 && table.rows.every((r) => !r.cells[l])) l--;
-    const labels = filled.map((r) => r.cells[l] ?? '');
-    if (!labels.every(isLabel)) return new Map();
-    if (new Set(labels.map((x) => labelOf(x).toLowerCase())).size !== labels.length) return new Map();
-    pairs.set(v, l);
+/** A row's filled cells read as label/value pairs, left to right; undefined when they do not pair up. */
+function rowPairs(cells: readonly string[]): { label: string; value: string; column: number }[] | undefined {
+  const filled = cells.flatMap((cell, column) => (cell ? [{ cell, column }] : []));
+  if (filled.length % 2 !== 0) return undefined;
+  const pairs: { label: string; value: string; column: number }[] = [];
+  for (let i = 0; i < filled.length; i += 2) {
+    const label = filled[i];
+    const value = filled[i + 1];
+    if (!label || !value || !isLabel(label.cell)) return undefined;
+    pairs.push({ label: labelOf(label.cell), value: value.cell, column: value.column });
   }
   return pairs;
 }
 
-/** The fields of a form table (`valueColumns`), in reading order; undefined when it is not a form. */
+/**
+ * The fields of a form, in reading order: a table laid out as label/value pairs side by side
+ * ("Insured name | Gabriel Diaz | | Year | 2022"), the layout of estimates, invoices and booking
+ * sheets. It is one when its header leaves a column unnamed (a table of records names them all),
+ * every row's filled cells pair up as a label then its value, and no label comes twice. A header
+ * row that itself holds values where the rows do ("Insured name | Bruce Wayne | | Year | 2025") is
+ * read as the form's first row; one that only names its halves ("Customer Information") is not.
+ * Undefined when the table is not a form.
+ */
 export function formFields(table: Table): FormField[] | undefined {
-  const pairs = valueColumns(table);
-  if (pairs.size === 0) return undefined;
+  if (!table.columns.some((_, c) => unnamed(table, c))) return undefined;
   const fields: FormField[] = [];
-  table.rows.forEach((row, r) => {
-    for (const [v, l] of pairs) {
-      const value = row.cells[v] ?? '';
-      if (value) fields.push({ label: labelOf(row.cells[l] ?? ''), value, row: r });
+  const valueColumns = new Set<number>();
+  for (const [r, row] of table.rows.entries()) {
+    const pairs = rowPairs(row.cells);
+    if (!pairs) return undefined;
+    for (const p of pairs) {
+      fields.push({ label: p.label, value: p.value, row: r });
+      valueColumns.add(p.column);
     }
-  });
+  }
+  const header = table.columns.map((name, c) => (unnamed(table, c) ? '' : name));
+  const headerPairs = rowPairs(header);
+  if (headerPairs?.some((p) => valueColumns.has(p.column))) {
+    fields.unshift(...headerPairs.map((p) => ({ label: p.label, value: p.value, row: -1 })));
+  }
+  const labels = fields.map((f) => f.label.toLowerCase());
+  if (fields.length === 0 || new Set(labels).size !== labels.length) return undefined;
   return fields;
 }
 
@@ -98,6 +105,6 @@ export function planForm(question: string, table: Table): TablePlan | undefined 
     shape: 'field',
     result: [field.value],
     how: `The value of ‘${field.label}’ in the form.`,
-    rows: [field.row],
+    rows: [Math.max(field.row, 0)],
   };
 }

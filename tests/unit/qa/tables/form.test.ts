@@ -42,6 +42,22 @@ describe('forms: tables of label/value pairs', () => {
     expect(askedField('How fast does it go?', formFields(ESTIMATE) ?? [])).toBeUndefined();
   });
 
+  it('reads a header row that is itself a pair as the first row of the form', () => {
+    const second = table(
+      ['Insured name', 'Bruce Wayne', '', 'Year', '2025'],
+      [
+        ['Claim #', '', '999', 'Make', 'Batman'],
+        ['Email', 'batman@example.com', '', 'VIN', 'XXX'],
+        ['', '', '', 'Color', 'Black'],
+      ],
+    );
+    const fields = formFields(second) ?? [];
+    expect(fields).toContainEqual({ label: 'Insured name', value: 'Bruce Wayne', row: -1 });
+    expect(fields).toContainEqual({ label: 'Claim #', value: '999', row: 0 });
+    expect(planForm('What is the VIN of the Batmobile?', second)?.result).toEqual(['XXX']);
+    expect(planForm('Who is the insured?', second)).toMatchObject({ result: ['Bruce Wayne'], rows: [0] });
+  });
+
   it('takes no table of records for a form', () => {
     const records = table(
       ['Team', 'Stanley Cups'],
@@ -60,6 +76,15 @@ describe('forms: tables of label/value pairs', () => {
       ],
     );
     expect(formFields(unnamed)).toBeUndefined();
+    // Totals under unnamed headers do not pair up as labels and values.
+    const totals = table(
+      ['', 'Hours', 'Rate', 'Cost'],
+      [
+        ['Parts', '', '', '2,100'],
+        ['Body Labor', '2', '150', '300'],
+      ],
+    );
+    expect(formFields(totals)).toBeUndefined();
   });
 
   it('answers better than the record planner did on the form', () => {
