@@ -1,6 +1,7 @@
 /**
  * `node bin/run-ts.js bench/ingest-steps.ts <BEIR set dir> [--docs N] [--top K]`: ingests the first N
- * corpus entries of a BEIR set (default 200) one execution at a time into a fresh embedded data
+ * corpus entries of a BEIR set (default 200), or with `--generated` instead of a directory N
+ * generated documents of `--paragraphs 50` (bench/corpus.ts), one execution at a time into a fresh embedded data
  * folder, and prints per pipeline step the mean wall and CPU milliseconds and the SQL statements per
  * document, then the K statements run most often. One execution at a time so that every statement
  * and every CPU millisecond belongs to the step that ran it ("runner": between steps). Counts
@@ -18,15 +19,23 @@ import { loadConfig } from '#shared/config/index.ts';
 import { queryRows } from '#shared/db/index.ts';
 import type { PipelineEvent } from '#shared/pipeline/types.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
+import { generateDocument } from './corpus.ts';
 import { beirMarkdown, loadBeirSet } from './eval/beir.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { docs: { type: 'string' }, top: { type: 'string' } },
+  options: {
+    docs: { type: 'string' },
+    top: { type: 'string' },
+    generated: { type: 'boolean' },
+    paragraphs: { type: 'string' },
+  },
 });
 const [dir] = positionals;
-if (!dir) {
-  console.error('usage: node bin/run-ts.js bench/ingest-steps.ts <set dir> [--docs N] [--top K]');
+if (!dir && !values.generated) {
+  console.error(
+    'usage: node bin/run-ts.js bench/ingest-steps.ts <set dir> | --generated [--paragraphs P] [--docs N] [--top K]',
+  );
   process.exit(2);
 }
 const docs = Number(values.docs ?? 200);
@@ -69,11 +78,17 @@ proto.transaction = function (this: PGlite, run) {
   });
 } as PGlite['transaction'];
 
-const set = loadBeirSet(resolve(dir));
-const files = set.documents.slice(0, docs).map((doc) => ({
-  key: `eval/${set.name}/${doc.id.replace(/[^\p{L}\p{N}._-]/gu, '_')}.md`,
-  bytes: new TextEncoder().encode(beirMarkdown(doc)),
-}));
+const set = dir ? loadBeirSet(resolve(dir)) : undefined;
+const name = set?.name ?? `generated (${values.paragraphs ?? 50} paragraphs)`;
+const files = set
+  ? set.documents.slice(0, docs).map((doc) => ({
+      key: `eval/${set.name}/${doc.id.replace(/[^\p{L}\p{N}._-]/gu, '_')}.md`,
+      bytes: new TextEncoder().encode(beirMarkdown(doc)),
+    }))
+  : Array.from({ length: docs }, (_, i) => {
+      const doc = generateDocument(i, Number(values.paragraphs ?? 50));
+      return { key: `bench/${doc.name}`, bytes: new TextEncoder().encode(doc.text) };
+    });
 const dataDir = mkdtempSync(join(tmpdir(), 'dropqa-ingest-steps-'));
 // The database on this thread (not the worker the product uses), so its statements can be counted.
 const config = loadConfig({
@@ -136,7 +151,7 @@ rmSync(dataDir, { recursive: true, force: true });
 const failed = outcomes.filter((o) => o.status === 'failed');
 const n = files.length;
 console.log(
-  `\n${set.name}: ${n} documents in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(1)} docs/s, one at a time), ${failed.length} failed`,
+  `\n${name}: ${n} documents in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(1)} docs/s, one at a time), ${failed.length} failed`,
 );
 console.log(windows.join('\n'));
 console.log(`topics: ${topicCount?.n}`);

@@ -1,6 +1,6 @@
 import { and, count, isNotNull, isNull, sql } from 'drizzle-orm';
 import { errorFields, log } from '#shared/log/logger.ts';
-import { dropTrigramIndex, ensureTrigramIndex } from '../db/deferred-indexes.ts';
+import { dropDeferredIndexes, ensureDeferredIndexes } from '../db/deferred-indexes.ts';
 import { schema } from '../db/index.ts';
 import { ensureVectorIndex, vectorIndexName } from '../index/vector-index.ts';
 import type { PipelineDeps } from './types.ts';
@@ -20,7 +20,8 @@ export interface BulkIndexWindow {
 }
 
 /**
- * Defers the HNSW index (and the trigram index of keyword search) during local bulk loads. Growing an HNSW index row by row costs more per
+ * Defers the HNSW index (and the GIN indexes of keyword and full-text search, `DEFERRED_INDEXES`)
+ * during local bulk loads. Growing an HNSW index row by row costs more per
  * vector than building it once over all rows (measured on PGlite, 256 dimensions, m 8 /
  * ef_construction 32: ~1.2 ms a vector inserted into a small index and rising, against ~0.8 ms a
  * vector for one build over 50,000), so a load at least as large as the existing corpus drops the
@@ -45,7 +46,7 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
           .where(and(isNull(documents.deletedAt), isNotNull(documents.currentVersion)));
         if (Number(row?.n ?? 0) <= files) {
           await deps.db.execute(sql.raw(`DROP INDEX IF EXISTS ${vectorIndexName(deps.providers.embedder)}`));
-          await dropTrigramIndex(deps.db);
+          await dropDeferredIndexes(deps.db);
         }
       } catch (error) {
         log.error('ingest: could not prepare the bulk load', errorFields(error));
@@ -55,7 +56,7 @@ export function createBulkIndexWindow(deps: PipelineDeps): BulkIndexWindow {
       open--;
       if (open > 0) return;
       try {
-        await ensureTrigramIndex(deps.db);
+        await ensureDeferredIndexes(deps.db);
         await ensureVectorIndex(deps.db, deps.providers.embedder, deps.config.search.hnsw, { bulk: true });
         // PGlite has no autovacuum: without fresh statistics the planner takes the tables for empty
         // and joins row by row (keyword search over 50,000 paragraphs: 830 ms before, 400 ms after).

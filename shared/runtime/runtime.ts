@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts';
-import { ensureTrigramIndex } from '../db/deferred-indexes.ts';
+import { ensureDeferredIndexes } from '../db/deferred-indexes.ts';
 import { type Db, openDatabase } from '../db/index.ts';
 import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
@@ -26,7 +26,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
   const database = await openDatabase(config);
-  await ensureTrigramIndex(database.db);
+  await ensureDeferredIndexes(database.db);
   const deps = { db: database.db, store, providers, config };
   // Postgres and Aurora analyze by themselves; PGlite has no autovacuum.
   const ingest = createIngestService(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { mapLimit } from '../async/limiter.ts';
 import { type Db, queryRows } from '../db/client.ts';
 import { contentHash } from '../pipeline/unchanged.ts';
 import type { BlobStore } from '../storage/types.ts';
@@ -43,24 +44,29 @@ export async function divergedObjects(db: Db, store: BlobStore): Promise<Diverge
         WHERE d.deleted_at IS NULL AND d.status IN ('ready', 'failed')
         ORDER BY d.key`,
   );
-  const diverged: DivergedObject[] = [];
-  for (const row of rows) {
-    const head = await store.head(row.key);
-    if (!head) continue;
-    const recorded = Number(row.fileSize);
-    if (head.size !== recorded) {
-      diverged.push({ ...pick(row), difference: `size ${head.size} != ${recorded}` });
-      continue;
-    }
-    // Refused unread (too large): no hash was recorded, the size is all there is to compare.
-    if (!row.fileHash) continue;
-    const registered = new Date(row.createdAt).getTime();
-    if (head.lastModified && head.lastModified.getTime() < registered) continue;
-    if (contentHash(await store.get(row.key)) !== row.fileHash) {
-      diverged.push({ ...pick(row), difference: 'hash' });
-    }
-  }
-  return diverged;
+  // Looked at several at once: one at a time, a start waited for 1,000 file stats in a row (1.5 s
+  // over 1,000 documents at load ~20), and the wait grew with the corpus.
+  const found = await mapLimit(rows, HEADS_AT_ONCE, (row) => difference(store, row));
+  return rows.flatMap((row, i) => {
+    const what = found[i];
+    return what ? [{ ...pick(row), difference: what }] : [];
+  });
+}
+
+/** Objects looked at (stat, and hashed where needed) at once. */
+const HEADS_AT_ONCE = 8;
+
+/** How a document's stored object differs from its latest stored version, if it does. */
+async function difference(store: BlobStore, row: StoredVersion): Promise<string | undefined> {
+  const head = await store.head(row.key);
+  if (!head) return undefined;
+  const recorded = Number(row.fileSize);
+  if (head.size !== recorded) return `size ${head.size} != ${recorded}`;
+  // Refused unread (too large): no hash was recorded, the size is all there is to compare.
+  if (!row.fileHash) return undefined;
+  const registered = new Date(row.createdAt).getTime();
+  if (head.lastModified && head.lastModified.getTime() < registered) return undefined;
+  return contentHash(await store.get(row.key)) !== row.fileHash ? 'hash' : undefined;
 }
 
 function pick(row: StoredVersion): Pick<DivergedObject, 'documentId' | 'key'> {

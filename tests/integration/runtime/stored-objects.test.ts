@@ -8,6 +8,8 @@ import { queryRows } from '#shared/db/index.ts';
 import { contentHash } from '#shared/pipeline/unchanged.ts';
 import { recoverRuntime } from '#shared/runtime/recover.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
+import { divergedObjects } from '#shared/runtime/stored-objects.ts';
+import type { BlobStore } from '#shared/storage/types.ts';
 
 /**
  * A process killed during a re-upload, after the new bytes were written to the bucket and before the
@@ -71,5 +73,23 @@ describe('start-up recovery of stored objects that differ from the database', ()
 
   it('finds nothing to do once the bucket and the database agree', async () => {
     expect((await recoverRuntime(rt)).diverged).toEqual([]);
+  });
+
+  it('looks at several objects at once, so a start does not wait for one file stat after another', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const store = Object.create(rt.store) as BlobStore;
+    store.head = async (key) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 5));
+        return await rt.store.head(key);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    expect(await divergedObjects(rt.db, store)).toEqual([]);
+    expect(most).toBe(3);
   });
 });
