@@ -101,6 +101,11 @@ export const documentVersions = pgTable(
      */
     terms: tsvector('terms'),
     /**
+     * The `ANALYZER_VERSION` its nodes' search vectors were built with; null: indexed before it was
+     * recorded. An older one is re-analysed when the runtime opens the database (`reanalyseStale`).
+     */
+    analyzerVersion: integer('analyzer_version'),
+    /**
      * What changed since the previous ready version, in a few sentences: written at the Summarize
      * step by the chat model, or extracted from the version diff offline. Null for a first version.
      */

@@ -1,6 +1,14 @@
 import { stemmer } from 'stemmer';
 import { cjkRuns, isStopword, segment } from '#shared/text/segment.ts';
 
+/**
+ * The version of the analysis (`searchTerms` and what each node's search vector is built from).
+ * Raise it with any change that alters the terms of stored text: a database whose current versions
+ * were analysed by an older one is re-analysed in the background when the runtime opens it
+ * (`reanalyseStale`), so old and new documents are scored alike without re-ingesting.
+ */
+export const ANALYZER_VERSION = 1;
+
 /** Latin words the Porter stemmer applies to: letters only, long enough to carry a suffix. */
 const STEMMABLE = /^[a-z]{3,}$/;
 

@@ -1,33 +1,68 @@
+import type { AccessScope } from '#shared/access/scope.ts';
+import type { Db } from '#shared/db/client.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
+import type { Bm25MemoryIndex } from './memory-index.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
-import type { RankedNode } from './types.ts';
-
-/** Distinct query terms beyond this add cost, not meaning. */
-const MAX_TERMS = 64;
+import type { RankedNode, SearchFilters } from './types.ts';
 
 /**
- * The analysed query: the distinct search terms (at most 64) of its searchable text (asking words
- * such as 谁, 多少, who left out: `searchableQuery`), each of weight 1.
+ * Distinct query terms searched at most: beyond this they add cost (a column each in SQL), not
+ * meaning. A longer question keeps its rarest (`rarestTerms`).
+ */
+export const MAX_QUERY_TERMS = 64;
+
+/**
+ * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
+ * 多少, who left out: `searchableQuery`), each of weight 1, uncut (`rarestTerms` cuts a long one).
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
   // A question of asking words alone ("Who?") is searched as it is.
-  const terms = searchable.length > 0 ? searchable : searchTerms(query);
-  return [...new Set(terms)].slice(0, MAX_TERMS).map((term) => ({ term, weight: 1 }));
+  const terms = new Set(searchable.length > 0 ? searchable : searchTerms(query));
+  return [...terms].map((term) => ({ term, weight: 1 }));
+}
+
+/**
+ * The at most `max` terms of a query that name what it is about: all of them when there are no
+ * more, else the rarest (the fewest leaves hold them, ties in the question's order), in the
+ * question's order; terms no leaf holds are dropped first. Cut in reading order, a pasted text
+ * longer than the cap lost its end, where the question stands
+ * (`tests/integration/search/long-query.test.ts`); cut by rarity, it loses its common words.
+ *
+ * @example rarestTerms(terms, new Map([['年', 500], ['稀土', 2]]), 1) // [{ term: '稀土', weight: 1 }]
+ */
+export function rarestTerms(
+  terms: readonly QueryTerm[],
+  df: ReadonlyMap<string, number>,
+  max = MAX_QUERY_TERMS,
+): QueryTerm[] {
+  if (terms.length <= max) return [...terms];
+  const rank = (term: string) => {
+    const count = df.get(term) ?? 0;
+    return count > 0 ? count : Number.POSITIVE_INFINITY;
+  };
+  const kept = new Set(
+    terms
+      .map((t, position) => ({ term: t.term, df: rank(t.term), position }))
+      .sort((a, b) => a.df - b.df || a.position - b.position)
+      .slice(0, max)
+      .map((t) => t.term),
+  );
+  return terms.filter((t) => kept.has(t.term));
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
 export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
   validateFilters(filters);
-  const terms = queryTerms(query);
-  if (terms.length === 0 || limit < 1) return [];
+  const analysed = queryTerms(query);
+  if (analysed.length === 0 || limit < 1) return [];
   const { bm25, feedback } = deps.search;
   const params: Bm25Params = {
     k1: bm25.k1,
@@ -39,6 +74,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
       ? await syncedMemoryIndex(deps.db)
       : undefined;
+  const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index);
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
@@ -66,6 +102,22 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
 };
+
+/** The query terms `rarestTerms` keeps, their document frequencies read only for a long query. */
+async function searchedTerms(
+  db: Db,
+  access: AccessScope,
+  terms: QueryTerm[],
+  filters: SearchFilters,
+  index: Bm25MemoryIndex | undefined,
+): Promise<QueryTerm[]> {
+  if (terms.length <= MAX_QUERY_TERMS) return terms;
+  const names = terms.map((t) => t.term);
+  const df = index
+    ? index.documentFrequencies(names)
+    : (await documentFrequenciesSql(db, access, names, filters)).df;
+  return rarestTerms(terms, df);
+}
 
 /**
  * Whether a query is expanded by pseudo-relevance feedback: when feedback is on and the query has no
