@@ -9,12 +9,14 @@ import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
 import type { RankedNode } from './types.ts';
 
-/** Distinct query terms of a field beyond this add cost, not meaning. */
-const MAX_TERMS = 64;
+/** Distinct query words beyond this add cost, not meaning. */
+const MAX_WORDS = 64;
+/** Distinct character grams: all of a 65-character question's (dropping the rest would drop its end). */
+const MAX_GRAMS = 128;
 
 /**
  * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
- * 多少, who left out: `searchableQuery`), at most 64 words and 64 character grams, each of weight 1.
+ * 多少, who left out: `searchableQuery`), at most 64 words and 128 character grams, each of weight 1.
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
@@ -22,7 +24,7 @@ export function queryTerms(query: string): QueryTerm[] {
   const terms = [...new Set(searchable.length > 0 ? searchable : searchTerms(query))];
   const words = terms.filter((term) => !isCharacterGram(term));
   const grams = terms.filter(isCharacterGram);
-  return [...words.slice(0, MAX_TERMS), ...grams.slice(0, MAX_TERMS)].map((term) => ({ term, weight: 1 }));
+  return [...words.slice(0, MAX_WORDS), ...grams.slice(0, MAX_GRAMS)].map((term) => ({ term, weight: 1 }));
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
