@@ -24,14 +24,14 @@ export function searchTerms(text: string): string[] {
 /**
  * The word terms of a text: `segment`'s tokens (jieba for CJK, lower-cased words, stop words,
  * possessive "s" and hyphens split off), each English word reduced to its Porter stem ("studies",
- * "studied" -> "studi"), then the character bigrams of its CJK runs that jieba did not already
- * yield as words (`cjkBigrams`), so a query word finds its other inflections.
+ * "studied" -> "studi"), so a query word finds its other inflections. The character pairs jieba did
+ * not yield are the gram field's (`cjkGrams`), not words: counted in both fields they gave
+ * domainrag-dev 0.441, as words alone 0.468 (docs/quality.md, issue 29, two fields).
  *
- * @example wordTerms('数据平台的预算') // ['数据', '平台', '预算', '据平']
+ * @example wordTerms('数据平台的预算') // ['数据', '平台', '预算']
  */
 export function wordTerms(text: string): string[] {
-  const words = segment(text).map(stemTerm);
-  return [...words, ...cjkBigrams(text, new Set(words))];
+  return segment(text).map(stemTerm);
 }
 
 /**
@@ -58,26 +58,6 @@ export function cjkGrams(text: string): string[] {
 /** True for a term of `cjkGrams` (a character unigram or bigram), false for a word. */
 export function isCharacterGram(term: string): boolean {
   return term.startsWith(GRAM_MARK);
-}
-
-/**
- * Overlapping character pairs of each CJK run ("数据平台" -> 数据, 据平, 平台), except pairs in
- * `words`: they find a name or term jieba's dictionary splits differently in the question and in
- * the passage, as the standard CJK bigram analysis does, while jieba's words keep their precision.
- * On cmrc2018-trial full-text nDCG@10 0.982 (jieba alone) -> 0.990, hybrid 0.983 -> 0.991 (docs/quality.md,
- * Retrieval quality). A pair holding a function word (的, 是, ...) is left out: 0.990 -> 0.991.
- */
-export function cjkBigrams(text: string, words: ReadonlySet<string> = new Set()): string[] {
-  const pairs: string[] = [];
-  for (const run of cjkRuns(text)) {
-    const chars = [...run];
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const [a, b] = [chars[i] as string, chars[i + 1] as string];
-      if (isStopword(a) || isStopword(b)) continue;
-      if (!words.has(a + b)) pairs.push(a + b);
-    }
-  }
-  return pairs;
 }
 
 /** One token's search term: the Porter stem of an English word, any other token as it is. */

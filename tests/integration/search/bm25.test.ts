@@ -107,19 +107,9 @@ function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters):
   return out;
 }
 
-/** jieba's words, then the Han character pairs of each run that are not among them and hold no function word. */
+/** jieba's words and the other words, as `segment` gives them. */
 function terms(text: string): string[] {
-  const words = segment(text);
-  const pairs = (text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) =>
-    [...run].slice(1).map((ch, i) => [[...run][i] as string, ch]),
-  );
-  return [
-    ...words,
-    ...pairs
-      .filter(([a, b]) => !isStopword(a as string) && !isStopword(b as string))
-      .map((pair) => pair.join(''))
-      .filter((pair) => !words.includes(pair)),
-  ];
+  return segment(text);
 }
 
 /** Each Han character and each pair of neighbours, none holding a function word, marked apart from words. */
