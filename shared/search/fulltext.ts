@@ -1,4 +1,4 @@
-import { searchTerms } from '#shared/index/analyze.ts';
+import { isCharacterGram, searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
@@ -9,18 +9,22 @@ import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
 import type { RankedNode } from './types.ts';
 
-/** Distinct query terms beyond this add cost, not meaning. */
-const MAX_TERMS = 64;
+/** Distinct query words beyond this add cost, not meaning. */
+const MAX_WORDS = 64;
+/** Distinct character grams: all of a 65-character question's (dropping the rest would drop its end). */
+const MAX_GRAMS = 128;
 
 /**
- * The analysed query: the distinct search terms (at most 64) of its searchable text (asking words
- * such as 谁, 多少, who left out: `searchableQuery`), each of weight 1.
+ * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
+ * 多少, who left out: `searchableQuery`), at most 64 words and 128 character grams, each of weight 1.
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
   // A question of asking words alone ("Who?") is searched as it is.
-  const terms = searchable.length > 0 ? searchable : searchTerms(query);
-  return [...new Set(terms)].slice(0, MAX_TERMS).map((term) => ({ term, weight: 1 }));
+  const terms = [...new Set(searchable.length > 0 ? searchable : searchTerms(query))];
+  const words = terms.filter((term) => !isCharacterGram(term));
+  const grams = terms.filter(isCharacterGram);
+  return [...words.slice(0, MAX_WORDS), ...grams.slice(0, MAX_GRAMS)].map((term) => ({ term, weight: 1 }));
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
@@ -34,6 +38,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     b: bm25.b,
     idfExponent: bm25.idfExponent,
     titleWeight: bm25.titleWeight,
+    grams: bm25.grams,
   };
   const index =
     isDefaultScope(filters) && bm25.memoryIndex !== false ? await syncedMemoryIndex(deps.db) : undefined;
@@ -41,7 +46,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
       : rankFulltextSql(deps.db, weighted, filters, depth, params);
-  if (!usesFeedback(query, feedback)) return rank(terms, limit);
+  if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params);
   scorer?.add(terms);
@@ -55,7 +60,8 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     ? { n: index.size, df: index.documentFrequencies(candidates) }
     : await documentFrequenciesSql(deps.db, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
-  const own = new Set(terms.map((t) => t.term));
+  // Character grams are matched, not shown: highlights name the query's words.
+  const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
   if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
   const ranked = scorer?.current
@@ -64,6 +70,14 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
 };
+
+/** The hits with the character grams left out of their highlights (they are not words). */
+function withoutGrams(ranked: RankedNode[]): RankedNode[] {
+  return ranked.map((hit) => ({
+    ...hit,
+    highlights: hit.highlights?.filter((term) => !isCharacterGram(term)),
+  }));
+}
 
 /**
  * Whether a query is expanded by pseudo-relevance feedback: when feedback is on and the query has no
