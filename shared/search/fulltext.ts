@@ -1,37 +1,68 @@
+import type { Db } from '#shared/db/client.ts';
 import { isCharacterGram, searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
+import type { Bm25MemoryIndex } from './memory-index.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
-import type { RankedNode } from './types.ts';
+import type { RankedNode, SearchFilters } from './types.ts';
 
-/** Distinct query words beyond this add cost, not meaning. */
-const MAX_WORDS = 64;
-/** Distinct character grams: all of a 65-character question's (dropping the rest would drop its end). */
-const MAX_GRAMS = 128;
+/**
+ * Distinct query terms searched at most: beyond this they add cost (a column each in SQL), not
+ * meaning. A longer question keeps its rarest (`rarestTerms`).
+ */
+export const MAX_QUERY_TERMS = 64;
 
 /**
  * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
- * 多少, who left out: `searchableQuery`), at most 64 words and 128 character grams, each of weight 1.
+ * 多少, who left out: `searchableQuery`), its words then its character grams, each of weight 1.
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
   // A question of asking words alone ("Who?") is searched as it is.
-  const terms = [...new Set(searchable.length > 0 ? searchable : searchTerms(query))];
-  const words = terms.filter((term) => !isCharacterGram(term));
-  const grams = terms.filter(isCharacterGram);
-  return [...words.slice(0, MAX_WORDS), ...grams.slice(0, MAX_GRAMS)].map((term) => ({ term, weight: 1 }));
+  const terms = new Set(searchable.length > 0 ? searchable : searchTerms(query));
+  return [...terms].map((term) => ({ term, weight: 1 }));
+}
+
+/**
+ * The at most `max` terms of a query that name what it is about: all of them when there are no
+ * more, else the rarest (the fewest leaves hold them, ties in the question's order), in the
+ * question's order; terms no leaf holds are dropped first. A long Chinese question has a word and
+ * up to three character grams per character: cut in reading order, it lost its end (稀土出口配额 in
+ * `tests/integration/search/long-query.test.ts`); cut by rarity, it loses the grams of its common
+ * words (过去几十年, 发展, 水平), which otherwise outweigh its rare terms.
+ *
+ * @example rarestTerms(terms, new Map([['#年', 500], ['#稀', 2]]), 1) // [{ term: '#稀', weight: 1 }]
+ */
+export function rarestTerms(
+  terms: readonly QueryTerm[],
+  df: ReadonlyMap<string, number>,
+  max = MAX_QUERY_TERMS,
+): QueryTerm[] {
+  if (terms.length <= max) return [...terms];
+  const rank = (term: string) => {
+    const count = df.get(term) ?? 0;
+    return count > 0 ? count : Number.POSITIVE_INFINITY;
+  };
+  const kept = new Set(
+    terms
+      .map((t, position) => ({ term: t.term, df: rank(t.term), position }))
+      .sort((a, b) => a.df - b.df || a.position - b.position)
+      .slice(0, max)
+      .map((t) => t.term),
+  );
+  return terms.filter((t) => kept.has(t.term));
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
 export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
   validateFilters(filters);
-  const terms = queryTerms(query);
-  if (terms.length === 0 || limit < 1) return [];
+  const analysed = queryTerms(query);
+  if (analysed.length === 0 || limit < 1) return [];
   const { bm25, feedback } = deps.search;
   const params: Bm25Params = {
     k1: bm25.k1,
@@ -42,6 +73,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   };
   const index =
     isDefaultScope(filters) && bm25.memoryIndex !== false ? await syncedMemoryIndex(deps.db) : undefined;
+  const terms = await searchedTerms(deps.db, analysed, filters, index);
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
@@ -77,6 +109,19 @@ function withoutGrams(ranked: RankedNode[]): RankedNode[] {
     ...hit,
     highlights: hit.highlights?.filter((term) => !isCharacterGram(term)),
   }));
+}
+
+/** The query terms `rarestTerms` keeps, their document frequencies read only for a long query. */
+async function searchedTerms(
+  db: Db,
+  terms: QueryTerm[],
+  filters: SearchFilters,
+  index: Bm25MemoryIndex | undefined,
+): Promise<QueryTerm[]> {
+  if (terms.length <= MAX_QUERY_TERMS) return terms;
+  const names = terms.map((t) => t.term);
+  const df = index ? index.documentFrequencies(names) : (await documentFrequenciesSql(db, names, filters)).df;
+  return rarestTerms(terms, df);
 }
 
 /**
