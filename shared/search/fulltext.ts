@@ -139,7 +139,7 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
 /**
  * Full-text search ranked by Okapi BM25 (`bm25Score`; k1, b, the idf exponent and the title weight
  * from `search.bm25`): the query is analysed like the documents (`searchTerms`), each distinct term
- * once (a repeated word does not count twice), candidates are the leaves containing any query term
+ * once (a repeated word does not count twice), at most 64, the rarest (`rarestTerms`), candidates are the leaves containing any query term
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index
