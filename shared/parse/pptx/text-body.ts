@@ -1,3 +1,4 @@
+import { ommlText } from '../docx/omml.ts';
 import { child, ownText, type XmlElement } from './xml.ts';
 
 /**
@@ -17,6 +18,11 @@ function runsText(paragraph: XmlElement): string {
     // Fields (slide numbers, dates) carry their current text in an `a:t` like runs do.
     if (node.name === 'r' || node.name === 'fld') text += ownText(child(node, 't'));
     else if (node.name === 'br') text += '\n';
+    // An equation (`a14:m` holding Office Math) reads as its linear text, as in Word documents.
+    else if (node.name === 'm') {
+      const math = child(node, 'oMathPara') ?? child(node, 'oMath');
+      if (math) text += ommlText(math);
+    }
   }
   return text
     .split('\n')

@@ -8,7 +8,7 @@ import { isEncryptedOoxml } from '../sniff.ts';
 import { titleFromFilename } from '../title.ts';
 import type { ParsedDocument, ParseInput, Parser, SectionNode } from '../types.ts';
 import { readZipDirectory, type ZipEntry } from '../zip.ts';
-import { sheetCharts } from './sheet-charts.ts';
+import { sheetDrawings } from './sheet-drawings.ts';
 import { readSheetSection } from './sheet-section.ts';
 import { openWorkbook } from './workbook-parts.ts';
 
@@ -72,13 +72,13 @@ async function readSheets(
     const { sheets, date1904 } = await openWorkbook(input.bytes, entries, input.filename);
     for (const sheet of sheets) {
       signal?.throwIfAborted();
-      const charts = sheet.part ? sheetCharts(pkg, sheet.part, { sheet: sheet.name }) : [];
+      const drawn = sheet.part ? sheetDrawings(pkg, sheet.part, { sheet: sheet.name }) : [];
       if ('skipped' in sheet) {
-        if (sheet.chartSheet && charts.length > 0) {
+        if (sheet.chartSheet && drawn.length > 0) {
           sections.push({
             type: 'section',
             title: sheet.name,
-            children: charts,
+            children: drawn,
             metadata: { sheet: sheet.name },
           });
         } else warnings.push(`sheet "${sheet.name}" was skipped: ${sheet.skipped}`);
@@ -86,7 +86,7 @@ async function readSheets(
       }
       const options = { maxChars: XLSX_PARAGRAPH_CHARS, date1904, signal, countRow };
       const section = await readSheetSection(sheet.open(), options);
-      section.children.push(...charts);
+      section.children.push(...drawn);
       sections.push(section);
     }
   } catch (error) {
@@ -102,8 +102,10 @@ async function readSheets(
  * row at a time plus the shared strings: each sheet becomes a section titled by its name (hidden
  * sheets kept, with `{hidden: true}`), a header row names the columns (title rows above it become
  * notes; form-like sheets read as "label: value" pairs), and the rows follow as "column: value"
- * lines grouped into paragraphs of at most 800 characters, then the sheet's charts (title and a
- * categories × series table from the chart's cached values); a chart sheet is a section of its charts. More than `limits.maxRows` rows, or a
+ * lines grouped into paragraphs of at most 800 characters, then what is drawn on the sheet in the
+ * drawing's order: charts (title and a categories × series table from the chart's cached values) and
+ * the text of text boxes and shapes; a chart sheet is a section of its charts. More than
+ * `limits.maxRows` rows, or a
  * parse past its time limit (`input.signal`), fail the workbook with the reason.
  * Title: the workbook's core title, else the file name without its extension.
  *

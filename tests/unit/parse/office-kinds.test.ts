@@ -81,6 +81,22 @@ describe('what is inside Office files', () => {
     ]);
   });
 
+  it('renders a PowerPoint equation (a14:m in the shape markup-compatibility chooses) as linear text', async () => {
+    const texts = leaves(await parse('equations.pptx')).map((leaf) =>
+      leaf.type === 'paragraph' ? leaf.text : '',
+    );
+    expect(texts).toEqual(['Einstein wrote E=mc²']);
+  });
+
+  it('reads the text boxes and grouped shapes drawn on a sheet, after its rows', async () => {
+    const sheet = leaves(await parse('text-boxes.xlsx'));
+    expect(sheet.map((leaf) => [leaf.metadata?.kind, leaf.type === 'paragraph' ? leaf.text : ''])).toEqual([
+      ['rows', 'Item: Travel\nCost: 1200'],
+      ['text-box', 'Figures are unaudited.\nSource: the finance team ledger'],
+      ['text-box', 'Approved by Dana Whitfield'],
+    ]);
+  });
+
   it('reads text boxes, groups and SmartArt once each, after the paragraph they are anchored to', async () => {
     expect(outline((await parse('text-boxes.docx')).children)).toEqual([
       [
