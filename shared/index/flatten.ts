@@ -86,6 +86,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
     indexText: doc.title,
     searchVector: root.tsvector,
     tokenCount: root.tokenCount,
+    gramCount: root.gramCount,
     metadata: doc.metadata,
   });
 
@@ -113,6 +114,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
         indexText: node.title,
         searchVector: indexed.tsvector,
         tokenCount: indexed.tokenCount,
+        gramCount: indexed.gramCount,
         metadata: node.metadata ?? {},
       });
       const childPath = [...path, node.title];
@@ -143,6 +145,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       indexText: indexTextOf(path, content),
       searchVector: indexed.tsvector,
       tokenCount: indexed.tokenCount,
+      gramCount: indexed.gramCount,
       metadata,
     });
   };
