@@ -96,6 +96,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
     indexText: doc.title,
     searchVector: root.tsvector,
     tokenCount: root.tokenCount,
+    gramCount: root.gramCount,
     metadata: doc.metadata,
   });
 
@@ -123,6 +124,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
         indexText: node.title,
         searchVector: indexed.tsvector,
         tokenCount: indexed.tokenCount,
+        gramCount: indexed.gramCount,
         metadata: node.metadata ?? {},
       });
       const childPath = [...path, node.title];
@@ -154,6 +156,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       indexText: indexTextOf(path, body),
       searchVector: indexed.tsvector,
       tokenCount: indexed.tokenCount,
+      gramCount: indexed.gramCount,
       metadata,
     });
   };

@@ -94,15 +94,16 @@ export async function reanalyseVersion(db: Db, ref: VersionRef): Promise<number>
   };
   const rows = nodes.map((node) => {
     const tokens = reanalysedTokens(node, pathOf(node));
-    return [node.id, tokens.tsvector, tokens.tokenCount] as const;
+    return [node.id, tokens.tsvector, tokens.tokenCount, tokens.gramCount] as const;
   });
   for (const batch of byteBatches(rows, parameterBytes)) {
     const values = batch.map(
-      ([id, tsvector, tokenCount]) => sql`(${id}::uuid, ${tsvector}::tsvector, ${tokenCount}::int)`,
+      ([id, tsvector, tokenCount, gramCount]) =>
+        sql`(${id}::uuid, ${tsvector}::tsvector, ${tokenCount}::int, ${gramCount}::int)`,
     );
     await db.execute(sql`
-      UPDATE nodes SET search_vector = v.search_vector, token_count = v.token_count
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, search_vector, token_count)
+      UPDATE nodes SET search_vector = v.search_vector, token_count = v.token_count, gram_count = v.gram_count
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, search_vector, token_count, gram_count)
       WHERE nodes.id = v.id`);
   }
   await db.execute(sql`

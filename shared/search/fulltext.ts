@@ -1,6 +1,6 @@
 import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
-import { searchTerms } from '#shared/index/analyze.ts';
+import { isCharacterGram, searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
@@ -20,7 +20,7 @@ export const MAX_QUERY_TERMS = 64;
 
 /**
  * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
- * 多少, who left out: `searchableQuery`), each of weight 1, uncut (`rarestTerms` cuts a long one).
+ * 多少, who left out: `searchableQuery`), its words then its character grams, each of weight 1.
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
@@ -32,11 +32,12 @@ export function queryTerms(query: string): QueryTerm[] {
 /**
  * The at most `max` terms of a query that name what it is about: all of them when there are no
  * more, else the rarest (the fewest leaves hold them, ties in the question's order), in the
- * question's order; terms no leaf holds are dropped first. Cut in reading order, a pasted text
- * longer than the cap lost its end, where the question stands
- * (`tests/integration/search/long-query.test.ts`); cut by rarity, it loses its common words.
+ * question's order; terms no leaf holds are dropped first. A long Chinese question has a word and
+ * up to three character grams per character: cut in reading order, it lost its end (稀土出口配额 in
+ * `tests/integration/search/long-query.test.ts`); cut by rarity, it loses the grams of its common
+ * words (过去几十年, 发展, 水平), which otherwise outweigh its rare terms.
  *
- * @example rarestTerms(terms, new Map([['年', 500], ['稀土', 2]]), 1) // [{ term: '稀土', weight: 1 }]
+ * @example rarestTerms(terms, new Map([['#年', 500], ['#稀', 2]]), 1) // [{ term: '#稀', weight: 1 }]
  */
 export function rarestTerms(
   terms: readonly QueryTerm[],
@@ -69,6 +70,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     b: bm25.b,
     idfExponent: bm25.idfExponent,
     titleWeight: bm25.titleWeight,
+    grams: bm25.grams,
   };
   const index =
     isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
@@ -79,7 +81,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
       : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
-  if (!usesFeedback(query, feedback)) return rank(terms, limit);
+  if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params);
   scorer?.add(terms);
@@ -93,7 +95,8 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     ? { n: index.size, df: index.documentFrequencies(candidates) }
     : await documentFrequenciesSql(deps.db, deps.access, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
-  const own = new Set(terms.map((t) => t.term));
+  // Character grams are matched, not shown: highlights name the query's words.
+  const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
   if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
   const ranked = scorer?.current
@@ -102,6 +105,14 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
 };
+
+/** The hits with the character grams left out of their highlights (they are not words). */
+function withoutGrams(ranked: RankedNode[]): RankedNode[] {
+  return ranked.map((hit) => ({
+    ...hit,
+    highlights: hit.highlights?.filter((term) => !isCharacterGram(term)),
+  }));
+}
 
 /** The query terms `rarestTerms` keeps, their document frequencies read only for a long query. */
 async function searchedTerms(
@@ -134,7 +145,7 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
 /**
  * Full-text search ranked by Okapi BM25 (`bm25Score`; k1, b, the idf exponent and the title weight
  * from `search.bm25`): the query is analysed like the documents (`searchTerms`), each distinct term
- * once (a repeated word does not count twice), candidates are the leaves containing any query term
+ * once (a repeated word does not count twice), at most 64, the rarest (`rarestTerms`), candidates are the leaves containing any query term
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index

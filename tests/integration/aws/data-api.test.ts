@@ -120,6 +120,7 @@ describe('RDS Data API driver', () => {
       indexText: content ?? 'Long report',
       searchVector: "'heron':1",
       tokenCount: 1,
+      gramCount: 0,
       metadata: {},
     });
     const rootId = randomUUID();

@@ -22,9 +22,9 @@ describe('re-analysis of a database indexed by an older analysis', () => {
   let config: Config;
   let rt: Runtime;
   const vectors = async () =>
-    queryRows<{ id: string; tsv: string; tokens: number }>(
+    queryRows<{ id: string; tsv: string; tokens: number; grams: number }>(
       rt.db,
-      sql`SELECT n.id, n.search_vector::text AS tsv, n.token_count AS tokens FROM nodes n
+      sql`SELECT n.id, n.search_vector::text AS tsv, n.token_count AS tokens, n.gram_count AS grams FROM nodes n
           JOIN documents d ON d.id = n.document_id AND d.current_version = n.version ORDER BY n.id`,
     );
   const analyzerVersions = async () =>
@@ -57,7 +57,7 @@ describe('re-analysis of a database indexed by an older analysis', () => {
   it('rebuilds the search vectors of the current versions on open, and search finds by the new terms', async () => {
     // What an older release left: other terms and lengths, no analysis recorded.
     await rt.db.execute(sql`UPDATE nodes SET search_vector = to_tsvector('simple', coalesce(content, title, '')),
-      token_count = 1`);
+      token_count = 1, gram_count = 0`);
     await rt.db.execute(sql`UPDATE document_versions SET analyzer_version = NULL`);
     await rt.close();
     rt = await openRuntime(config);

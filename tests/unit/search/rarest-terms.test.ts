@@ -6,7 +6,7 @@ const terms = (...names: string[]): QueryTerm[] => names.map((term) => ({ term, 
 
 describe('rarestTerms', () => {
   it('keeps every term of a query no longer than the cap, in its order', () => {
-    const query = terms('政府', '稀土', '土出');
+    const query = terms('政府', '稀土', '#稀');
     expect(rarestTerms(query, new Map(), 3)).toEqual(query);
   });
 
@@ -14,12 +14,12 @@ describe('rarestTerms', () => {
     const df = new Map([
       ['政府', 40],
       ['水平', 40],
-      ['年里', 300],
+      ['#年', 300],
       ['稀土', 1],
-      ['土出', 2],
+      ['#稀', 2],
     ]);
-    expect(rarestTerms(terms('政府', '水平', '年里', '稀土', '土出'), df, 3)).toEqual(
-      terms('政府', '稀土', '土出'),
+    expect(rarestTerms(terms('政府', '水平', '#年', '稀土', '#稀'), df, 3)).toEqual(
+      terms('政府', '稀土', '#稀'),
     );
   });
 
@@ -36,12 +36,10 @@ describe('rarestTerms', () => {
 
 describe('queryTerms', () => {
   it('gives every distinct term of a long question, so the cap can choose among them', () => {
-    const filler =
-      '政府、企业、学校、医院、银行、工厂、农村、城市、交通、医疗、教育、环境、住房、能源、科技、旅游、农业、工业、商业、金融、文化、体育、卫生、法律、安全、社会、人口、就业、工资、税收、财政、投资、消费、市场、价格、贸易、外交、国防、军队、警察、法院、媒体、网络、电力、铁路、公路、机场、港口、水利、森林、草原、海洋、河流、气候、污染、垃圾、粮食、蔬菜、水果、服装、家电、汽车、手机、电脑、软件、芯片、钢铁、煤炭、石油、天然气';
-    const question = `${filler}，其中稀土出口配额起了什么作用？`;
+    const question = `${'政府、企业、学校、医院、银行、工厂、农村、城市、交通、医疗、教育、环境、住房、能源、科技、旅游、农业、工业、商业、金融'}，其中稀土出口配额起了什么作用？`;
     const all = queryTerms(question).map((t) => t.term);
     expect(all.length).toBeGreaterThan(MAX_QUERY_TERMS);
     expect(all).toEqual([...new Set(all)]);
-    expect(all).toEqual(expect.arrayContaining(['稀土', '配额', '出口']));
+    expect(all).toEqual(expect.arrayContaining(['稀土', '配额', '#稀土']));
   });
 });
