@@ -63,8 +63,13 @@ describe('embedded PGlite in a worker thread', () => {
 });
 
 describe('closing the embedded database while a transaction is open', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openPgliteWorker(undefined, 0);
+  }, 120_000);
+  afterAll(() => database.close());
+
   it("rolls the transaction back and closes: the owner's later statements fail with 08003, nothing waits", async () => {
-    const database = await openPgliteWorker(undefined, 0);
     let resume: () => void = () => {};
     let begun: () => void = () => {};
     const open = new Promise<void>((resolve) => {
@@ -87,7 +92,7 @@ describe('closing the embedded database while a transaction is open', () => {
     expect(await Promise.race([closed, sleep(10_000).then(() => 'still waiting')])).toBe('closed');
     resume();
     expect(sqlState(await left)).toBe('08003');
-  }, 60_000);
+  }, 30_000);
 });
 
 describe('statement timeout of the embedded database', () => {
