@@ -5,6 +5,15 @@ import { emitFeatures, type FeatureSink } from '#shared/text/feature-hash.ts';
 export const HASHING_EMBEDDER_MODEL = 'offline-hash-v1';
 
 /**
+ * Whether an embedder's similarity is lexical (the offline hashing embedder): two texts sharing no
+ * word can still score 0.2 when a short text's few features collide with a longer one's buckets,
+ * so a similarity of this embedder means something only where the texts share a word.
+ */
+export function isLexicalEmbedder(embedder: { model: string }): boolean {
+  return embedder.model === HASHING_EMBEDDER_MODEL;
+}
+
+/**
  * The offline embedder: feature hashing of character n-grams (CJK characters and character pairs,
  * Latin words and their trigrams) into `dimensions` signed buckets, sublinear term frequency,
  * L2-normalized. Deterministic and dependency-free; similarity is lexical, not semantic, but it works
