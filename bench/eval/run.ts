@@ -95,6 +95,8 @@ export async function runEval(
   const leaves = options.leaves ?? NODE_LIMIT;
   const rt = await openRuntime(config);
   try {
+    // A kept data folder an older analysis indexed is measured once re-analysed, not midway.
+    await rt.reanalysis?.done;
     const idByKey = new Map(set.documents.map((doc) => [keyOf(set.name, doc.id), doc.id]));
     const files = set.documents.map((doc) => ({
       key: keyOf(set.name, doc.id),

@@ -172,6 +172,19 @@ const configShape = z.strictObject({
           /** An occurrence in the title or section path counts this many times in term frequency. */
           titleWeight: num(2).pipe(z.number().min(0).max(10)),
           /**
+           * The second field of CJK text, its character unigrams and bigrams, scored apart from the
+           * words with its own length and these parameters (Anserini's defaults) and summed with
+           * them: domainrag-dev full-text nDCG@10 up, docs/quality.md (issue 29, two fields).
+           */
+          grams: z
+            .strictObject({
+              k1: num(0.9).pipe(z.number().min(0)),
+              b: num(0.4).pipe(z.number().min(0).max(1)),
+              idfExponent: num(1).pipe(z.number().min(0.5).max(4)),
+              titleWeight: num(1).pipe(z.number().min(0).max(10)),
+            })
+            .prefault({}),
+          /**
            * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
            * paragraphs, loaded on the first search); false scores every search in SQL.
            */

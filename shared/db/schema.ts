@@ -101,6 +101,11 @@ export const documentVersions = pgTable(
      */
     terms: tsvector('terms'),
     /**
+     * The `ANALYZER_VERSION` its nodes' search vectors were built with; null: indexed before it was
+     * recorded. An older one is re-analysed when the runtime opens the database (`reanalyseStale`).
+     */
+    analyzerVersion: integer('analyzer_version'),
+    /**
      * What changed since the previous ready version, in a few sentences: written at the Summarize
      * step by the chat model, or extracted from the version diff offline. Null for a first version.
      */
@@ -144,8 +149,10 @@ export const nodes = pgTable(
     /** The text that was segmented and embedded (content with its context). */
     indexText: text('index_text'),
     searchVector: tsvector('search_vector'),
-    /** Number of segmented tokens in the indexed text: the BM25 document length. */
+    /** Number of word terms in the indexed text: the BM25 document length of the word field. */
     tokenCount: integer('token_count').notNull().default(0),
+    /** Number of CJK character unigrams and bigrams: the BM25 document length of the gram field. */
+    gramCount: integer('gram_count').notNull().default(0),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },

@@ -62,7 +62,7 @@ export async function mergeVersionStats(
   await db.execute(versionStatsUpdate(ref, stats, extra));
 }
 
-type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType' | 'warnings'>>;
+type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType' | 'warnings' | 'analyzerVersion'>>;
 
 /** The UPDATE of `mergeVersionStats`, for a step that sends it with another statement (`withWrites`). */
 export function versionStatsUpdate(
@@ -74,6 +74,7 @@ export function versionStatsUpdate(
   if (extra.markdownKey !== undefined) sets.push(sql`markdown_key = ${extra.markdownKey}`);
   if (extra.fileType !== undefined) sets.push(sql`file_type = ${extra.fileType}`);
   if (extra.warnings !== undefined) sets.push(sql`warnings = ${pgArray(extra.warnings)}::text[]`);
+  if (extra.analyzerVersion != null) sets.push(sql`analyzer_version = ${extra.analyzerVersion}::int`);
   return sql`UPDATE document_versions SET ${sql.join(sets, sql`, `)}
     WHERE document_id = ${ref.documentId}::uuid AND version = ${ref.version}::int`;
 }

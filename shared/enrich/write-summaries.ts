@@ -23,17 +23,25 @@ export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<
       { text: u.summary, weight: 'C' },
     ]);
     const indexText = summaryIndexText(u);
-    return [u.id, u.summary, indexed.tsvector, indexed.tokenCount, indexText, u.key] as const;
+    return [
+      u.id,
+      u.summary,
+      indexed.tsvector,
+      indexed.tokenCount,
+      indexed.gramCount,
+      indexText,
+      u.key,
+    ] as const;
   });
   for (const batch of byteBatches(rows, parameterBytes)) {
     const values = batch.map(
-      ([id, summary, tsvector, tokenCount, indexText, key]) =>
-        sql`(${id}::uuid, ${summary}::text, ${tsvector}::tsvector, ${tokenCount}::int, ${indexText}::text, ${key}::text)`,
+      ([id, summary, tsvector, tokenCount, gramCount, indexText, key]) =>
+        sql`(${id}::uuid, ${summary}::text, ${tsvector}::tsvector, ${tokenCount}::int, ${gramCount}::int, ${indexText}::text, ${key}::text)`,
     );
     await db.execute(sql`
-      UPDATE nodes SET summary = v.summary, search_vector = v.search_vector, token_count = v.token_count,
+      UPDATE nodes SET summary = v.summary, search_vector = v.search_vector, token_count = v.token_count, gram_count = v.gram_count,
         index_text = v.index_text, metadata = nodes.metadata || jsonb_build_object('summaryKey', v.key)
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, index_text, key)
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, gram_count, index_text, key)
       WHERE nodes.id = v.id`);
   }
 }

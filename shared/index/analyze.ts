@@ -1,42 +1,73 @@
 import { stemmer } from 'stemmer';
 import { cjkRuns, isStopword, segment } from '#shared/text/segment.ts';
 
+/**
+ * The version of the analysis (`searchTerms` and what each node's search vector is built from).
+ * Raise it with any change that alters the terms of stored text: a database whose current versions
+ * were analysed by an older one is re-analysed in the background when the runtime opens it
+ * (`reanalyseStale`), so old and new documents are scored alike without re-ingesting. 1: words and
+ * character bigrams in one field; 2: jieba's words and character grams ('#') as two fields, with
+ * `nodes.gram_count`.
+ */
+export const ANALYZER_VERSION = 2;
+
 /** Latin words the Porter stemmer applies to: letters only, long enough to carry a suffix. */
 const STEMMABLE = /^[a-z]{3,}$/;
 
+/** Marks a character n-gram term, so it never merges with a jieba word of the same characters. */
+const GRAM_MARK = '#';
+
 /**
- * The search terms of a text: `segment`'s tokens (jieba for CJK, lower-cased words, stop words,
- * possessive "s" and hyphens split off), each English word reduced to its Porter stem ("studies",
- * "studied" -> "studi"), then the character bigrams of its CJK runs that jieba did not already
- * yield as words (`cjkBigrams`). Documents (the tsvector and the in-memory BM25 index) and queries
- * are analysed by this one function, so a query word finds its other inflections.
+ * The search terms of a text, in two fields: its words (`wordTerms`), then the character unigrams
+ * and bigrams of its CJK runs, each marked as a gram (`cjkGrams`). Documents (the tsvector and the
+ * in-memory BM25 index) and queries are analysed by this one function; BM25 scores the two fields
+ * apart, each with its own document length and parameters (`bm25Score`, `isCharacterGram`). English
+ * text has no grams.
  *
  * @example searchTerms('Mutations in the genes') // ['mutat', 'gene']
- * @example searchTerms('数据平台的预算') // ['数据', '平台', '预算', '据平']
+ * @example searchTerms('数据平台') // ['数据', '平台', '数据平台', '#数', '#据', '#平', '#台', '#数据', '#据平', '#平台']
  */
 export function searchTerms(text: string): string[] {
-  const words = segment(text).map(stemTerm);
-  return [...words, ...cjkBigrams(text, new Set(words))];
+  return [...wordTerms(text), ...cjkGrams(text)];
 }
 
 /**
- * Overlapping character pairs of each CJK run ("数据平台" -> 数据, 据平, 平台), except pairs in
- * `words`: they find a name or term jieba's dictionary splits differently in the question and in
- * the passage, as the standard CJK bigram analysis does, while jieba's words keep their precision.
- * On cmrc2018-trial full-text nDCG@10 0.982 (jieba alone) -> 0.990, hybrid 0.983 -> 0.991 (docs/quality.md,
- * Retrieval quality). A pair holding a function word (的, 是, ...) is left out: 0.990 -> 0.991.
+ * The word terms of a text: `segment`'s tokens (jieba for CJK, lower-cased words, stop words,
+ * possessive "s" and hyphens split off), each English word reduced to its Porter stem ("studies",
+ * "studied" -> "studi"), so a query word finds its other inflections. The character pairs jieba did
+ * not yield are the gram field's (`cjkGrams`), not words: counted in both fields they gave
+ * domainrag-dev 0.441, as words alone 0.468 (docs/quality.md, issue 29, two fields).
+ *
+ * @example wordTerms('数据平台的预算') // ['数据', '平台', '预算']
  */
-export function cjkBigrams(text: string, words: ReadonlySet<string> = new Set()): string[] {
-  const pairs: string[] = [];
+export function wordTerms(text: string): string[] {
+  return segment(text).map(stemTerm);
+}
+
+/**
+ * The character unigrams and bigrams of each CJK run ("数据平台" -> 数, 据, 平, 台, 数据, 据平, 平台),
+ * each marked as a gram (`isCharacterGram`): the standard CJK n-gram analysis as a second field
+ * beside jieba's words. It finds a name jieba cuts differently in the question and in the passage,
+ * and single characters carry meaning in Chinese (院, 系, 届). A function word (的, 是, ...) is
+ * neither a gram nor in one. Measured in docs/quality.md (issue 29, two fields).
+ */
+export function cjkGrams(text: string): string[] {
+  const grams: string[] = [];
   for (const run of cjkRuns(text)) {
     const chars = [...run];
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const [a, b] = [chars[i] as string, chars[i + 1] as string];
-      if (isStopword(a) || isStopword(b)) continue;
-      if (!words.has(a + b)) pairs.push(a + b);
-    }
+    const kept = chars.map((c) => !isStopword(c));
+    chars.forEach((c, i) => {
+      if (kept[i]) grams.push(GRAM_MARK + c);
+    });
+    for (let i = 0; i + 1 < chars.length; i++)
+      if (kept[i] && kept[i + 1]) grams.push(`${GRAM_MARK}${chars[i]}${chars[i + 1]}`);
   }
-  return pairs;
+  return grams;
+}
+
+/** True for a term of `cjkGrams` (a character unigram or bigram), false for a word. */
+export function isCharacterGram(term: string): boolean {
+  return term.startsWith(GRAM_MARK);
 }
 
 /** One token's search term: the Porter stem of an English word, any other token as it is. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type SectionCategory, sectionCategory } from '#shared/parse/structure/category.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import type { NodeRow } from './node-row.ts';
-import { tableIndexText } from './row-lines.ts';
-import { buildTsvector } from './tsvector.ts';
+import { type TableLeaf, tableIndexText } from './row-lines.ts';
+import { buildTsvector, type WeightedText } from './tsvector.ts';
 
 export type { NodeRow } from './node-row.ts';
 
@@ -36,6 +36,26 @@ const WORDY = /[\p{L}\p{N}]/u;
 export function indexTextOf(path: readonly string[], content: string): string {
   const meta = metaPath(path, content);
   return meta ? `${meta}\n${content}` : content;
+}
+
+/**
+ * The text a leaf is indexed by: its content, except that a table's is its rows, one line each with
+ * the table's title and header names (`tableIndexText`). The indexer and `reanalyseVersion` use it alike.
+ */
+export function leafIndexBody(path: readonly string[], leaf: TableLeaf): string {
+  return (leaf.type !== 'image' && tableIndexText(leaf, path.at(-1) ?? '')) || leaf.text;
+}
+
+/**
+ * What a leaf's search vector is built from: its section path (the document title first, weight A)
+ * when the body (`leafIndexBody`) has words, then the body (B). The indexer and `reanalyseVersion`
+ * use it alike.
+ */
+export function leafIndexParts(path: readonly string[], body: string): WeightedText[] {
+  return [
+    { text: metaPath(path, body), weight: 'A' },
+    { text: body, weight: 'B' },
+  ];
 }
 
 function metaPath(path: readonly string[], content: string): string {
@@ -76,6 +96,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
     indexText: doc.title,
     searchVector: root.tsvector,
     tokenCount: root.tokenCount,
+    gramCount: root.gramCount,
     metadata: doc.metadata,
   });
 
@@ -103,6 +124,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
         indexText: node.title,
         searchVector: indexed.tsvector,
         tokenCount: indexed.tokenCount,
+        gramCount: indexed.gramCount,
         metadata: node.metadata ?? {},
       });
       const childPath = [...path, node.title];
@@ -112,12 +134,8 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       return;
     }
     const content = node.type === 'image' ? node.alt : node.text;
-    // A table's rows are indexed one line each, with the table's title and header names.
-    const body = (node.type !== 'image' && tableIndexText(node, path.at(-1) ?? doc.title)) || content;
-    const indexed = buildTsvector([
-      { text: metaPath(path, body), weight: 'A' },
-      { text: body, weight: 'B' },
-    ]);
+    const body = leafIndexBody(path, node.type === 'image' ? { type: 'image', text: content } : node);
+    const indexed = buildTsvector(leafIndexParts(path, body));
     let metadata = node.metadata ?? {};
     if (node.type === 'image') {
       const image = imagesByName.get(node.name);
@@ -138,6 +156,7 @@ export function flattenTree(doc: ParsedDocument, ref: { documentId: string; vers
       indexText: indexTextOf(path, body),
       searchVector: indexed.tsvector,
       tokenCount: indexed.tokenCount,
+      gramCount: indexed.gramCount,
       metadata,
     });
   };

@@ -21,5 +21,7 @@ export interface NodeRow {
   /** A `tsvector` literal from `buildTsvector`, cast with `::tsvector` when written. */
   searchVector: string;
   tokenCount: number;
+  /** CJK character grams in the tsvector: the gram field's BM25 length. */
+  gramCount: number;
   metadata: Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { searchTerms } from './analyze.ts';
+import { isCharacterGram, searchTerms } from './analyze.ts';
 
 /** Postgres keeps positions up to 16383; later tokens share the last position. */
 const MAX_POSITION = 16383;
@@ -13,31 +13,36 @@ export interface WeightedText {
 export interface IndexedTokens {
   /** A `tsvector` literal (cast with `::tsvector`): each lexeme with its positions and weight. */
   tsvector: string;
-  /** Number of tokens: the document length for BM25. */
+  /** Number of word terms: the document length of the word field for BM25. */
   tokenCount: number;
+  /** Number of CJK character unigrams and bigrams: the document length of the gram field. */
+  gramCount: number;
 }
 
 /**
  * Builds a `tsvector` from application-segmented text, title weighted A, content B, summary C.
- * Positions are kept, so a lexeme's position count is its term frequency.
+ * Positions are kept, so a lexeme's position count is its term frequency. Words and character
+ * grams (`searchTerms`) share the positions and are counted apart: each field has its own length.
  *
  * @example buildTsvector([{ text: 'Budget', weight: 'A' }, { text: 'the budget grew', weight: 'B' }])
- * // { tsvector: "'budget':1A,2B 'grew':3B", tokenCount: 3 }
+ * // { tsvector: "'budget':1A,2B 'grew':3B", tokenCount: 3, gramCount: 0 }
  */
 export function buildTsvector(parts: WeightedText[]): IndexedTokens {
   const positions = new Map<string, string[]>();
   let position = 0;
+  let grams = 0;
   for (const part of parts) {
     if (!part.text) continue;
     for (const token of searchTerms(part.text)) {
       position += 1;
+      if (isCharacterGram(token)) grams += 1;
       const list = positions.get(token) ?? [];
       list.push(`${Math.min(position, MAX_POSITION)}${part.weight}`);
       positions.set(token, list);
     }
   }
   const lexemes = [...positions].map(([token, list]) => `${quoteLexeme(token)}:${list.join(',')}`);
-  return { tsvector: lexemes.join(' '), tokenCount: position };
+  return { tsvector: lexemes.join(' '), tokenCount: position - grams, gramCount: grams };
 }
 
 /**

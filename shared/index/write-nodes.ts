@@ -21,6 +21,7 @@ const COLUMNS = [
   ['index_text', ''],
   ['search_vector', 'tsvector'],
   ['token_count', 'int'],
+  ['gram_count', 'int'],
   ['metadata', 'jsonb'],
 ] as const;
 
@@ -41,6 +42,7 @@ const valuesOf = (r: NodeRow): unknown[] => [
   r.indexText,
   r.searchVector,
   r.tokenCount,
+  r.gramCount,
   JSON.stringify(r.metadata),
 ];
 

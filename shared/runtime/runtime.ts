@@ -8,6 +8,7 @@ import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
+import { type BackgroundReanalysis, startReanalysis } from './reanalysis.ts';
 
 /** Everything a local process (server or CLI) works with, opened once from the configuration. */
 export interface Runtime {
@@ -18,10 +19,18 @@ export interface Runtime {
   ingest: IngestService;
   /** What search and every question-answering mode take (a `QaDeps` is also a `SearchDeps`). */
   qa: RuntimeQaDeps;
+  /**
+   * The re-analysis of nodes an older analysis indexed, started in the background on open; absent
+   * in Lambda, where a request must not start it (docs/aws.md, "Search analysis upgrades").
+   */
+  reanalysis?: BackgroundReanalysis;
   close(): Promise<void>;
 }
 
-/** Opens the database (applying migrations), the bucket, the providers and the pipeline runner. */
+/**
+ * Opens the database (applying migrations), the bucket, the providers and the pipeline runner, and
+ * starts re-analysing in the background what an older analysis indexed (`startReanalysis`).
+ */
 export async function openRuntime(config: Config): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
@@ -33,11 +42,14 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     deps,
     database.driver === 'pglite' ? { statistics: plannerStatistics(database.db) } : {},
   );
+  const reanalysis = startReanalysis(database.db);
   return {
     ...deps,
     ingest,
     qa: qaDepsOf(deps),
+    reanalysis,
     async close() {
+      await reanalysis.stop();
       await ingest.idle();
       await providers.ocr?.close?.();
       await database.close();

@@ -1,14 +1,30 @@
+import { isCharacterGram } from '#shared/index/analyze.ts';
+
 /**
  * Okapi BM25 parameters: `k1` saturates term frequency, `b` normalizes by document length,
  * `idfExponent` sharpens idf so rare terms outweigh common ones more than plain BM25 (1 = plain),
  * `titleWeight` counts an occurrence in the title and section path (tsvector weight A) that many
- * times (1 = like any other).
+ * times (1 = like any other). `grams`, when given, are the parameters of the second field, the CJK
+ * character grams (`isCharacterGram`), scored against the leaf's gram count as its length; the
+ * leaf's score is the sum of both fields' (BM25 over separate fields). Without it a gram is scored
+ * like a word, against the word length.
  */
 export interface Bm25Params {
   k1: number;
   b: number;
   idfExponent?: number;
   titleWeight?: number;
+  grams?: Omit<Bm25Params, 'grams'>;
+}
+
+/**
+ * The field a term is scored in: the gram field (its parameters, the leaf's gram count as length)
+ * for a character gram when `params.grams` is set, else the word field.
+ */
+export function termField(term: string, params: Bm25Params): { gram: boolean; params: Bm25Params } {
+  return params.grams && isCharacterGram(term)
+    ? { gram: true, params: params.grams }
+    : { gram: false, params };
 }
 
 /** Corpus statistics over the leaf nodes of the searchable scope. */
@@ -70,6 +86,8 @@ export function weightedTf(tf: number, titleTf: number, params: Bm25Params): num
  * document's token count (`nodes.token_count`), `w` the query term's weight, `e` the idf exponent,
  * and `N`, `df`, `avgdl` are taken over the leaf nodes of the searchable scope. Terms the document
  * lacks (tf = 0) contribute nothing. Exponent, title weight and term weights 1 give plain Okapi BM25.
+ * This is one field's score: with `params.grams` (`termField`) a leaf scores this over its word terms
+ * plus this over its character grams, with the grams' parameters and `nodes.gram_count` as `dl`.
  *
  * @example bm25Score([{ tf: 2, df: 3 }], 40, { n: 100, avgdl: 50 }, { k1: 1.2, b: 0.75 })
  */

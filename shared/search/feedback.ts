@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
+import { isCharacterGram } from '#shared/index/analyze.ts';
 import type { QueryTerm } from './bm25.ts';
 import { pgArray } from './scope.ts';
 import { parseTsvectorCounts, type TermCount } from './tsvector-text.ts';
@@ -36,6 +37,7 @@ export interface FeedbackLeaf {
  * probability (ties by term).
  */
 export function relevanceModel(leaves: readonly FeedbackLeaf[]): [string, number][] {
+  // Only words: a Chinese leaf's character grams (a second field of the same text) are not added.
   if (leaves.length === 0) return [];
   const best = Math.max(...leaves.map((leaf) => leaf.score));
   const priors = leaves.map((leaf) => Math.exp(leaf.score - best));
@@ -43,11 +45,11 @@ export function relevanceModel(leaves: readonly FeedbackLeaf[]): [string, number
   const relevance = new Map<string, number>();
   leaves.forEach((leaf, i) => {
     let length = 0;
-    for (const count of leaf.terms.values()) length += count.tf;
+    for (const [term, count] of leaf.terms) if (!isCharacterGram(term)) length += count.tf;
     if (length === 0) return;
     const p = (priors[i] ?? 0) / z;
     for (const [term, count] of leaf.terms)
-      relevance.set(term, (relevance.get(term) ?? 0) + (p * count.tf) / length);
+      if (!isCharacterGram(term)) relevance.set(term, (relevance.get(term) ?? 0) + (p * count.tf) / length);
   });
   return [...relevance].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { AccessScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { buildOrTsquery } from '#shared/index/tsvector.ts';
-import { type Bm25Params, distinctTerms, type QueryTerm } from './bm25.ts';
+import { type Bm25Params, distinctTerms, type QueryTerm, termField } from './bm25.ts';
 import { scopeCondition } from './scope.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
 
@@ -30,8 +30,8 @@ function weightedTermFrequency(term: string, titleWeight: number): SQL {
 }
 
 /**
- * BM25 computed in SQL over the GIN-filtered candidates of the scope (see `bm25Score`): N and avgdl
- * over the scope's leaves, tf per candidate and term, df counted over the candidates (a candidate
+ * BM25 computed in SQL over the GIN-filtered candidates of the scope (see `bm25Score`): N and the
+ * average word and gram lengths over the scope's leaves, tf per candidate and term, df counted over the candidates (a candidate
  * holds at least one query term, so every leaf containing a term is one). Exact for any filter; its
  * cost grows with the number of candidates, so the unfiltered scope is served from memory instead.
  */
@@ -48,30 +48,36 @@ export async function rankFulltextSql(
   const terms = weighted.map(([term]) => term);
   const scope = scopeCondition(access, filters);
   const col = (prefix: string, i: number) => sql.raw(`${prefix}${i}`);
-  const titleWeight = params.titleWeight ?? 1;
-  const tfs = terms.map((term, i) => sql`${weightedTermFrequency(term, titleWeight)} AS ${col('tf', i)}`);
+  // Each term in its field (`termField`): its parameters, and the words' or the grams' length.
+  const fields = terms.map((term) => termField(term, params));
+  const tfs = terms.map(
+    (term, i) => sql`${weightedTermFrequency(term, fields[i]?.params.titleWeight ?? 1)} AS ${col('tf', i)}`,
+  );
   const dfs = terms.map(
     (_, i) => sql`count(*) FILTER (WHERE ${col('tf', i)} > 0)::float8 AS ${col('df', i)}`,
   );
-  const k1 = sql`${params.k1}::float8`;
-  const b = sql`${params.b}::float8`;
-  const exponent = sql`${params.idfExponent ?? 1}::float8`;
   const parts = weighted.map(([, weight], i) => {
+    const { gram, params: p } = fields[i] ?? { gram: false, params };
+    const k1 = sql`${p.k1}::float8`;
+    const b = sql`${p.b}::float8`;
+    const exponent = sql`${p.idfExponent ?? 1}::float8`;
+    const length = gram ? sql`c.gl / s.avggl` : sql`c.dl / s.avgdl`;
     const tf = sql`c.${col('tf', i)}`;
     const df = sql`f.${col('df', i)}`;
     return sql`CASE WHEN ${tf} > 0 THEN ${weight}::float8 * power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${exponent})
-      * ${tf} * (${k1} + 1) / (${tf} + ${k1} * (1 - ${b} + ${b} * c.dl / s.avgdl)) ELSE 0 END`;
+      * ${tf} * (${k1} + 1) / (${tf} + ${k1} * (1 - ${b} + ${b} * ${length})) ELSE 0 END`;
   });
   const found = terms.map((term, i) => sql`CASE WHEN c.${col('tf', i)} > 0 THEN ${term}::text END`);
   const rows = await queryRows<{ id: string; score: number; terms: string[] | string }>(
     db,
     sql`WITH s AS (
           SELECT count(*)::float8 AS n,
-            CASE WHEN avg(n.token_count) > 0 THEN avg(n.token_count)::float8 ELSE 1 END AS avgdl
+            CASE WHEN avg(n.token_count) > 0 THEN avg(n.token_count)::float8 ELSE 1 END AS avgdl,
+            CASE WHEN avg(n.gram_count) > 0 THEN avg(n.gram_count)::float8 ELSE 1 END AS avggl
           FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scope}
         ),
         c AS (
-          SELECT n.id, n.token_count::float8 AS dl, ${sql.join(tfs, sql`, `)}
+          SELECT n.id, n.token_count::float8 AS dl, n.gram_count::float8 AS gl, ${sql.join(tfs, sql`, `)}
           FROM nodes n JOIN documents d ON d.id = n.document_id
           WHERE ${scope} AND n.search_vector @@ ${buildOrTsquery(terms)}::tsquery
         ),

@@ -1,49 +1,87 @@
-import { searchTerms } from '#shared/index/analyze.ts';
+import type { AccessScope } from '#shared/access/scope.ts';
+import type { Db } from '#shared/db/client.ts';
+import { isCharacterGram, searchTerms } from '#shared/index/analyze.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
+import type { Bm25MemoryIndex } from './memory-index.ts';
 import { syncedMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
-import type { RankedNode } from './types.ts';
-
-/** Distinct query terms beyond this add cost, not meaning. */
-const MAX_TERMS = 64;
+import type { RankedNode, SearchFilters } from './types.ts';
 
 /**
- * The analysed query: the distinct search terms (at most 64) of its searchable text (asking words
- * such as 谁, 多少, who left out: `searchableQuery`), each of weight 1.
+ * Distinct query terms searched at most: beyond this they add cost (a column each in SQL), not
+ * meaning. A longer question keeps its rarest (`rarestTerms`).
+ */
+export const MAX_QUERY_TERMS = 64;
+
+/**
+ * The analysed query: the distinct search terms of its searchable text (asking words such as 谁,
+ * 多少, who left out: `searchableQuery`), its words then its character grams, each of weight 1.
  */
 export function queryTerms(query: string): QueryTerm[] {
   const searchable = searchTerms(searchableQuery(query));
   // A question of asking words alone ("Who?") is searched as it is.
-  const terms = searchable.length > 0 ? searchable : searchTerms(query);
-  return [...new Set(terms)].slice(0, MAX_TERMS).map((term) => ({ term, weight: 1 }));
+  const terms = new Set(searchable.length > 0 ? searchable : searchTerms(query));
+  return [...terms].map((term) => ({ term, weight: 1 }));
+}
+
+/**
+ * The at most `max` terms of a query that name what it is about: all of them when there are no
+ * more, else the rarest (the fewest leaves hold them, ties in the question's order), in the
+ * question's order; terms no leaf holds are dropped first. A long Chinese question has a word and
+ * up to three character grams per character: cut in reading order, it lost its end (稀土出口配额 in
+ * `tests/integration/search/long-query.test.ts`); cut by rarity, it loses the grams of its common
+ * words (过去几十年, 发展, 水平), which otherwise outweigh its rare terms.
+ *
+ * @example rarestTerms(terms, new Map([['#年', 500], ['#稀', 2]]), 1) // [{ term: '#稀', weight: 1 }]
+ */
+export function rarestTerms(
+  terms: readonly QueryTerm[],
+  df: ReadonlyMap<string, number>,
+  max = MAX_QUERY_TERMS,
+): QueryTerm[] {
+  if (terms.length <= max) return [...terms];
+  const rank = (term: string) => {
+    const count = df.get(term) ?? 0;
+    return count > 0 ? count : Number.POSITIVE_INFINITY;
+  };
+  const kept = new Set(
+    terms
+      .map((t, position) => ({ term: t.term, df: rank(t.term), position }))
+      .sort((a, b) => a.df - b.df || a.position - b.position)
+      .slice(0, max)
+      .map((t) => t.term),
+  );
+  return terms.filter((t) => kept.has(t.term));
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
 export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
   validateFilters(filters);
-  const terms = queryTerms(query);
-  if (terms.length === 0 || limit < 1) return [];
+  const analysed = queryTerms(query);
+  if (analysed.length === 0 || limit < 1) return [];
   const { bm25, feedback } = deps.search;
   const params: Bm25Params = {
     k1: bm25.k1,
     b: bm25.b,
     idfExponent: bm25.idfExponent,
     titleWeight: bm25.titleWeight,
+    grams: bm25.grams,
   };
   const index =
     isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
       ? await syncedMemoryIndex(deps.db)
       : undefined;
+  const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index);
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
     index
       ? Promise.resolve(index.rank(weighted, depth, params))
       : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
-  if (!usesFeedback(query, feedback)) return rank(terms, limit);
+  if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params);
   scorer?.add(terms);
@@ -57,7 +95,8 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     ? { n: index.size, df: index.documentFrequencies(candidates) }
     : await documentFrequenciesSql(deps.db, deps.access, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
-  const own = new Set(terms.map((t) => t.term));
+  // Character grams are matched, not shown: highlights name the query's words.
+  const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
   if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
   const ranked = scorer?.current
@@ -66,6 +105,30 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   // Highlights name the words of the query, not the terms feedback added.
   return ranked.map((hit) => ({ ...hit, highlights: hit.highlights?.filter((term) => own.has(term)) }));
 };
+
+/** The hits with the character grams left out of their highlights (they are not words). */
+function withoutGrams(ranked: RankedNode[]): RankedNode[] {
+  return ranked.map((hit) => ({
+    ...hit,
+    highlights: hit.highlights?.filter((term) => !isCharacterGram(term)),
+  }));
+}
+
+/** The query terms `rarestTerms` keeps, their document frequencies read only for a long query. */
+async function searchedTerms(
+  db: Db,
+  access: AccessScope,
+  terms: QueryTerm[],
+  filters: SearchFilters,
+  index: Bm25MemoryIndex | undefined,
+): Promise<QueryTerm[]> {
+  if (terms.length <= MAX_QUERY_TERMS) return terms;
+  const names = terms.map((t) => t.term);
+  const df = index
+    ? index.documentFrequencies(names)
+    : (await documentFrequenciesSql(db, access, names, filters)).df;
+  return rarestTerms(terms, df);
+}
 
 /**
  * Whether a query is expanded by pseudo-relevance feedback: when feedback is on and the query has no
@@ -82,7 +145,7 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
 /**
  * Full-text search ranked by Okapi BM25 (`bm25Score`; k1, b, the idf exponent and the title weight
  * from `search.bm25`): the query is analysed like the documents (`searchTerms`), each distinct term
- * once (a repeated word does not count twice), candidates are the leaves containing any query term
+ * once (a repeated word does not count twice), at most 64, the rarest (`rarestTerms`), candidates are the leaves containing any query term
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index

@@ -1,4 +1,11 @@
-import { type Bm25Params, bm25TermWeight, distinctTerms, type QueryTerm, weightedTf } from './bm25.ts';
+import {
+  type Bm25Params,
+  bm25TermWeight,
+  distinctTerms,
+  type QueryTerm,
+  termField,
+  weightedTf,
+} from './bm25.ts';
 import type { TermCount } from './tsvector-text.ts';
 import type { RankedNode } from './types.ts';
 
@@ -20,8 +27,10 @@ function slotOf(packed: number): number {
 
 export interface IndexedLeaf {
   id: string;
-  /** Token count: the BM25 document length. */
+  /** Word count: the BM25 document length of the word field. */
   dl: number;
+  /** CJK character gram count: the length of the gram field (0 when omitted). */
+  gl?: number;
   /** Term -> occurrences (positions in the node's tsvector), all and in the title. */
   terms: Map<string, TermCount>;
 }
@@ -35,11 +44,13 @@ export interface IndexedLeaf {
 export class Bm25MemoryIndex {
   private nodeIds: string[] = [];
   private lengths: number[] = [];
+  private gramLengths: number[] = [];
   private alive: boolean[] = [];
   private readonly postings = new Map<string, number[]>();
   private readonly documents = new Map<string, { version: number; slots: number[] }>();
   private liveNodes = 0;
   private totalLength = 0;
+  private totalGramLength = 0;
   private deadSlots = 0;
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
@@ -62,10 +73,12 @@ export class Bm25MemoryIndex {
       const slot = this.nodeIds.length;
       this.nodeIds.push(leaf.id);
       this.lengths.push(leaf.dl);
+      this.gramLengths.push(leaf.gl ?? 0);
       this.alive.push(true);
       slots.push(slot);
       this.liveNodes += 1;
       this.totalLength += leaf.dl;
+      this.totalGramLength += leaf.gl ?? 0;
       for (const [term, count] of leaf.terms) {
         let list = this.postings.get(term);
         if (!list) {
@@ -88,6 +101,7 @@ export class Bm25MemoryIndex {
       this.alive[slot] = false;
       this.liveNodes -= 1;
       this.totalLength -= this.lengths[slot] ?? 0;
+      this.totalGramLength -= this.gramLengths[slot] ?? 0;
       this.deadSlots += 1;
     }
     this.documents.delete(documentId);
@@ -129,10 +143,12 @@ export class Bm25MemoryIndex {
       {
         nodeIds: this.nodeIds,
         lengths: this.lengths,
+        gramLengths: this.gramLengths,
         alive: this.alive,
         postings: this.postings,
         n,
         avgdl: n > 0 ? this.totalLength / n : 0,
+        avggl: n > 0 ? this.totalGramLength / n : 0,
         df: (term) => this.df(term),
         unchanged: () => generation === this.generation,
       },
@@ -144,11 +160,13 @@ export class Bm25MemoryIndex {
     const remap = new Map<number, number>();
     const ids: string[] = [];
     const lengths: number[] = [];
+    const gramLengths: number[] = [];
     this.alive.forEach((live, slot) => {
       if (!live) return;
       remap.set(slot, ids.length);
       ids.push(this.nodeIds[slot] ?? '');
       lengths.push(this.lengths[slot] ?? 0);
+      gramLengths.push(this.gramLengths[slot] ?? 0);
     });
     for (const [term, list] of this.postings) {
       const kept: number[] = [];
@@ -163,6 +181,7 @@ export class Bm25MemoryIndex {
     for (const doc of this.documents.values()) doc.slots = doc.slots.map((s) => remap.get(s) ?? -1);
     this.nodeIds = ids;
     this.lengths = lengths;
+    this.gramLengths = gramLengths;
     this.alive = ids.map(() => true);
     this.deadSlots = 0;
   }
@@ -172,10 +191,12 @@ export class Bm25MemoryIndex {
 interface ScorerView {
   nodeIds: readonly string[];
   lengths: readonly number[];
+  gramLengths: readonly number[];
   alive: readonly boolean[];
   postings: ReadonlyMap<string, readonly number[]>;
   n: number;
   avgdl: number;
+  avggl: number;
   df(term: string): number;
   /** False once the index has changed (its slots may name other leaves). */
   unchanged(): boolean;
@@ -209,15 +230,19 @@ export class Bm25Scorer {
 
   add(terms: readonly QueryTerm[]): void {
     if (!this.current) throw new Error('the BM25 index changed since this scorer began');
-    const { n, avgdl, lengths, alive } = this.view;
-    const { k1, b } = this.params;
+    const { n, alive } = this.view;
     const scores = this.scores;
     for (const [term, weight] of distinctTerms(terms)) {
       const list = this.view.postings.get(term);
       if (!list || !(weight > 0)) continue;
       const df = this.view.df(term);
       if (df === 0) continue;
-      const termWeight = bm25TermWeight(n, df, this.params, weight);
+      // Each field is scored with its own parameters against its own length (`fieldParams`).
+      const { gram, params } = termField(term, this.params);
+      const { k1, b } = params;
+      const lengths = gram ? this.view.gramLengths : this.view.lengths;
+      const avgdl = gram ? this.view.avggl : this.view.avgdl;
+      const termWeight = bm25TermWeight(n, df, params, weight);
       const t = this.bitOf(term);
       const block = this.masks[t >>> 5] as Uint32Array;
       const bit = 1 << (t & 31);
@@ -225,7 +250,7 @@ export class Bm25Scorer {
         const slot = slotOf(packed);
         if (!alive[slot]) continue;
         const low = packed - slot * SLOT_UNIT;
-        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), this.params);
+        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), params);
         const norm = k1 * (1 - b + (b * (lengths[slot] ?? 0)) / (avgdl || 1));
         // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
         if (scores[slot] === 0) this.touched.push(slot);

@@ -79,8 +79,14 @@ async function synchronize(db: Db, state: State): Promise<void> {
 }
 
 async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, IndexedLeaf[]>> {
-  const rows = await readPaged<{ document_id: string; id: string; dl: number; tsv: string | null }>(db, {
-    columns: sql`n.document_id, n.id, n.token_count AS dl, n.search_vector::text AS tsv`,
+  const rows = await readPaged<{
+    document_id: string;
+    id: string;
+    dl: number;
+    gl: number;
+    tsv: string | null;
+  }>(db, {
+    columns: sql`n.document_id, n.id, n.token_count AS dl, n.gram_count AS gl, n.search_vector::text AS tsv`,
     from: sql`nodes n
         JOIN unnest(${pgArray(docs.map(([id]) => id))}::uuid[], ${pgArray(docs.map(([, v]) => String(v)))}::int[]) AS w(id, version)
           ON n.document_id = w.id AND n.version = w.version`,
@@ -92,7 +98,12 @@ async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string,
   const byDoc = new Map<string, IndexedLeaf[]>();
   for (const row of rows) {
     const list = byDoc.get(row.document_id) ?? [];
-    list.push({ id: row.id, dl: Number(row.dl), terms: row.tsv ? parseTsvectorCounts(row.tsv) : new Map() });
+    list.push({
+      id: row.id,
+      dl: Number(row.dl),
+      gl: Number(row.gl),
+      terms: row.tsv ? parseTsvectorCounts(row.tsv) : new Map(),
+    });
     byDoc.set(row.document_id, list);
   }
   return byDoc;

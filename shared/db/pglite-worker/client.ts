@@ -120,13 +120,17 @@ export class PgliteWorkerClient {
     }
   }
 
-  /** Closes PGlite after the requests already sent, then stops the worker. */
+  /**
+   * Closes PGlite after the requests already sent, then stops the worker. Requests sent later fail
+   * with 08003; so do a transaction's: one still open is rolled back rather than waited for.
+   */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
     if (!this.#broken) await this.#post({ op: 'close' }).catch(() => undefined);
     this.#worker.removeAllListeners();
     await this.#worker.terminate();
+    this.#failAll(closedError());
   }
 
   async #end(tx: number, op: 'commit' | 'rollback'): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The embedded database's worker thread: one PGlite (file-backed or in memory) serving the requests
  * of `client.ts` one at a time, in arrival order, except that while a transaction is open only its
- * own requests run (as PGlite itself does). Before each request starts it tells the client which
+ * own requests run (as PGlite itself does); a transaction still open when `close` comes, with
+ * nothing of it left queued, is rolled back. Before each request starts it tells the client which
  * statement timeout applies, so the client can stop the thread if the statement outlives it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -48,15 +49,33 @@ port.on('message', (request: HostRequest) => {
 
 async function pump(): Promise<void> {
   if (busy || !pglite) return;
+  const db = pglite;
   const request = open ? open.queue.shift() : waiting.shift();
-  if (!request) return;
+  if (!request && !closingWhileOpen()) return;
   busy = true;
   try {
-    await run(pglite, request);
+    if (request) await run(db, request);
+    else await abandonTransaction(db);
   } finally {
     busy = false;
   }
   void pump();
+}
+
+/**
+ * Whether the client closes while a transaction has nothing more queued: the client refuses every
+ * statement after `close`, so whatever the transaction's owner still does (an aborted request's
+ * search resuming later, say) can never reach it, and `close` would wait for it forever.
+ */
+function closingWhileOpen(): boolean {
+  return open !== undefined && open.queue.length === 0 && waiting.some((r) => r.op === 'close');
+}
+
+/** Rolls back the open transaction that `close` found (`closingWhileOpen`), so the close can run. */
+async function abandonTransaction(db: PGlite): Promise<void> {
+  open = undefined;
+  localTimeoutMs = undefined;
+  await db.exec('ROLLBACK').catch(() => undefined);
 }
 
 async function run(db: PGlite, request: HostRequest): Promise<void> {

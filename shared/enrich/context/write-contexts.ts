@@ -17,14 +17,15 @@ export async function writeContexts(
     const values = updates.slice(start, start + BATCH_ROWS).map((u) => {
       const indexed = buildTsvector([{ text: u.context, weight: 'C' }]);
       const metadata = JSON.stringify({ context: u.context, contextKey: u.key });
-      return sql`(${u.id}::uuid, ${u.context}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${metadata}::jsonb)`;
+      return sql`(${u.id}::uuid, ${u.context}::text, ${indexed.tsvector}::tsvector, ${indexed.tokenCount}::int, ${indexed.gramCount}::int, ${metadata}::jsonb)`;
     });
     await db.execute(sql`
       UPDATE nodes SET index_text = v.context || E'\\n' || coalesce(nodes.index_text, ''),
         search_vector = coalesce(nodes.search_vector, ''::tsvector) || v.vector,
         token_count = nodes.token_count + v.tokens,
+        gram_count = nodes.gram_count + v.grams,
         metadata = nodes.metadata || v.metadata
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, context, vector, tokens, metadata)
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, context, vector, tokens, grams, metadata)
       WHERE nodes.id = v.id AND NOT (nodes.metadata ? 'context')`);
   }
 }

@@ -233,6 +233,7 @@ async function store(
     UPDATE nodes SET content = ${content}, index_text = ${indexText},
       search_vector = coalesce(search_vector, ''::tsvector) || ${extra.tsvector}::tsvector,
       token_count = token_count + ${extra.tokenCount}::int,
+      gram_count = gram_count + ${extra.gramCount}::int,
       metadata = metadata || ${JSON.stringify(metadata)}::jsonb
     WHERE id = (SELECT node_id FROM images WHERE id = ${row.image_id}::uuid)`);
 }

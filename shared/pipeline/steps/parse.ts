@@ -6,6 +6,7 @@ import { removeObject } from '../../documents/remove-object.ts';
 import { startStepWrites, versionStatsUpdate } from '../../documents/versions.ts';
 import { normalizeTree } from '../../enrich/structure/normalize.ts';
 import { NotFoundError } from '../../errors.ts';
+import { ANALYZER_VERSION } from '../../index/analyze.ts';
 import { indexParsedDocument } from '../../index/index-document.ts';
 import {
   detectFileType,
@@ -94,7 +95,12 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
         warnings: tree.warnings.length,
         attachments: tree.attachments?.length ?? 0,
       },
-      { markdownKey, fileType: type, warnings: tree.warnings.slice(0, WARNINGS_KEPT).map(cut) },
+      {
+        markdownKey,
+        fileType: type,
+        warnings: tree.warnings.slice(0, WARNINGS_KEPT).map(cut),
+        analyzerVersion: ANALYZER_VERSION,
+      },
     ),
   ]);
   const byName = new Map(tree.images.map((image) => [image.name, image]));

@@ -22,22 +22,28 @@ describe('conversations whose first answer was cut off', () => {
   let app: Hono;
   /** Holds every embedding (the question's, before retrieval) until released. */
   let release: () => void = () => {};
+  let held: () => void = () => {};
+  /** Resolves once an embedding is held. */
+  const embedding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dropqa-cut-stream-'));
     rt = await openRuntime(loadConfig({ env: {}, overrides: { dataDir: dir } }));
     const embedder = rt.qa.embedder;
-    const held: Embedder = {
+    const holding: Embedder = {
       model: embedder.model,
       dimensions: embedder.dimensions,
       async embed(texts, options) {
         await new Promise<void>((resolve) => {
           release = resolve;
+          held();
         });
         return embedder.embed(texts, options);
       },
     };
-    app = createApp({ ...rt, qa: { ...rt.qa, embedder: held } });
+    app = createApp({ ...rt, qa: { ...rt.qa, embedder: holding } });
   });
   afterAll(async () => {
     release();
@@ -60,7 +66,8 @@ describe('conversations whose first answer was cut off', () => {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toMatch(/^event: meta\ndata: .*"conversation_id":/);
-    // The client goes away before the answer.
+    // The client goes away while the question's embedding is held, before the answer.
+    await embedding;
     await reader.cancel();
     release();
     await new Promise((r) => setTimeout(r, 300));

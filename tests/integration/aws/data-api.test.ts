@@ -11,7 +11,10 @@ import { diffVersions } from '#shared/diff/index.ts';
 import { listVersions } from '#shared/documents/index.ts';
 import { loadSummaryTree } from '#shared/enrich/summary-tree.ts';
 import { embedVersion } from '#shared/index/embed-version.ts';
+import { leafIndexParts } from '#shared/index/flatten.ts';
 import type { NodeRow } from '#shared/index/node-row.ts';
+import { reanalyseVersion } from '#shared/index/reanalyse.ts';
+import { buildTsvector } from '#shared/index/tsvector.ts';
 import { writeNodes } from '#shared/index/write-nodes.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
 import { createIngestService } from '#shared/pipeline/ingest.ts';
@@ -117,6 +120,7 @@ describe('RDS Data API driver', () => {
       indexText: content ?? 'Long report',
       searchVector: "'heron':1",
       tokenCount: 1,
+      gramCount: 0,
       metadata: {},
     });
     const rootId = randomUUID();
@@ -135,6 +139,20 @@ describe('RDS Data API driver', () => {
     const sent = database.api.requests.slice(from).map((r) => r.bytes);
     expect(Math.max(...sent)).toBeGreaterThan(DATA_API_REQUEST_BYTES / 2);
     expect(Math.max(...sent)).toBeLessThanOrEqual(DATA_API_REQUEST_BYTES);
+    // Re-analysis (an analyzer upgrade) reads the version paged and writes it byte-batched.
+    const before = database.api.requests.length;
+    expect(await reanalyseVersion(database.db, ref)).toBe(401);
+    const [first] = await queryRows<{ tsv: string; tokens: number }>(
+      database.db,
+      sql`SELECT search_vector::text AS tsv, token_count AS tokens FROM nodes WHERE id = ${rows[1]?.id}::uuid`,
+    );
+    expect(first?.tsv).toContain("'wetland':");
+    expect(first?.tsv).not.toContain("'heron'");
+    expect(first?.tokens).toBe(
+      buildTsvector(leafIndexParts(['Long report'], rows[1]?.content ?? '')).tokenCount,
+    );
+    const resent = database.api.requests.slice(before).map((r) => r.bytes);
+    expect(Math.max(...resent)).toBeLessThanOrEqual(DATA_API_REQUEST_BYTES);
   });
 
   it('refuses a request above 4 MiB and a result above 1 MiB, as the service does', async () => {

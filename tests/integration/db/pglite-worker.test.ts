@@ -62,6 +62,39 @@ describe('embedded PGlite in a worker thread', () => {
   });
 });
 
+describe('closing the embedded database while a transaction is open', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openPgliteWorker(undefined, 0);
+  }, 120_000);
+  afterAll(() => database.close());
+
+  it("rolls the transaction back and closes: the owner's later statements fail with 08003, nothing waits", async () => {
+    let resume: () => void = () => {};
+    let begun: () => void = () => {};
+    const open = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    // An aborted request's search, say: its transaction begins, then waits for something else.
+    const left = database.db
+      .transaction(async (tx) => {
+        await tx.insert(schema.documents).values({ key: 'left.md', filename: 'left.md', status: 'queued' });
+        begun();
+        await new Promise<void>((resolve) => {
+          resume = resolve;
+        });
+        await tx.insert(schema.documents).values({ key: 'late.md', filename: 'late.md', status: 'queued' });
+      })
+      .catch((e: unknown) => e);
+    await open;
+    // Before: close waited behind the open transaction, whose rollback it refused: forever.
+    const closed = database.close().then(() => 'closed');
+    expect(await Promise.race([closed, sleep(10_000).then(() => 'still waiting')])).toBe('closed');
+    resume();
+    expect(sqlState(await left)).toBe('08003');
+  }, 30_000);
+});
+
 describe('statement timeout of the embedded database', () => {
   let dir: string;
   let database: Database;

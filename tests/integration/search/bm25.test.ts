@@ -53,14 +53,28 @@ const CORPUS: CorpusDocument[] = [
   },
 ];
 
-const QUERIES = ['budget storage', '预算 成本', 'budget 预算 team', 'Team hiring', 'zeta budget'];
+const QUERIES = [
+  'budget storage',
+  '预算 成本',
+  'budget 预算 team',
+  'Team hiring',
+  'zeta budget',
+  '容器改造的费用',
+  '张三的团队',
+];
+
+/** One field of a leaf: its terms, and those of the title and section path (weighted A in the index). */
+interface Field {
+  tokens: string[];
+  titleTokens: string[];
+}
 
 interface Leaf {
   documentId: string;
   content: string;
-  tokens: string[];
-  /** The tokens of the title and section path (weighted A in the index). */
-  titleTokens: string[];
+  /** The word field, and the field of the Han character unigrams and bigrams. */
+  words: Field;
+  grams: Field;
 }
 
 /** Leaves of a tree with the document title and their ancestor section titles. */
@@ -84,58 +98,74 @@ function scopeLeaves(ids: Map<string, IndexedDocument>, filters: SearchFilters):
     const tree = spec.versions[(filters.version ?? indexed.current) - 1];
     if (!tree) continue;
     for (const leaf of leaves(tree)) {
-      out.push({
-        documentId: indexed.id,
-        content: leaf.content,
-        tokens: [...terms(leaf.path.join(' > ')), ...terms(leaf.content)],
-        titleTokens: terms(leaf.path.join(' > ')),
+      const field = (analyze: (text: string) => string[]): Field => ({
+        tokens: [...analyze(leaf.path.join(' > ')), ...analyze(leaf.content)],
+        titleTokens: analyze(leaf.path.join(' > ')),
       });
+      out.push({ documentId: indexed.id, content: leaf.content, words: field(terms), grams: field(grams) });
     }
   }
   return out;
 }
 
-/** jieba's words, then the Han character pairs of each run that are not among them and hold no function word. */
+/** jieba's words and the other words, as `segment` gives them. */
 function terms(text: string): string[] {
-  const words = segment(text);
-  const pairs = (text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) =>
-    [...run].slice(1).map((ch, i) => [[...run][i] as string, ch]),
-  );
-  return [
-    ...words,
-    ...pairs
-      .filter(([a, b]) => !isStopword(a as string) && !isStopword(b as string))
-      .map((pair) => pair.join(''))
-      .filter((pair) => !words.includes(pair)),
-  ];
+  return segment(text);
+}
+
+/** Each Han character and each pair of neighbours, none holding a function word, marked apart from words. */
+function grams(text: string): string[] {
+  return (text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) => {
+    const chars = [...run];
+    const kept = (ch: string | undefined) => ch !== undefined && !isStopword(ch);
+    const singles = chars.filter(kept);
+    const pairs = chars.slice(1).flatMap((ch, i) => (kept(chars[i]) && kept(ch) ? [`${chars[i]}${ch}`] : []));
+    return [...singles, ...pairs].map((gram) => `#${gram}`);
+  });
+}
+
+interface FieldParams {
+  k1: number;
+  b: number;
+  idfExponent: number;
+  titleWeight: number;
 }
 
 /**
- * Okapi BM25 written out plainly: its own counting, no shared code but the segmenter and its stop
- * words; idf raised to `idfExponent`, title tokens counted `titleWeight` times.
+ * Okapi BM25 over two fields written out plainly: its own counting, no shared code but the segmenter
+ * and its stop words. Per field, idf raised to `idfExponent`, title tokens counted `titleWeight`
+ * times, the field's own length and average; a leaf's score is the sum of its two fields'.
  */
 function expectedScores(
   scope: Leaf[],
   query: string,
-  { k1, b, idfExponent, titleWeight }: { k1: number; b: number; idfExponent: number; titleWeight: number },
+  params: FieldParams & { grams: FieldParams },
 ): Map<string, number> {
-  const queryTerms = [...new Set(terms(query))];
   const n = scope.length;
-  const avgdl = scope.reduce((sum, leaf) => sum + leaf.tokens.length, 0) / n;
   const scores = new Map<string, number>();
-  for (const leaf of scope) {
-    let score = 0;
-    let matched = false;
-    for (const term of queryTerms) {
-      const count = leaf.tokens.filter((t) => t === term).length;
-      if (count === 0) continue;
-      matched = true;
-      const tf = count + (titleWeight - 1) * leaf.titleTokens.filter((t) => t === term).length;
-      const df = scope.filter((other) => other.tokens.includes(term)).length;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
-      score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * leaf.tokens.length) / avgdl));
+  const fields = [
+    { of: (leaf: Leaf) => leaf.words, queryTerms: [...new Set(terms(query))], params },
+    { of: (leaf: Leaf) => leaf.grams, queryTerms: [...new Set(grams(query))], params: params.grams },
+  ];
+  for (const { of, queryTerms, params: p } of fields) {
+    const { k1, b, idfExponent, titleWeight } = p;
+    const avgdl = scope.reduce((sum, leaf) => sum + of(leaf).tokens.length, 0) / n || 1;
+    for (const leaf of scope) {
+      const field = of(leaf);
+      let score = 0;
+      let matched = false;
+      for (const term of queryTerms) {
+        const count = field.tokens.filter((t) => t === term).length;
+        if (count === 0) continue;
+        matched = true;
+        const tf = count + (titleWeight - 1) * field.titleTokens.filter((t) => t === term).length;
+        const df = scope.filter((other) => of(other).tokens.includes(term)).length;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
+        score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * field.tokens.length) / avgdl));
+      }
+      const key = `${leaf.documentId}|${leaf.content}`;
+      if (matched) scores.set(key, (scores.get(key) ?? 0) + score);
     }
-    if (matched) scores.set(`${leaf.documentId}|${leaf.content}`, score);
   }
   return scores;
 }
@@ -146,7 +176,16 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
   const config = loadConfig({
     env: {},
     overrides: {
-      search: { bm25: { k1: 1.5, b: 0.6, idfExponent: 1.7, titleWeight: 3 }, feedback: { documents: 0 } },
+      search: {
+        bm25: {
+          k1: 1.5,
+          b: 0.6,
+          idfExponent: 1.7,
+          titleWeight: 3,
+          grams: { k1: 1.1, b: 0.3, idfExponent: 1.2, titleWeight: 2 },
+        },
+        feedback: { documents: 0 },
+      },
     },
   });
 

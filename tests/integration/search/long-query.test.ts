@@ -3,7 +3,7 @@ import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
-import { fulltextSearch } from '#shared/search/fulltext.ts';
+import { fulltextSearch, MAX_QUERY_TERMS, queryTerms } from '#shared/search/fulltext.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
 import {
@@ -25,6 +25,15 @@ const CLAIM =
   'Older adults with higher blood levels of the protein sclerostin are associated with an increased risk of hip fractures and lower bone density over time.';
 const QUESTION =
   '在过去几十年里，这个国家的政府主要通过哪些方式来发展经济并且提高人民的生活水平，其中稀土出口配额起了什么作用？';
+
+/**
+ * Seventy distinct everyday words before a question: a pasted text longer than the 64 terms a query
+ * is searched by (`MAX_QUERY_TERMS`), whose rare terms stand at its end.
+ */
+const FILLER_EN =
+  'government companies schools hospitals banks factories villages cities roads railways ports airports farms forests rivers oceans climate pollution waste food vegetables fruit meat clothing furniture cars phones computers software chips steel coal oil gas electricity water housing energy science technology tourism agriculture industry commerce finance culture sports health law security society population employment income wages taxes budgets investment consumption markets prices trade diplomacy defence police courts media networks television radio newspapers museums libraries theatres parks gardens';
+const FILLER_ZH =
+  '政府、企业、学校、医院、银行、工厂、农村、城市、交通、医疗、教育、环境、住房、能源、科技、旅游、农业、工业、商业、金融、文化、体育、卫生、法律、安全、社会、人口、就业、工资、税收、财政、投资、消费、市场、价格、贸易、外交、国防、军队、警察、法院、媒体、网络、电力、铁路、公路、机场、港口、水利、森林、草原、海洋、河流、气候、污染、垃圾、粮食、蔬菜、水果、服装、家电、汽车、手机、电脑、软件、芯片、钢铁、煤炭、石油、天然气';
 
 const ENGLISH: [string, string][] = [
   [
@@ -73,6 +82,7 @@ const CASES = [
     right: 'Sclerostin and hip fractures',
     drowning: 'Blood pressure in older adults',
     short: ['hip fractures', 'sclerostin blood'],
+    pasted: `${FILLER_EN}. ${CLAIM}`,
   },
   {
     name: 'a long Chinese question',
@@ -81,12 +91,13 @@ const CASES = [
     right: '稀土',
     drowning: '经济发展',
     short: ['稀土出口', '政府 水平'],
+    pasted: `${FILLER_ZH}。${QUESTION}`,
   },
 ];
 
 describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))(
   'long queries are not drowned by their common words: $name ($driver)',
-  ({ driver, corpus, query, right, drowning, short }) => {
+  ({ driver, corpus, query, right, drowning, short, pasted }) => {
     let database: Database;
     let ids: Map<string, IndexedDocument>;
     const config = loadConfig({ env: {} });
@@ -130,8 +141,16 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
       expect(titleOf(before[0]?.documentId ?? '')).toBe(drowning);
     });
 
+    it('keeps the rare terms at the end of a text longer than the query terms searched, in memory and in SQL', async () => {
+      expect(queryTerms(pasted).length).toBeGreaterThan(MAX_QUERY_TERMS);
+      for (const memoryIndex of [true, false]) {
+        const hits = await fulltextSearch(deps({}, memoryIndex), pasted, {}, 5);
+        expect(titleOf(hits[0]?.documentId ?? ''), `memory index ${memoryIndex}`).toBe(right);
+      }
+    });
+
     it('ranks alike in memory and in SQL, with feedback expansion', async () => {
-      for (const text of [query, ...short]) {
+      for (const text of [query, pasted, ...short]) {
         // Every passage that matches (the corpus is small), so equal scores cannot cut differently.
         const memory = await fulltextSearch(deps({}, true), text, {}, 50);
         const inSql = await fulltextSearch(deps({}, false), text, {}, 50);

@@ -20,7 +20,7 @@ describe('searchableQuery', () => {
   });
 
   it('searches a question of asking words alone as it is', () => {
-    expect(terms('是谁？')).toEqual(['谁']);
+    expect(terms('是谁？')).toEqual(['谁', '#谁']);
   });
 });
 

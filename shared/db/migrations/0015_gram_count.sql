@@ -1,0 +1,1 @@
+ALTER TABLE "nodes" ADD COLUMN "gram_count" integer DEFAULT 0 NOT NULL;
