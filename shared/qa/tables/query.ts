@@ -162,7 +162,11 @@ function sortRows(table: Table, rows: number[], c: number, order: 'asc' | 'desc'
   keyed.sort(
     (a, b) =>
       a.rank - b.rank ||
-      (a.rank === 0 ? sign * ((a.n ?? 0) - (b.n ?? 0)) : a.rank === 1 ? sign * a.text.localeCompare(b.text) : 0),
+      (a.rank === 0
+        ? sign * ((a.n ?? 0) - (b.n ?? 0))
+        : a.rank === 1
+          ? sign * a.text.localeCompare(b.text)
+          : 0),
   );
   return keyed.map((k) => k.r);
 }
