@@ -1,5 +1,6 @@
 import { hasCjk } from '#shared/text/segment.ts';
 import type { QaTable } from '../response.ts';
+import { formFields, formRowText } from './form.ts';
 import type { TablePlan } from './plan.ts';
 import { rowText, type Table } from './table.ts';
 
@@ -17,10 +18,13 @@ export function tableNotice(zh: boolean, title: string): string {
 /** Rows quoted under an answer at most. */
 const MAX_QUOTED_ROWS = 8;
 
-/** An offline table answer: its text, and the rows it used as a table (`QaResponse.table`). */
+/**
+ * An offline table answer: its text, and the rows it used as a table (`QaResponse.table`); a form's
+ * label/value pairs (`formFields`) have no header to show, and stay text.
+ */
 export interface TableAnswer {
   text: string;
-  table: QaTable;
+  table?: QaTable;
 }
 
 /**
@@ -41,7 +45,11 @@ export function tableAnswer(
   const label = tableNotice(zh, table.title);
   const used = plan.rows.flatMap((r) => table.rows[r] ?? []).slice(0, MAX_QUOTED_ROWS);
   const markers = [...new Set(used.map((row) => row.passage))].map((p) => `[${citationOf(p)}]`);
-  const quoted = used.map((row) => `- ${rowText(table, row)} [${citationOf(row.passage)}]`);
+  const fields = formFields(table);
+  const quoted = used.flatMap((row) => {
+    const text = fields ? formRowText(fields, row, table) : rowText(table, row);
+    return text ? [`- ${text} [${citationOf(row.passage)}]`] : [];
+  });
   const lead =
     plan.shape === 'rows'
       ? [zh ? NO_FIT_ZH : NO_FIT_EN]
@@ -49,6 +57,7 @@ export function tableAnswer(
   const head = [label, '', ...lead, '', ''].join('\n');
   const rowsText = [`${zh ? '所用的行' : 'Rows used'} (${table.title}):`, ...quoted].join('\n');
   const shown = table.columns.flatMap((_, c) => (used.some((row) => row.cells[c]) ? [c] : []));
+  if (fields) return { text: head + rowsText };
   return {
     text: head + rowsText,
     table: {

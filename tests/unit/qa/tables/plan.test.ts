@@ -145,6 +145,7 @@ describe('tableAnswer', () => {
     const plan = planTable(question, medals);
     if (!plan) throw new Error('no plan');
     const { text, table } = tableAnswer(question, plan, medals, (p) => p + 2);
+    if (!table) throw new Error('no table');
     expect(table.title).toBe('Medal table');
     expect(table.columns).toEqual(['Rank', 'Nation', 'Gold', 'Silver', 'Total']);
     expect(table.rows.map((r) => r.cells[1])).toEqual(['Canada', 'Norway', 'Germany']);
@@ -164,6 +165,7 @@ describe('tableAnswer', () => {
     const plan = planTable('What is the score of Bo?', sparse);
     if (!plan) throw new Error('no plan');
     const answer = tableAnswer('What is the score of Bo?', plan, sparse, () => 1).table;
+    if (!answer) throw new Error('no table');
     expect(answer.columns).toEqual(['Name', 'Score']);
     expect(answer.rows).toEqual([{ citation: 1, number: 3, cells: ['Bo', '5'] }]);
   });
