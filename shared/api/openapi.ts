@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { askRequestSchema } from '../qa/request.ts';
+import { qaTableSchema } from '../qa/response.ts';
 import { summarizeRequestSchema } from '../qa/summarize/request.ts';
 import { conversationListQuery } from './routes/conversations.ts';
 import { historyListQuery } from './routes/history.ts';
@@ -249,7 +250,7 @@ export function openApiDocument(): Record<string, unknown> {
           requestBody: { content: json(askRequestSchema) },
           responses: {
             ...responses(
-              "text/event-stream of meta, rewrite, progress, trace, delta, references, usage, done, error (404: an unknown or another user's conversation_id)",
+              "text/event-stream of meta, rewrite, progress, trace, delta, references, usage, done, error (404: an unknown or another user's conversation_id); a table answer's done response carries `table` (components.schemas.QaTable), the rows it used",
             ),
             429: RATE_LIMITED,
           },
@@ -331,5 +332,6 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/health': { get: { summary: 'Liveness', responses: responses('{ ok: true }') } },
     },
+    components: { schemas: { QaTable: jsonSchema(qaTableSchema) } },
   };
 }

@@ -4,7 +4,7 @@ import type { QaDeps } from './deps.ts';
 import type { QaEvent } from './events.ts';
 import { saveAnswer, topicsOf } from './history.ts';
 import type { AskRequest } from './request.ts';
-import type { AnswerMode, Confidence, QaResponse, QaSource } from './response.ts';
+import type { AnswerMode, Confidence, QaResponse, QaSource, QaTable } from './response.ts';
 import { toSource } from './sources.ts';
 import type { TraceRecorder } from './trace.ts';
 
@@ -20,6 +20,8 @@ export interface AnswerDraft {
   topics?: string[];
   iterations?: number;
   reasoningSteps?: number;
+  /** A table answer's rows as a table (`QaResponse.table`). */
+  table?: QaTable;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function* finishAnswer(
   if (draft.reasoningSteps !== undefined) response.reasoning_steps = draft.reasoningSteps;
   if (draft.iterations !== undefined) response.iterations = draft.iterations;
   if (unattributed.length > 0) response.unverified_quotes = unattributed;
+  if (draft.table) response.table = draft.table;
   if (request.version != null) response.version = request.version;
   if (request.show_reasoning) response.reasoning_trace = draft.trace.steps;
   response.history_id = await saveAnswer(deps.db, request, response);

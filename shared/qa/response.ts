@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { QuoteCheck } from './citations.ts';
 import type { Rewrite } from './conversation/turns.ts';
 import type { DocumentReference } from './documents/references.ts';
@@ -34,6 +35,31 @@ export interface TraceStep {
   tool?: string;
 }
 
+/**
+ * The rows a table answer used, as a table (docs/events.md#table): the page shows it in place of
+ * the answer's text list of the rows, which stays in `answer` for the API and the CLI.
+ */
+export const qaTableSchema = z.object({
+  /** The sheet's name, or the heading or caption above the table. */
+  title: z.string(),
+  /** Header names of the columns shown: those with a value in at least one row shown. */
+  columns: z.array(z.string()),
+  rows: z.array(
+    z.object({
+      /** The `[n]` marker of the passage that holds the row (`sources[n - 1]`). */
+      citation: z.number().int().min(1),
+      /** The row's number in its sheet, or its place in the table from 1. */
+      number: z.number().int(),
+      /** Cell texts aligned with `columns` ('' for an empty cell). */
+      cells: z.array(z.string()),
+    }),
+  ),
+  /** Where the answer's text list of these rows starts: a character offset into `answer`. */
+  text_at: z.number().int().min(0),
+});
+
+export type QaTable = z.infer<typeof qaTableSchema>;
+
 /** The flow that produced an answer: `direct` is the standard RAG fast path. */
 export type AnswerMode = 'direct' | 'agent' | 'two-stage' | 'documents';
 
@@ -57,6 +83,8 @@ export interface QaResponse {
    * (docs/spec.md#document-references).
    */
   references?: DocumentReference[];
+  /** A table answer: the rows it used, as a table. */
+  table?: QaTable;
   /** Present when the request asked `show_reasoning`. */
   reasoning_trace?: TraceStep[];
   /** Which provider answered, e.g. "offline (extractive)". */

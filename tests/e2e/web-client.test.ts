@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPng } from '../helpers/text-png.ts';
@@ -418,7 +420,95 @@ describe('web client', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/documents$/);
   });
+
+  it('shows a table answer’s rows as a small table, each row linked to its source, in English and Chinese', async () => {
+    for (const [name, text] of [
+      ['stanley-cups.csv', STANLEY_CUPS_CSV],
+      [
+        'nba-champions-zh.csv',
+        readFileSync(join(import.meta.dirname, '../fixtures/tables/nba-champions-zh.csv')),
+      ],
+    ] as const) {
+      const response = await page.request.post('/api/documents/upload', {
+        headers: { 'x-dropqa-client': 'web' },
+        multipart: { files: { name, mimeType: 'text/csv', buffer: Buffer.from(text) } },
+      });
+      expect(response.ok()).toBe(true);
+    }
+    await page.goto('/documents');
+    for (const name of ['stanley-cups.csv', 'nba-champions-zh.csv'])
+      await page
+        .locator(`[data-filename="${name}"] [data-status="ready"]`)
+        .waitFor({ timeout: READY_TIMEOUT_MS });
+    await page.goto('/ask');
+    const turn = await ask('How many Stanley Cups have the Maple Leafs won?');
+    const table = turn.getByTestId('answer-table');
+    await table.waitFor();
+    expect(await table.locator('th').allTextContents()).toEqual([
+      'Source',
+      'Team',
+      'Stanley Cups',
+      'Last won',
+    ]);
+    const rows = table.getByTestId('answer-table-row');
+    expect(await rows.count()).toBe(1);
+    expect((await rows.first().locator('td').allTextContents()).map((t) => t.trim())).toEqual([
+      '[1]',
+      'Toronto Maple Leafs',
+      '13',
+      '1967',
+    ]);
+    // The table replaces the answer's text list of the rows; the result and how stay as text.
+    const answer = await turn.getByTestId('answer').textContent();
+    expect(answer).toContain('13');
+    expect(answer).not.toContain('Rows used');
+    await rows.first().getByRole('link', { name: 'Source 1' }).click();
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toMatch(/-ref-1$/);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'ask-table-phone', { publish: true });
+    await page.setViewportSize(DESKTOP);
+
+    const chinese = await browser.newContext({ viewport: DESKTOP, baseURL: server.url, locale: 'zh-CN' });
+    try {
+      const tab = await chinese.newPage();
+      await tab.goto('/ask');
+      await tab.locator('#question').fill('湖人赢得过多少次总冠军？');
+      await tab.locator('#question').press('Enter');
+      const zhTable = tab.getByTestId('answer-table');
+      await zhTable.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      expect(await zhTable.locator('figcaption').textContent()).toMatch(/^\s*所用的行/);
+      expect(await zhTable.locator('th').allTextContents()).toEqual([
+        '来源',
+        '球队',
+        '分区',
+        '总冠军次数',
+        '最近夺冠',
+      ]);
+      const cells = zhTable.getByTestId('answer-table-row').first().locator('td');
+      expect((await cells.allTextContents()).map((t) => t.trim())).toEqual([
+        '[1]',
+        '洛杉矶湖人',
+        '西部',
+        '17',
+        '2020',
+      ]);
+      expect(await cells.nth(1).getAttribute('lang')).toBe('zh');
+      await screenshot(tab, 'ask-table-zh-desktop', { publish: true });
+    } finally {
+      await chinese.close();
+    }
+  });
 });
+
+/** The newcomer's Stanley Cup results (issue 31), made small. */
+const STANLEY_CUPS_CSV = [
+  'Team,Stanley Cups,Last won',
+  'Montreal Canadiens,24,1993',
+  'Toronto Maple Leafs,13,1967',
+  'Detroit Red Wings,11,2008',
+  'Boston Bruins,6,2011',
+].join('\n');
 
 const SOURCE = {
   citation: 1,

@@ -35,7 +35,8 @@ function colonPairs(row: SheetRow): number {
  * - A form: at least two rows, and a third of them, pair a "Label:" cell with a value.
  * - Otherwise leading one-cell rows above the first wider row are notes (a title, a subtitle);
  *   that wider row is the header when all its cells are text (not numbers, dates or text that
- *   reads as an amount such as "$500,000").
+ *   reads as an amount such as "$500,000"), or when its numbers are a run of years after a label
+ *   ("Kind | 2019 | 2020 | 2021": years as columns).
  * - Without a header, two-thirds of the wider rows being a text cell and one value also make a form.
  * - A sheet whose rows all have one cell takes its first row as the header when it is text.
  *
@@ -47,12 +48,31 @@ export function chooseLayout(rows: readonly SheetRow[]): SheetLayout {
   const wide = rows.findIndex((row) => row.cells.length > 1);
   const first = Math.max(wide, 0);
   const candidate = rows[first];
-  if (candidate?.cells.every((cell) => cell.label)) return { kind: 'table', notes: first, header: first };
+  if (candidate && (candidate.cells.every((cell) => cell.label) || namesYears(candidate)))
+    return { kind: 'table', notes: first, header: first };
   // "Revenue | $50,000" rows without a header: a label and its value on each row.
   const wideRows = rows.filter((row) => row.cells.length > 1);
   const labelled = wideRows.filter((row) => row.cells.length === 2 && row.cells[0]?.label).length;
   if (labelled >= 2 && labelled * 3 >= wideRows.length * 2) return { kind: 'form' };
   return { kind: 'plain', notes: first };
+}
+
+/**
+ * Whether a row reads as the header of a table whose columns are years: a label first, then at
+ * least two four-digit years one step apart (the same step, up to 10, rising or falling). Amounts
+ * under a label rarely step so evenly ("Sales | 1210 | 1185" does not).
+ */
+function namesYears(row: SheetRow): boolean {
+  const [head, ...rest] = row.cells;
+  if (!head?.label || rest.length < 2) return false;
+  const years = rest.map((cell) =>
+    !cell.label && /^\d{4}$/.test(cell.text) ? Number(cell.text) : Number.NaN,
+  );
+  if (years.some((y) => Number.isNaN(y) || y < 1000 || y > 2100)) return false;
+  const step = (years[1] ?? 0) - (years[0] ?? 0);
+  return (
+    step !== 0 && Math.abs(step) <= 10 && years.every((y, i) => i === 0 || y - (years[i - 1] ?? 0) === step)
+  );
 }
 
 /** A header cell's text as a column name: "Name:" names the column "Name". */

@@ -1,4 +1,5 @@
 import { hasCjk } from '#shared/text/segment.ts';
+import type { QaTable } from '../response.ts';
 import { formFields, formRowText } from './form.ts';
 import type { TablePlan } from './plan.ts';
 import { rowText, type Table } from './table.ts';
@@ -18,33 +19,58 @@ export function tableNotice(zh: boolean, title: string): string {
 const MAX_QUOTED_ROWS = 8;
 
 /**
+ * An offline table answer: its text, and the rows it used as a table (`QaResponse.table`); a form's
+ * label/value pairs (`formFields`) have no header to show, and stay text.
+ */
+export interface TableAnswer {
+  text: string;
+  table?: QaTable;
+}
+
+/**
  * The offline table answer: a label, the result first (with the citations of the rows it came
- * from), how it was obtained, and the rows used, each read whole with its header names and cited.
+ * from), how it was obtained, and the rows used, each read whole with its header names and cited;
+ * the same rows as a table (the columns with a value in one of them), for the page.
  * `citationOf` gives a row's passage its `[n]`.
  *
- * @example tableAnswerText('…', plan, table, () => 1) // 'Offline table answer (…):\n\n13 [1]\n\nHow: …\n\nRows used (Scores):\n- Team: Toronto Maple Leafs · Stanley Cups: 13 [1]'
+ * @example tableAnswer('…', plan, table, () => 1).text // 'Offline table answer (…):\n\n13 [1]\n\nHow: …\n\nRows used (Scores):\n- Team: Toronto Maple Leafs · Stanley Cups: 13 [1]'
  */
-export function tableAnswerText(
+export function tableAnswer(
   question: string,
   plan: TablePlan,
   table: Table,
   citationOf: (passage: number) => number,
-): string {
+): TableAnswer {
   const zh = hasCjk(question);
   const label = tableNotice(zh, table.title);
-  const used = plan.rows.slice(0, MAX_QUOTED_ROWS);
-  const markers = [...new Set(used.map((r) => table.rows[r]?.passage ?? 0))].map((p) => `[${citationOf(p)}]`);
+  const used = plan.rows.flatMap((r) => table.rows[r] ?? []).slice(0, MAX_QUOTED_ROWS);
+  const markers = [...new Set(used.map((row) => row.passage))].map((p) => `[${citationOf(p)}]`);
   const fields = formFields(table);
-  const quoted = used.flatMap((r) => {
-    const row = table.rows[r];
-    const text = row && (fields ? formRowText(fields, row, table) : rowText(table, row));
-    return row && text ? [`- ${text} [${citationOf(row.passage)}]`] : [];
+  const quoted = used.flatMap((row) => {
+    const text = fields ? formRowText(fields, row, table) : rowText(table, row);
+    return text ? [`- ${text} [${citationOf(row.passage)}]`] : [];
   });
   const lead =
     plan.shape === 'rows'
       ? [zh ? NO_FIT_ZH : NO_FIT_EN]
       : [`${plan.result.join('; ')} ${markers.join('')}`.trim(), '', `${zh ? '方法' : 'How'}: ${plan.how}`];
-  return [label, '', ...lead, '', `${zh ? '所用的行' : 'Rows used'} (${table.title}):`, ...quoted].join('\n');
+  const head = [label, '', ...lead, '', ''].join('\n');
+  const rowsText = [`${zh ? '所用的行' : 'Rows used'} (${table.title}):`, ...quoted].join('\n');
+  const shown = table.columns.flatMap((_, c) => (used.some((row) => row.cells[c]) ? [c] : []));
+  if (fields) return { text: head + rowsText };
+  return {
+    text: head + rowsText,
+    table: {
+      title: table.title,
+      columns: shown.map((c) => table.columns[c] ?? ''),
+      rows: used.map((row) => ({
+        citation: citationOf(row.passage),
+        number: row.number,
+        cells: shown.map((c) => row.cells[c] ?? ''),
+      })),
+      text_at: head.length,
+    },
+  };
 }
 
 const NO_FIT_EN =

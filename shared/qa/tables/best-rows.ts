@@ -1,4 +1,4 @@
-import { contentWords, stem, words } from './question.ts';
+import { contentWords, rowsByStem, stem } from './question.ts';
 import type { Table } from './table.ts';
 
 /**
@@ -10,14 +10,11 @@ import type { Table } from './table.ts';
 export function bestRows(question: string, table: Table, limit: number): number[] {
   const wanted = new Set(contentWords(question).map(stem));
   if (wanted.size === 0) return [];
-  const scored: { r: number; score: number }[] = [];
-  table.rows.forEach((row, r) => {
-    const held = new Set<string>();
-    for (const cell of row.cells) for (const w of words(cell)) if (wanted.has(stem(w))) held.add(stem(w));
-    if (held.size > 0) scored.push({ r, score: held.size });
-  });
-  return scored
-    .sort((a, b) => b.score - a.score || a.r - b.r)
+  const stems = rowsByStem(table);
+  const held = new Map<number, number>();
+  for (const s of wanted) for (const r of stems.get(s) ?? []) held.set(r, (held.get(r) ?? 0) + 1);
+  return [...held]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, limit)
-    .map((s) => s.r);
+    .map(([r]) => r);
 }

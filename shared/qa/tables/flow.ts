@@ -5,7 +5,7 @@ import type { QaEvent } from '../events.ts';
 import { finishAnswer } from '../finish.ts';
 import type { AskRequest } from '../request.ts';
 import type { TraceRecorder } from '../trace.ts';
-import { tableAnswerText } from './answer.ts';
+import { tableAnswer } from './answer.ts';
 import { bestRows } from './best-rows.ts';
 import { planForm } from './form.ts';
 import { isTableHit, type LoadedTable, loadTable, passageHits } from './load.ts';
@@ -108,7 +108,12 @@ async function* answerFromTable(
     hits,
     hit,
   );
-  const answer = tableAnswerText(request.question, plan, loaded.table, (p) => cited.indexOf(p) + 1);
+  const { text: answer, table } = tableAnswer(
+    request.question,
+    plan,
+    loaded.table,
+    (p) => cited.indexOf(p) + 1,
+  );
   yield trace.observation(`Table "${loaded.table.title}": ${plan.shape}; ${plan.how}`);
   yield { type: 'progress', data: { stage: 'answer', message: 'Writing the answer' } };
   yield* textDeltas(answer);
@@ -119,5 +124,6 @@ async function* answerFromTable(
     mode: 'direct',
     trace,
     reasoningSteps: 1,
+    table,
   });
 }

@@ -149,13 +149,24 @@ export function runTableQuery(table: Table, query: TableQuery): TableQueryResult
   return { matched: kept.length, groups: list.slice(0, query.limit) };
 }
 
+/**
+ * Rows in `order` of a column: numbers as numbers, text as text, numbers before text; empty cells
+ * last in either order (an unknown value is neither the smallest nor the largest).
+ */
 function sortRows(table: Table, rows: number[], c: number, order: 'asc' | 'desc'): number[] {
   const sign = order === 'asc' ? 1 : -1;
-  const cell = (r: number) => table.rows[r]?.cells[c] ?? '';
-  return [...rows].sort((a, b) => {
-    const x = cellNumber(cell(a));
-    const y = cellNumber(cell(b));
-    if (x !== undefined && y !== undefined) return sign * (x - y);
-    return sign * cell(a).localeCompare(cell(b));
+  const keyed = rows.map((r) => {
+    const text = (table.rows[r]?.cells[c] ?? '').trim();
+    return { r, text, n: cellNumber(text), rank: text === '' ? 2 : cellNumber(text) === undefined ? 1 : 0 };
   });
+  keyed.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      (a.rank === 0
+        ? sign * ((a.n ?? 0) - (b.n ?? 0))
+        : a.rank === 1
+          ? sign * a.text.localeCompare(b.text)
+          : 0),
+  );
+  return keyed.map((k) => k.r);
 }

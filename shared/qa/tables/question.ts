@@ -210,6 +210,8 @@ export interface TableWords {
   postings: Map<string, number[]>;
   /** Per column: whether it holds numbers (`isNumericColumn`). */
   numeric: boolean[];
+  /** Per word stem: the rows holding a word of that stem, in table order. */
+  stemRows: Map<string, number[]>;
 }
 
 const wordsOfTables = new WeakMap<Table, TableWords>();
@@ -237,9 +239,36 @@ export function tableWords(table: Table): TableWords {
     }),
   );
   const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
-  const computed = { cells, postings, numeric };
+  const computed = { cells, postings, numeric, stemRows: stemPostings(postings, width) };
   wordsOfTables.set(table, computed);
   return computed;
+}
+
+/** Per word stem, the rows whose cells hold a word of that stem (`TableWords.stemRows`). */
+export function rowsByStem(table: Table): ReadonlyMap<string, readonly number[]> {
+  return tableWords(table).stemRows;
+}
+
+/** Per word stem, the rows of the cells (row × width + column) holding a word of that stem, in order. */
+function stemPostings(postings: ReadonlyMap<string, readonly number[]>, width: number) {
+  const sets = new Map<string, Set<number>>();
+  for (const [word, cells] of postings) {
+    const key = stem(word);
+    const rows = sets.get(key) ?? new Set<number>();
+    sets.set(key, rows);
+    for (const cell of cells) rows.add(Math.floor(cell / width));
+  }
+  return new Map([...sets].map(([key, rows]) => [key, [...rows].sort((a, b) => a - b)]));
+}
+
+/** The cells (row × width + column) holding the phrase's rarest word: the only ones that can hold the phrase. */
+function rarestCells(postings: ReadonlyMap<string, readonly number[]>, phrase: readonly string[]) {
+  let rarest: readonly number[] | undefined;
+  for (const w of phrase) {
+    const list = postings.get(w) ?? [];
+    if (!rarest || list.length < rarest.length) rarest = list;
+  }
+  return rarest ?? [];
 }
 
 /** Whether `phrase` occurs in `cellWords` as consecutive words. */
@@ -279,12 +308,7 @@ export function readQuestion(
       // Per column: cells holding the phrase, and whether one equals it; only the cells holding
       // its rarest word are read (a 10,000-row sheet).
       const hits = table.columns.map(() => ({ count: 0, exact: false }));
-      let cellsOfRarest: readonly number[] = [];
-      for (const w of phrase) {
-        const list = known.get(w) ?? [];
-        if (cellsOfRarest.length === 0 || list.length < cellsOfRarest.length) cellsOfRarest = list;
-      }
-      for (const cell of cellsOfRarest) {
+      for (const cell of rarestCells(known, phrase)) {
         const c = cell % width;
         const cw = cellWords[Math.floor(cell / width)]?.[c] ?? [];
         const hit = hits[c];
@@ -333,22 +357,34 @@ function namesHeader(header: ReadonlySet<string>, word: string): boolean {
   return false;
 }
 
-/** Rows satisfying every condition (conditions on one column: any of them). */
+/**
+ * Rows satisfying every condition (conditions on one column: any of them). Only the rows holding
+ * the rarest word of a column's phrases are read, not the whole table, when a condition must hold.
+ */
 export function matchingRows(table: Table, conditions: readonly Condition[]): number[] {
-  const { cells } = tableWords(table);
+  const { cells, postings } = tableWords(table);
+  const width = table.columns.length;
   const byColumn = new Map<number, Condition[]>();
   for (const c of conditions) byColumn.set(c.column, [...(byColumn.get(c.column) ?? []), c]);
-  const out: number[] = [];
-  table.rows.forEach((_, r) => {
+  let pool: number[] | undefined;
+  for (const [column, list] of byColumn) {
+    const rows = new Set<number>();
+    for (const c of list)
+      if (!c.negated)
+        for (const cell of rarestCells(postings, c.phrase))
+          if (cell % width === column) rows.add(Math.floor(cell / width));
+    if (list.some((c) => !c.negated) && (!pool || rows.size < pool.length))
+      pool = [...rows].sort((a, b) => a - b);
+  }
+  return (pool ?? table.rows.map((_, r) => r)).filter((r) => {
     for (const [column, list] of byColumn) {
       const cw = cells[r]?.[column] ?? [];
       const held = list.filter((c) => !c.negated);
-      if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return;
-      if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return;
+      if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return false;
+      if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return false;
     }
-    out.push(r);
+    return true;
   });
-  return out;
 }
 
 /** A number the question compares a column with: "more than 20", "under 5", "before 1990". */

@@ -7,7 +7,7 @@ import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { markdownParser } from '#shared/parse/markdown.ts';
-import { csvParser } from '#shared/parse/sheets/parse-workbook.ts';
+import { csvParser, xlsParser } from '#shared/parse/sheets/parse-workbook.ts';
 import { xlsxParser } from '#shared/parse/xlsx/parse-xlsx.ts';
 import { ask } from '#shared/qa/ask.ts';
 import type { DocumentsDeps } from '#shared/qa/documents/flow.ts';
@@ -15,6 +15,7 @@ import { askRequestSchema } from '#shared/qa/request.ts';
 import { LocalBlobStore } from '#shared/storage/local.ts';
 import { testEmbedder } from '../../helpers/corpus.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
+import { writeXls } from '../../helpers/xls-writer.ts';
 import { indexWithRenditions } from './documents-corpus.ts';
 import { collect, done } from './events.ts';
 
@@ -64,10 +65,24 @@ async function ducksXlsx(): Promise<Uint8Array> {
   return new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
 }
 
-describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
+/** The newcomer's .xls (Excel 97-2003): duck counts by kind, the years as columns. */
+const DUCKS_BY_YEAR_XLS = writeXls([
+  {
+    name: 'Waterfowl survey',
+    rows: [
+      ['Kind', 2019, 2020, 2021, 2022],
+      ['Freshwater ducks', 1210, 1185, 1302, 1347],
+      ['Sea ducks', 320, 331, 298, 305],
+      ['Geese', 88, 92, 97, 90],
+    ],
+  },
+]);
+
+describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
   let database: Database;
   let dir: string;
   let deps: DocumentsDeps;
+  let surveyId: string;
   const embedder = testEmbedder();
 
   beforeAll(async () => {
@@ -78,6 +93,7 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
       filename: 'stanley-cups.csv',
     });
     const ducks = await xlsxParser.parse({ bytes: await ducksXlsx(), filename: 'ducks.xlsx' });
+    const survey = await xlsParser.parse({ bytes: DUCKS_BY_YEAR_XLS, filename: 'waterfowl-survey.xls' });
     const champions = await csvParser.parse({
       bytes: readFileSync(join(import.meta.dirname, '../../fixtures/tables/nba-champions-zh.csv')),
       filename: 'nba-champions-zh.csv',
@@ -90,13 +106,15 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
       bytes: new TextEncoder().encode(ESTIMATE_MD),
       filename: 'estimate.md',
     });
-    await indexWithRenditions(database.db, new LocalBlobStore(dir), [
+    const indexed = await indexWithRenditions(database.db, new LocalBlobStore(dir), [
       { filename: 'travel-zh.md', versions: [travel] },
       { filename: 'estimate.md', versions: [estimate] },
       { filename: 'stanley-cups.csv', versions: [cups] },
       { filename: 'ducks.xlsx', versions: [ducks] },
+      { filename: 'waterfowl-survey.xls', versions: [survey] },
       { filename: 'nba-champions-zh.csv', versions: [champions] },
     ]);
+    surveyId = indexed.get('waterfowl-survey.xls')?.id ?? '';
     deps = {
       db: database.db,
       access: ALL_COLLECTIONS,
@@ -111,8 +129,10 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const answer = async (question: string) =>
-    done(await collect(ask(deps, askRequestSchema.parse({ question, mode: 'auto' }))));
+  const answer = async (question: string, documentIds?: string[]) =>
+    done(
+      await collect(ask(deps, askRequestSchema.parse({ question, mode: 'auto', document_ids: documentIds }))),
+    );
 
   it('leads with the Maple Leafs cups and quotes their row whole, cited', async () => {
     const response = await answer('How many Stanley Cups have the Maple Leafs won?');
@@ -120,12 +140,28 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     expect(body.startsWith('13 [1]')).toBe(true);
     expect(response.answer).toContain('- Team: Toronto Maple Leafs · Stanley Cups: 13 · Last won: 1967 [1]');
     expect(response.sources[0]?.document_name).toBe('stanley-cups.csv');
+    expect(response.table).toEqual({
+      title: 'stanley-cups',
+      columns: ['Team', 'Stanley Cups', 'Last won'],
+      rows: [{ citation: 1, number: 3, cells: ['Toronto Maple Leafs', '13', '1967'] }],
+      text_at: response.answer.indexOf('Rows used ('),
+    });
   });
 
   it('reads the 2022 freshwater ducks from the .xlsx', async () => {
     const response = await answer('How many freshwater ducks in 2022?');
     expect(response.answer.split('\n\n')[1]).toBe('447 [1]');
     expect(response.answer).toContain('Year: 2022 · Freshwater ducks: 447');
+  });
+
+  it('reads the 2022 column of the .xls whose years are columns, the row cited whole', async () => {
+    // Asked of that document alone, as the newcomer did (ducks.xlsx counts freshwater ducks too).
+    const response = await answer('How many freshwater ducks in 2022?', [surveyId]);
+    expect(response.answer.split('\n\n')[1]).toBe('1347 [1]');
+    expect(response.answer).toContain(
+      '- Kind: Freshwater ducks · 2019: 1210 · 2020: 1185 · 2021: 1302 · 2022: 1347 [1]',
+    );
+    expect(response.sources[0]?.document_name).toBe('waterfowl-survey.xls');
   });
 
   it('names the sub-table columns by their own header', async () => {

@@ -86,6 +86,28 @@ describe('chooseLayout', () => {
     });
   });
 
+  it('takes a label followed by a run of years as the header (years as columns)', () => {
+    expect(
+      chooseLayout([
+        row(1, 'Kind', 2019, 2020, 2021, 2022),
+        row(2, 'Freshwater ducks', 1210, 1185, 1302, 1347),
+      ]),
+    ).toEqual({ kind: 'table', notes: 0, header: 0 });
+    expect(chooseLayout([row(1, 'Census', 2000, 1990, 1980), row(2, 'Town', 4100, 3900, 3550)])).toEqual({
+      kind: 'table',
+      notes: 0,
+      header: 0,
+    });
+  });
+
+  it('gives no header to a label over amounts that do not step like years', () => {
+    expect(chooseLayout([row(1, 'Sales', 1500, 1600, 1700), row(2, 'Costs', 900, 950, 990)])).toEqual({
+      kind: 'plain',
+      notes: 0,
+    });
+    expect(chooseLayout([row(1, 'Freshwater ducks', 1210, 1185, 1302)])).toEqual({ kind: 'plain', notes: 0 });
+  });
+
   it('reads label: value pairs as a form', () => {
     expect(chooseLayout([row(1, 'Name:', 'Ann'), row(2, 'Date:', 45000), row(3, 'Notes')])).toEqual({
       kind: 'form',

@@ -13,7 +13,7 @@ import type {
 import type { TopicSummary } from '#shared/documents/topics.ts';
 import type { DocumentReference } from '#shared/qa/documents/references.ts';
 import type { QaMode } from '#shared/qa/request.ts';
-import type { Confidence, QaResponse, QaSource, TraceStep } from '#shared/qa/response.ts';
+import type { Confidence, QaResponse, QaSource, QaTable, TraceStep } from '#shared/qa/response.ts';
 import type { DocumentStructure, NodeCounts, StructureSection } from '#shared/search/structure.ts';
 import type { WatchFolderStatus, WatchStatus } from '#shared/watch/types.ts';
 
@@ -29,6 +29,7 @@ export type {
   QaMode,
   QaResponse,
   QaSource,
+  QaTable,
   SectionChange,
   StructureSection,
   TopicSummary,

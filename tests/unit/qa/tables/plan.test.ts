@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tableAnswerText } from '#shared/qa/tables/answer.ts';
+import { tableAnswer } from '#shared/qa/tables/answer.ts';
 import { planTable } from '#shared/qa/tables/plan.ts';
 import { readPipeTable, readSheetRows } from '#shared/qa/tables/read-rows.ts';
 import { cellNumber, type Table } from '#shared/qa/tables/table.ts';
@@ -128,16 +128,46 @@ describe('planTable', () => {
   });
 });
 
-describe('tableAnswerText', () => {
+describe('tableAnswer', () => {
   it('leads with the result, then how, then the rows used with their header names, cited', () => {
     const plan = planTable('How many silver medals did Japan win?', medals);
     if (!plan) throw new Error('no plan');
-    const text = tableAnswerText('How many silver medals did Japan win?', plan, medals, () => 1);
+    const { text } = tableAnswer('How many silver medals did Japan win?', plan, medals, () => 1);
     const [label, result, how, rows] = text.split('\n\n');
     expect(label).toMatch(/^Offline table answer/);
     expect(result).toBe('5 [1]');
     expect(how).toMatch(/^How: Silver of the row where Nation has ‘japan’/);
     expect(rows).toContain('- Rank: 5 · Nation: Japan · Gold: 4 · Silver: 5 · Total: 13 [1]');
+  });
+
+  it('gives the rows used as a table of the columns they fill, each row cited, after the text it replaces', () => {
+    const question = 'Which nations won more gold than Canada?';
+    const plan = planTable(question, medals);
+    if (!plan) throw new Error('no plan');
+    const { text, table } = tableAnswer(question, plan, medals, (p) => p + 2);
+    if (!table) throw new Error('no table');
+    expect(table.title).toBe('Medal table');
+    expect(table.columns).toEqual(['Rank', 'Nation', 'Gold', 'Silver', 'Total']);
+    expect(table.rows.map((r) => r.cells[1])).toEqual(['Canada', 'Norway', 'Germany']);
+    expect(table.rows[1]).toEqual({ citation: 2, number: 2, cells: ['1', 'Norway', '14', '14', '39'] });
+    expect(text.slice(table.text_at)).toMatch(/^Rows used \(Medal table\):\n- Rank: 3 · Nation: Canada/);
+  });
+
+  it('leaves out of the table a column no row used fills', () => {
+    const sparse = table(
+      'Sparse',
+      ['Name', 'Note', 'Score'],
+      [
+        ['Ann', '', '3'],
+        ['Bo', '', '5'],
+      ],
+    );
+    const plan = planTable('What is the score of Bo?', sparse);
+    if (!plan) throw new Error('no plan');
+    const answer = tableAnswer('What is the score of Bo?', plan, sparse, () => 1).table;
+    if (!answer) throw new Error('no table');
+    expect(answer.columns).toEqual(['Name', 'Score']);
+    expect(answer.rows).toEqual([{ citation: 1, number: 3, cells: ['Bo', '5'] }]);
   });
 });
 
