@@ -134,6 +134,12 @@ describe('answer types', () => {
     expect(expectedAnswerType('What is the main goal?')).toBeUndefined();
   });
 
+  it('reads a Chinese question ending on 时间 and its question mark as asking for a date', () => {
+    expect(expectedAnswerType('C919商业首飞时间？')).toBe('date');
+    expect(expectedAnswerType('C919商业首飞时间?')).toBe('date');
+    expect(expectedAnswerType('C919商业首飞时间')).toBe('date');
+  });
+
   it('finds amounts but not the parts of dates and times', () => {
     expect(
       typedSpans('截至1月27日21时，总票房67.24亿，观影1.28亿人次。', 'number').map((s) => s.text),
