@@ -28,7 +28,8 @@ const EN_NAME =
   /\bwho(?:m|se)?\b|\b(?:which|what)\s+(?!(?:is|was|are|were|does|did|do|has|have|had|can|will|would|should|kind|type|sort)\b)[a-z]+\b|\bname\s+of\b/i;
 
 // A question may end on its question mark (NFKC makes the full-width ？ a plain ?): "…的开始时间？".
-const ZH_DATE = /什么时候|何时|哪一?年|哪一?天|哪个月|几月|几号|日期|时间\s*\??\s*$|时间是|时间为|的时间|开始于|哪日/u;
+const ZH_DATE =
+  /什么时候|何时|哪一?年|哪一?天|哪个月|几月|几号|日期|时间\s*\??\s*$|时间是|时间为|的时间|开始于|哪日/u;
 const ZH_PLACE = /哪里|哪儿|在哪|何地|何处|地点|地方在|哪个(?:城市|国家|省|地区|地方)|举办地|举行地/u;
 const ZH_NUMBER =
   /多少|几[个名位次件台辆人家岁年天种项座条]|数量|人数|总数|[数量率额]\s*[？?]?\s*$|[数量率额](?:是|为|有)|票房|营收|收入|销量|产量|增长|增速|规模|比例|震级|金额|吞吐量|交付量/u;
