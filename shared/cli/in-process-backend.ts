@@ -74,8 +74,10 @@ export async function openDatabaseReader(config: Config): Promise<Reader> {
     providers ??= import('../llm/providers.ts').then(({ createProviders }) => createProviders(config));
     return providers;
   };
+  // One search: ranking it in SQL beats loading every paragraph into the in-memory BM25 index first.
+  const bm25 = { ...config.search.bm25, memoryIndex: false };
   return databaseReader(
-    config,
+    { ...config, search: { ...config.search, bm25 } },
     database.db,
     searchProviders,
     () => 'none',
