@@ -70,9 +70,12 @@ const DATE_PATTERNS = [
   /\b(?:1[5-9]|20)\d{2}\b/gu,
   /(?:\d{2,4}|[一二三四五六七八九〇零]{2,4})年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月(?:\d{1,2}[日号]|[上中下]旬|初|底)?|\d{1,2}[日号]/gu,
 ];
-/** A number with its unit: 12人, 472.58亿元, $10.4 billion, 64.72%, 1,269 people. */
+/**
+ * A number with its unit: 12人, 472.58亿元, $10.4 billion, 64.72%, 1,269 people. Digits inside a
+ * Latin word name a thing, not an amount: Q3, MP3, A320.
+ */
 const NUMBER_PATTERN =
-  /[$€£¥]?\d+(?:[,，]\d{3})*(?:\.\d+)?\s*(?:%|‰|％|[万亿千百]+)?(?:\s*(?:billion|million|thousand|percent|per\s*cent)\b)?|[一二两三四五六七八九十百千万亿]+(?=[个名位人次件台辆家岁种项座条元])/gu;
+  /(?<![\p{Script=Latin}\d])[$€£¥]?\d+(?:[,，]\d{3})*(?:\.\d+)?\s*(?:%|‰|％|[万亿千百]+)?(?:\s*(?:billion|million|thousand|percent|per\s*cent)\b)?|[一二两三四五六七八九十百千万亿]+(?=[个名位人次件台辆家岁种项座条元])/gu;
 /** What follows the number of a clock time: 19时51分, 8:00. */
 const CLOCK_UNIT = /^\s*(?:[时点分秒]|:\d)/u;
 /** A bare four-digit year is a date, not an amount (unless a unit follows it). */
