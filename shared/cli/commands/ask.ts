@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.ts';
 import type { QaEvent } from '../../qa/events.ts';
 import { type AskRequest, askRequestSchema } from '../../qa/request.ts';
+import type { QaResponse } from '../../qa/response.ts';
 import { openBackend } from '../backend.ts';
 
 export interface AskOptions {
@@ -93,11 +94,7 @@ export function printEvent(event: QaEvent): void {
       const iterations = response.iterations === undefined ? '' : ` · ${response.iterations} iteration(s)`;
       process.stdout.write(`\n\nConfidence: ${response.confidence} · ${response.mode}${iterations}\n`);
       if (response.sources.length > 0) process.stdout.write('Sources:\n');
-      for (const s of response.sources) {
-        const score = ` (relevance ${s.relevance.toFixed(2)})`;
-        const flag = s.verified === false ? ' [quote not found in this source]' : '';
-        process.stdout.write(`  [${s.citation}] ${s.document_name} > ${s.section}${score}${flag}\n`);
-      }
+      for (const s of response.sources) process.stdout.write(`${sourceLine(s)}\n`);
       for (const quote of response.unverified_quotes ?? []) {
         process.stdout.write(`  unverified quote: “${quote}”\n`);
       }
@@ -112,4 +109,16 @@ export function printEvent(event: QaEvent): void {
     default:
       break;
   }
+}
+
+/**
+ * A source as the CLI lists it: "[1] report.docx > Budget (relevance 0.42)"; a passage outside any
+ * section (a Markdown file without headings) shows its document alone, not "report.md > ".
+ */
+export function sourceLine(
+  s: Pick<QaResponse['sources'][number], 'citation' | 'document_name' | 'section' | 'relevance' | 'verified'>,
+): string {
+  const where = s.section ? `${s.document_name} > ${s.section}` : s.document_name;
+  const flag = s.verified === false ? ' [quote not found in this source]' : '';
+  return `  [${s.citation}] ${where} (relevance ${s.relevance.toFixed(2)})${flag}`;
 }

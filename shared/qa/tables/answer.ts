@@ -1,4 +1,5 @@
 import { hasCjk } from '#shared/text/segment.ts';
+import { formFields, formRowText } from './form.ts';
 import type { TablePlan } from './plan.ts';
 import { rowText, type Table } from './table.ts';
 
@@ -33,9 +34,11 @@ export function tableAnswerText(
   const label = tableNotice(zh, table.title);
   const used = plan.rows.slice(0, MAX_QUOTED_ROWS);
   const markers = [...new Set(used.map((r) => table.rows[r]?.passage ?? 0))].map((p) => `[${citationOf(p)}]`);
+  const fields = formFields(table);
   const quoted = used.flatMap((r) => {
     const row = table.rows[r];
-    return row ? [`- ${rowText(table, row)} [${citationOf(row.passage)}]`] : [];
+    const text = row && (fields ? formRowText(fields, row, table) : rowText(table, row));
+    return row && text ? [`- ${text} [${citationOf(row.passage)}]`] : [];
   });
   const lead =
     plan.shape === 'rows'

@@ -22,6 +22,8 @@ export type TableShape =
   | 'previous'
   | 'next'
   | 'choice'
+  /** The value a form gives the label the question names (`planForm`). */
+  | 'field'
   /** No shape fits: the rows that best match the question, quoted whole (`bestRows`). */
   | 'rows';
 
