@@ -6,18 +6,14 @@
  * Prints the median wall and CPU time (user + system, the command's process and its threads) of
  * each, and writes bench/results/cli-<time>.json.
  */
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { loadConfig } from '#shared/config/index.ts';
-import { readServerLock } from '#shared/runtime/lock.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
 import { generateDocument } from './corpus.ts';
+import { startServer, timeCommand } from './processes.ts';
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', 'bin', 'dropqa.js');
 const args = process.argv.slice(2);
 const option = (name: string) => {
   const at = args.indexOf(name);
@@ -44,46 +40,13 @@ async function prepare(): Promise<void> {
   );
 }
 
-/** One run of the CLI: wall seconds, and CPU seconds read from /proc of the finished child (Linux) or undefined. */
-async function once(command: string[]): Promise<{ wall: number; cpu?: number }> {
-  const started = performance.now();
-  // `time -f` reports the child's user + system CPU, threads included.
-  const timed = existsSync('/usr/bin/time');
-  const argv = timed
-    ? ['/usr/bin/time', ['-f', 'CPU %U %S', process.execPath, BIN, ...command]]
-    : [process.execPath, [BIN, ...command]];
-  const { stderr } = await run(argv[0] as string, argv[1] as string[], {
-    env: { ...process.env, DROPQA_DATA_DIR: dataDir },
-    maxBuffer: 64 * 2 ** 20,
-  });
-  const wall = (performance.now() - started) / 1000;
-  const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-  return { wall, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined };
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 async function measure(command: string[]): Promise<{ wall: number; cpu: number }> {
-  await once(command); // the first run may build the CLI bundle
+  await timeCommand(dataDir, command); // the first run may build the CLI bundle
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await once(command));
+  for (let i = 0; i < RUNS; i++) runs.push(await timeCommand(dataDir, command));
   return { wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu ?? NaN)) };
-}
-
-/** `dropqa serve` on the folder in a process of its own; resolves once its lock names its URL. */
-async function startServer(): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, DROPQA_DATA_DIR: dataDir, PORT: '0' },
-    stdio: 'ignore',
-  });
-  for (let waited = 0; !readServerLock(dataDir); waited += 100) {
-    if (waited > 120_000 || child.exitCode !== null) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  };
 }
 
 mkdirSync(dataDir, { recursive: true });
@@ -97,18 +60,18 @@ const rows: { command: string; where: string; wall: number; cpu: number; target:
 for (const [name, command] of commands) {
   rows.push({ command: name, where: 'in-process', ...(await measure(command)), target: '< 2 s' });
 }
-const stop = await startServer();
+const server = await startServer(dataDir);
 try {
   for (const [name, command] of commands.slice(1)) {
     rows.push({ command: name, where: 'server running', ...(await measure(command)), target: '< 1 s' });
   }
 } finally {
-  await stop();
+  await server.stop();
 }
 
-const load = (await import('node:os')).loadavg()[0]?.toFixed(1);
+const load = loadavg()[0]?.toFixed(1);
 process.stdout.write(
-  `\ndropqa from the shell, ${DOCS} documents, median of ${RUNS} runs (load ${load} on ${(await import('node:os')).cpus().length} cores)\n\n`,
+  `\ndropqa from the shell, ${DOCS} documents, median of ${RUNS} runs (load ${load} on ${cpus().length} cores; server start ${server.seconds.toFixed(1)} s)\n\n`,
 );
 process.stdout.write('| command | where          | wall    | CPU     | target |\n');
 process.stdout.write('| ------- | -------------- | ------- | ------- | ------ |\n');

@@ -104,7 +104,7 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
       ),
       firstDeltaMs: median(deltas),
       serverReadySeconds: await timeServerStart(dataDir),
-      statusSeconds: await timeCommand(dataDir, ['status']),
+      statusSeconds: (await timeCommand(dataDir, ['status'])).wall,
     };
   } finally {
     clearInterval(sampler);

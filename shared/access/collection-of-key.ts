@@ -1,4 +1,4 @@
-import { assertCollectionName } from './scope.ts';
+import { assertCollectionName } from './collection-name.ts';
 
 /** `collections` of the configuration: how a key names its document's collection. */
 export interface CollectionSettings {

@@ -1,10 +1,9 @@
+export { assertCollectionName, COLLECTION_NAME } from './collection-name.ts';
 export { type CollectionSettings, collectionOfKey, uploadPrefix } from './collection-of-key.ts';
 export {
   type AccessScope,
   ALL_COLLECTIONS,
   allows,
-  assertCollectionName,
-  COLLECTION_NAME,
   collectionCondition,
   documentInScope,
   narrowScope,

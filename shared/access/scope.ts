@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { ValidationError } from '#shared/errors.ts';
+import { assertCollectionName } from './collection-name.ts';
 
 /**
  * What an asker may read: every collection (`all`, the local server) or the named ones. Every
@@ -13,19 +13,6 @@ export type AccessScope =
 
 /** Read access to every collection: the local, single-user server. */
 export const ALL_COLLECTIONS: AccessScope = Object.freeze({ kind: 'all' });
-
-/** A collection name: lower-case letters, digits, `-` and `_`, starting with a letter or digit. */
-export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
-/** Throws a ValidationError naming `field` unless `name` is a collection name. */
-export function assertCollectionName(name: string, field = 'collection'): string {
-  if (!COLLECTION_NAME.test(name)) {
-    throw new ValidationError(
-      `${field}: '${name}' is not a collection name (lower-case letters, digits, '-' and '_', at most 63)`,
-    );
-  }
-  return name;
-}
 
 /** Read access to the named collections only (none: nothing is readable). */
 export function readableCollections(names: readonly string[]): AccessScope {

@@ -17,18 +17,31 @@ import { stoppedWatchStatus } from '../watch/index.ts';
 import type { Backend, Reader } from './backend.ts';
 import { readInput } from './files.ts';
 
-/** The read-only half over an opened database; `activityOf` says what this process runs (nothing, for a reader). */
+type SearchProviders = { embedder: Embedder; reranker?: Reranker };
+
+/**
+ * The read-only half over an opened database; `activityOf` says what this process runs (nothing, for
+ * a reader). `providers` is called by the first search only: status, versions and diff load no embedder.
+ */
 function databaseReader(
   config: Config,
-  deps: { db: Db; embedder: Embedder; reranker?: Reranker },
+  db: Db,
+  providers: () => Promise<SearchProviders>,
   activityOf: ActivityOf,
   close: () => Promise<void>,
 ): Reader {
-  const { db } = deps;
   return {
     description: `${resolve(config.dataDir)} (in-process)`,
-    search: (request, collection) =>
-      search({ ...deps, access: narrowScope(ALL_COLLECTIONS, collection), search: config.search }, request),
+    search: async (request, collection) =>
+      search(
+        {
+          db,
+          ...(await providers()),
+          access: narrowScope(ALL_COLLECTIONS, collection),
+          search: config.search,
+        },
+        request,
+      ),
     async documents(options, collection) {
       const { items, total } = await listDocuments(db, narrowScope(ALL_COLLECTIONS, collection), options);
       return { items: items.map((doc) => withActivity(doc, activityOf)), total };
@@ -53,15 +66,20 @@ function databaseReader(
 export async function openDatabaseReader(config: Config): Promise<Reader> {
   // On this thread: the worker (which keeps a server's event loop free and times statements out)
   // costs a second thread's start-up and module loading, and a one-shot read is stopped by Ctrl-C.
-  const embedded = { ...config.database.embedded, worker: false };
-  const [database, { createProviders }] = await Promise.all([
-    openDatabase({ ...config, database: { ...config.database, embedded } }),
-    import('../llm/providers.ts'),
-  ]);
-  const providers = createProviders(config);
+  // Short-lived: a small buffer cache is quicker to start (`createPglite`).
+  const embedded = { ...config.database.embedded, worker: false, shortLived: true };
+  const database = await openDatabase({ ...config, database: { ...config.database, embedded } });
+  let providers: Promise<SearchProviders> | undefined;
+  const searchProviders = () => {
+    providers ??= import('../llm/providers.ts').then(({ createProviders }) => createProviders(config));
+    return providers;
+  };
+  // One search: ranking it in SQL beats loading every paragraph into the in-memory BM25 index first.
+  const bm25 = { ...config.search.bm25, memoryIndex: false };
   return databaseReader(
-    config,
-    { db: database.db, embedder: providers.embedder, reranker: providers.reranker },
+    { ...config, search: { ...config.search, bm25 } },
+    database.db,
+    searchProviders,
     () => 'none',
     () => database.close(),
   );
@@ -96,7 +114,8 @@ export async function openRuntimeBackend(
   }
   const reader = databaseReader(
     config,
-    rt.qa,
+    rt.db,
+    async () => rt.qa,
     (key) => rt.ingest.activity(key),
     () => rt.close(),
   );

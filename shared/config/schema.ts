@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTION_NAME } from '../access/scope.ts';
+import { COLLECTION_NAME } from '../access/collection-name.ts';
 
 /** Numbers arrive as strings from the environment; accept both. */
 const num = (fallback: number) => z.coerce.number().default(fallback);

@@ -22,11 +22,15 @@ export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '
 /**
  * Opens the embedded PGlite database (with pgvector and pg_trgm) on this thread; `dir` undefined
  * means in memory. Its statements run on the caller's event loop and cannot be timed out: the local
- * product uses `openPgliteWorker`; this one serves tests and tools that need the PGlite instance itself.
+ * product uses `openPgliteWorker`; this one serves tests, tools and the CLI's one-shot reads
+ * (`shortLived`: a small buffer cache, quicker to start).
  */
-export async function openPglite(dir?: string): Promise<Database & { pglite: PGlite }> {
+export async function openPglite(
+  dir?: string,
+  options: { shortLived?: boolean } = {},
+): Promise<Database & { pglite: PGlite }> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pglite = await createPglite(dir);
+  const pglite = await createPglite(dir, options);
   const db = await migratedDrizzle(withDrizzleParsers(pglite));
   return { db, driver: 'pglite', pglite, close: () => pglite.close() };
 }
@@ -124,14 +128,15 @@ export async function openPostgres(
 /**
  * The database the configuration names: Aurora through the Data API if `database.dataApi` is set,
  * else `database.url` (node-postgres), else PGlite under `<dataDir>/db`, in a worker thread unless
- * `database.embedded.worker` is false. `database.statementTimeoutMs` applies to all but the Data API.
+ * `database.embedded.worker` is false or `shortLived` is set. `database.statementTimeoutMs` applies to all but the Data API.
  */
 export async function openDatabase(config: {
   dataDir: string;
   database: {
     url?: string;
     statementTimeoutMs?: number;
-    embedded?: { worker?: boolean };
+    /** `shortLived`: a one-shot command's database on its thread, started with a small buffer cache. */
+    embedded?: { worker?: boolean; shortLived?: boolean };
     dataApi?: { resourceArn: string; secretArn: string; database: string };
   };
 }): Promise<Database> {
@@ -142,7 +147,9 @@ export async function openDatabase(config: {
   }
   if (config.database.url) return openPostgres(config.database.url, config.database.statementTimeoutMs);
   const dir = resolve(config.dataDir, 'db');
-  if (config.database.embedded?.worker === false) return openPglite(dir);
+  const embedded = config.database.embedded;
+  if (embedded?.shortLived) return openPglite(dir, { shortLived: true });
+  if (embedded?.worker === false) return openPglite(dir);
   return openPgliteWorker(dir, config.database.statementTimeoutMs ?? 0);
 }
 

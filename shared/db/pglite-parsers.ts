@@ -25,12 +25,27 @@ export function hasDrizzleParsers(parsers: Record<number, unknown> | undefined):
   );
 }
 
-/** Opens PGlite with the extensions the schema uses (pgvector, pg_trgm); `dir` undefined means in memory. */
-export async function createPglite(dir: string | undefined): Promise<PGlite> {
+/**
+ * The buffer cache of a short-lived PGlite: Postgres zeroes its shared memory at start, and the
+ * default 128 MB cost a one-shot command ~1 s of CPU (of ~2.6 s to open a 1,000-document folder).
+ */
+export const SHORT_LIVED_SHARED_BUFFERS = '16MB';
+
+/**
+ * Opens PGlite with the extensions the schema uses (pgvector, pg_trgm); `dir` undefined means in
+ * memory. `shortLived` (a one-shot command's read) starts it with a small buffer cache.
+ */
+export async function createPglite(
+  dir: string | undefined,
+  options: { shortLived?: boolean } = {},
+): Promise<PGlite> {
   const [{ PGlite }, { pg_trgm }, { vector }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite-pgvector'),
   ]);
-  return PGlite.create(dir, { extensions: { vector, pg_trgm } });
+  const startParams = options.shortLived
+    ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHORT_LIVED_SHARED_BUFFERS}`]
+    : undefined;
+  return PGlite.create(dir, { extensions: { vector, pg_trgm }, startParams });
 }

@@ -27,7 +27,9 @@ const EN_NUMBER = new RegExp(
 const EN_NAME =
   /\bwho(?:m|se)?\b|\b(?:which|what)\s+(?!(?:is|was|are|were|does|did|do|has|have|had|can|will|would|should|kind|type|sort)\b)[a-z]+\b|\bname\s+of\b/i;
 
-const ZH_DATE = /什么时候|何时|哪一?年|哪一?天|哪个月|几月|几号|日期|时间$|时间是|时间为|的时间|开始于|哪日/u;
+// A question may end on its question mark (NFKC makes the full-width ？ a plain ?): "…的开始时间？".
+const ZH_DATE =
+  /什么时候|何时|哪一?年|哪一?天|哪个月|几月|几号|日期|时间\s*\??\s*$|时间是|时间为|的时间|开始于|哪日/u;
 const ZH_PLACE = /哪里|哪儿|在哪|何地|何处|地点|地方在|哪个(?:城市|国家|省|地区|地方)|举办地|举行地/u;
 const ZH_NUMBER =
   /多少|几[个名位次件台辆人家岁年天种项座条]|数量|人数|总数|[数量率额]\s*[？?]?\s*$|[数量率额](?:是|为|有)|票房|营收|收入|销量|产量|增长|增速|规模|比例|震级|金额|吞吐量|交付量/u;
@@ -68,9 +70,12 @@ const DATE_PATTERNS = [
   /\b(?:1[5-9]|20)\d{2}\b/gu,
   /(?:\d{2,4}|[一二三四五六七八九〇零]{2,4})年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月(?:\d{1,2}[日号]|[上中下]旬|初|底)?|\d{1,2}[日号]/gu,
 ];
-/** A number with its unit: 12人, 472.58亿元, $10.4 billion, 64.72%, 1,269 people. */
+/**
+ * A number with its unit: 12人, 472.58亿元, $10.4 billion, 64.72%, 1,269 people. Digits inside a
+ * Latin word name a thing, not an amount: Q3, MP3, A320.
+ */
 const NUMBER_PATTERN =
-  /[$€£¥]?\d+(?:[,，]\d{3})*(?:\.\d+)?\s*(?:%|‰|％|[万亿千百]+)?(?:\s*(?:billion|million|thousand|percent|per\s*cent)\b)?|[一二两三四五六七八九十百千万亿]+(?=[个名位人次件台辆家岁种项座条元])/gu;
+  /(?<![\p{Script=Latin}\d])[$€£¥]?\d+(?:[,，]\d{3})*(?:\.\d+)?\s*(?:%|‰|％|[万亿千百]+)?(?:\s*(?:billion|million|thousand|percent|per\s*cent)\b)?|[一二两三四五六七八九十百千万亿]+(?=[个名位人次件台辆家岁种项座条元])/gu;
 /** What follows the number of a clock time: 19时51分, 8:00. */
 const CLOCK_UNIT = /^\s*(?:[时点分秒]|:\d)/u;
 /** A bare four-digit year is a date, not an amount (unless a unit follows it). */

@@ -146,7 +146,9 @@ interface Candidate {
  * and is quoted only when the document offers nothing else). When the question expects a date,
  * place, number or name (`expectedAnswerType`), a sentence holding no such span near its question
  * terms, beyond what the question already says, counts for half. The best sentence leads; a further
- * sentence is quoted only when it adds question terms the ones before it lack (never padding).
+ * sentence is quoted only when it adds question terms the ones before it lack (never padding), and
+ * for a factoid answer (`lead`) once the value the passages agree on is quoted, only when it offers
+ * another value.
  */
 export function pickAnswerSentences(
   question: string,
@@ -217,6 +219,7 @@ export function pickAnswerSentences(
   // the answer when it states a value not quoted yet (the passages may disagree, or the best
   // sentence name another thing), and the value the passages agree on most is always quoted.
   let slotFilled = !type || !scored.some((s) => s.agreed);
+  let agreedQuoted = false;
   let chars = 0;
   const offered = new Set<string>();
   // A quantity question's amount line ("Quantity: 1450") holds no question term of its own: it
@@ -231,6 +234,10 @@ export function pickAnswerSentences(
       .filter((t) => terms.has(t)),
   );
   let anchors: string[] | undefined;
+  // The years the question names ("in 2021"): another value must be of the years the leading sentence
+  // holds, not the 2022 figure beside the 2021 one.
+  const years = [...terms].filter((t) => YEAR.test(t));
+  let yearAnchors: string[] = [];
   // The clauses holding the answers the passages agree on most outweigh the question terms of any other.
   const answerWeight = [...terms].reduce((sum, t) => sum + weight(t), 0);
   const clauseWeight = (clause: string, answers: string[]) => {
@@ -247,6 +254,7 @@ export function pickAnswerSentences(
       (!slotFilled && s.agreed) ||
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
         (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
+        yearAnchors.every((t) => s.covered.has(t)) &&
         s.answers.some((a) => !offered.has(a)) &&
         // Another value, or a fuller one ("December 2015" after "2015"); not the agreed value again
         // beside some other name ("Pogačar (UAE Team Emirates)").
@@ -254,6 +262,9 @@ export function pickAnswerSentences(
           s.answers.some((a) => [...offered].some((o) => refines(a, o))))) ||
       (s.amount && !amountQuoted);
     if (lead && picked.length > 0 && !fillsSlot && [...s.covered].every((t) => covered.has(t))) continue;
+    // Once the value the passages agree on is quoted, the question is answered: a further sentence
+    // must offer another value (the passages may disagree), not merely more of the question's terms.
+    if (lead && agreedQuoted && !fillsSlot) continue;
     // Without an expected answer type nothing says which clause answers: the sentence is quoted whole.
     const shown = type ? clauseWindow(s.text, (clause) => clauseWeight(clause, s.answers)) : s.text;
     const length = [...shown].length;
@@ -265,8 +276,10 @@ export function pickAnswerSentences(
       sentence: neutralizeMarkers(s.text),
     });
     for (const t of s.covered) covered.add(t);
+    if (!anchors) yearAnchors = years.filter((t) => s.covered.has(t));
     anchors ??= [...named].filter((t) => s.covered.has(t));
     slotFilled ||= s.agreed;
+    agreedQuoted ||= type !== undefined && s.agreed;
     amountQuoted ||= s.amount;
     for (const a of s.answers) offered.add(a);
     chars += length;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTION_NAME } from '../../access/scope.ts';
+import { COLLECTION_NAME } from '../../access/collection-name.ts';
 import { MAX_INT4, versionNumber } from '../../search/version-number.ts';
 
 /** `?collection=` on lists, search and ask: the name of one collection (shared/access). */

@@ -46,6 +46,36 @@ describe('pickAnswerSentences: the sentence that answers leads, nothing pads', (
     expect(quoted).toEqual(['The Kestrel budget is 2.4 million euros.']);
   });
 
+  it('quotes no further sentence once the agreed answer is quoted, though it holds other question terms', () => {
+    const quoted = texts('Who won the 2021 Tour de France?', [
+      { content: 'Tadej Pogacar was the 2021 Tour de France champion.', citation: 1 },
+      { content: 'Pogacar won the Tour again, for the second year.', citation: 2 },
+    ]);
+    expect(quoted).toEqual(['Tadej Pogacar was the 2021 Tour de France champion.']);
+  });
+
+  it('reads no amount in the digits of a name such as Q3, so the sentence stating the amount is quoted', () => {
+    const quoted = texts("What was Tesla's revenue in Q3 2019?", [
+      { content: 'I was asked to create a Q3 2019 revenue chart.', citation: 1 },
+      {
+        content: 'Tesla reported third-quarter revenue of $6.3 billion and earnings per share.',
+        citation: 2,
+      },
+    ]);
+    expect(quoted[0]).toBe('Tesla reported third-quarter revenue of $6.3 billion and earnings per share.');
+    expect(typedSpans('Q3 sales of the A320 rose 1,269 units.', 'number').map((s) => s.text)).toEqual([
+      '1,269',
+    ]);
+  });
+
+  it("quotes no other year's value as another answer for the year the question names", () => {
+    const quoted = texts('What was the Kestrel budget in 2021?', [
+      { content: 'The Kestrel budget in 2021 was 2.4 million euros.', citation: 1 },
+      { content: 'The Kestrel budget in 2022 was 3.1 million euros.', citation: 2 },
+    ]);
+    expect(quoted).toEqual(['The Kestrel budget in 2021 was 2.4 million euros.']);
+  });
+
   it('leaves out a passage about something else that shares a word or two with the question', () => {
     const quoted = texts('Who designed the Kestrel drone battery?', [
       { content: 'Maria Chen designed the Kestrel drone battery.', citation: 1 },
@@ -132,6 +162,12 @@ describe('answer types', () => {
     expect(expectedAnswerType('And its budget?')).toBe('number');
     expect(expectedAnswerType('What did Project Vega cost?')).toBe('number');
     expect(expectedAnswerType('What is the main goal?')).toBeUndefined();
+  });
+
+  it('reads a Chinese question ending on 时间 and its question mark as asking for a date', () => {
+    expect(expectedAnswerType('C919商业首飞时间？')).toBe('date');
+    expect(expectedAnswerType('C919商业首飞时间?')).toBe('date');
+    expect(expectedAnswerType('C919商业首飞时间')).toBe('date');
   });
 
   it('finds amounts but not the parts of dates and times', () => {
