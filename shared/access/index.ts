@@ -1,5 +1,12 @@
 export { type CollectionSettings, collectionOfKey, uploadPrefix } from './collection-of-key.ts';
 export {
+  type AccessGrants,
+  ADMIN_GROUP,
+  accessGrantsSchema,
+  accessOfGroups,
+  type GrantedAccess,
+} from './grants.ts';
+export {
   type AccessScope,
   ALL_COLLECTIONS,
   allows,
