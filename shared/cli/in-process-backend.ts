@@ -39,7 +39,7 @@ function databaseReader(
     },
     async diff(keyOrId, range) {
       const document = await resolveDocument(db, ALL_COLLECTIONS, keyOrId);
-      return diffVersions(db, document.id, range);
+      return diffVersions(db, ALL_COLLECTIONS, document.id, range);
     },
     watchStatus: () => stoppedWatchStatus(db, config),
     close,

@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readableCollections } from '#shared/access/scope.ts';
+import { listDocumentImages } from '#shared/api/routes/document-images.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { queryRows } from '#shared/db/client.ts';
+import { diffVersions } from '#shared/diff/index.ts';
+import { NotFoundError } from '#shared/errors.ts';
+import { HIDDEN_ANSWER } from '#shared/qa/conversation/readable-turns.ts';
+import { readDocumentImage } from '#shared/qa/documents/images.ts';
+import { topicsOf } from '#shared/qa/history.ts';
 import { QA_MODES } from '#shared/qa/request.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
 import { lambdaApp } from '../../../functions/ask/app.ts';
@@ -75,6 +82,8 @@ const jsonBody = (body: unknown): RequestInit => ({
 
 /** A topic of A's document: what a merge of B's topic would fold it into. */
 const aTopic = randomUUID();
+/** A topic of both A's and B's documents. */
+const sharedTopic = randomUUID();
 
 /** Request bodies of the routes that take one; a route of the document without one fails the test. */
 const BODIES: Record<string, (t: Target) => RequestInit> = {
@@ -158,6 +167,12 @@ describe('two teams on the Lambda app: A (hr) never sees B (engineering)', () =>
     const topic = randomUUID();
     await db.execute(sql`INSERT INTO topics (id, name) VALUES (${topic}::uuid, ${B_TOPIC})`);
     await db.execute(sql`INSERT INTO topics (id, name) VALUES (${aTopic}::uuid, 'Payroll rules')`);
+    // A topic both teams' documents are linked to: its summary for A must draw on A's only.
+    await db.execute(sql`INSERT INTO topics (id, name) VALUES (${sharedTopic}::uuid, 'Heron budget')`);
+    for (const id of [aDocument, document]) {
+      await db.execute(sql`INSERT INTO document_topics (document_id, topic_id, confidence)
+        VALUES (${id}::uuid, ${sharedTopic}::uuid, 0.8)`);
+    }
     await db.execute(sql`INSERT INTO document_topics (document_id, topic_id, confidence)
       VALUES (${aDocument}::uuid, ${aTopic}::uuid, 0.9)`);
     await db.execute(sql`INSERT INTO document_topics (document_id, topic_id, confidence)
@@ -316,6 +331,59 @@ describe('two teams on the Lambda app: A (hr) never sees B (engineering)', () =>
     expect(listed).not.toContain('planted.md');
     // A's own document stays A's to change.
     expect((await request(B, `/api/documents/${aDocument}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('summarizes a topic of both teams for A from A’s documents only', async () => {
+    const text = await (await request(A, '/api/qa/summarize', jsonBody({ topic_id: sharedTopic }))).text();
+    expect(text).toContain('pay.md');
+    for (const secret of secrets()) expect(text, secret).not.toContain(secret);
+    expect(
+      await (await request(B, '/api/qa/summarize', jsonBody({ topic_id: sharedTopic }))).text(),
+    ).toContain('design.md');
+  });
+
+  it('keeps the turns of a user who lost a collection, hiding the answers that quoted it', async () => {
+    // The same person (one Cognito subject), first in both groups, then in hr only.
+    const both = tokenFor('user-d', ['hr', 'engineering']);
+    const hrOnly = tokenFor('user-d', ['hr']);
+    const asked = await (
+      await request(both, '/api/qa/ask', jsonBody({ question: QUESTION, mode: 'standard' }))
+    ).text();
+    expect(asked).toContain(B_TEXT);
+    const conversation = /"conversation_id":"([0-9a-f-]{36})"/.exec(asked)?.[1] ?? '';
+    const turns = await (await request(hrOnly, `/api/qa/conversations/${conversation}`)).text();
+    expect(turns).toContain(QUESTION);
+    expect(turns).toContain(HIDDEN_ANSWER);
+    const history = await (await request(hrOnly, '/api/qa/history')).text();
+    expect(history).toContain(HIDDEN_ANSWER);
+    const followUp = await request(
+      hrOnly,
+      '/api/qa/ask',
+      jsonBody({ question: 'And what else?', conversation_id: conversation }),
+    );
+    for (const text of [turns, history, await followUp.text()]) {
+      for (const secret of [B_TEXT, 'design.md', mine.document]) expect(text).not.toContain(secret);
+    }
+    // Given the collection back, the answer shows again.
+    expect(await (await request(both, `/api/qa/conversations/${conversation}`)).text()).toContain(B_TEXT);
+  });
+
+  it('reads versions diffs and images only within the scope given to the readers themselves', async () => {
+    const hr = readableCollections(['hr']);
+    await expect(diffVersions(rt.db, hr, mine.document)).rejects.toThrow(NotFoundError);
+    await expect(listDocumentImages(rt.db, hr, mine.document)).rejects.toThrow(NotFoundError);
+    await expect(
+      readDocumentImage({ db: rt.db, store: rt.store }, hr, mine.document, B_IMAGE),
+    ).rejects.toThrow(NotFoundError);
+    const own = readableCollections(['engineering']);
+    expect((await listDocumentImages(rt.db, own, mine.document)).items.map((i) => i.filename)).toEqual([
+      B_IMAGE,
+    ]);
+    expect((await readDocumentImage({ db: rt.db, store: rt.store }, own, mine.document, B_IMAGE)).mime).toBe(
+      'image/png',
+    );
+    expect(await topicsOf(rt.db, hr, [mine.document, aDocument])).not.toContain(B_TOPIC);
+    expect(await topicsOf(rt.db, own, [mine.document])).toContain(B_TOPIC);
   });
 
   it('shows a user in no granting group nothing, and refuses an unsigned request', async () => {
