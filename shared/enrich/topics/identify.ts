@@ -3,6 +3,7 @@ import type { Db } from '#shared/db/client.ts';
 import { queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { ProviderError, reasonOf } from '#shared/errors.ts';
+import { chanceSimilarity } from '#shared/llm/offline/hashing-embedder.ts';
 import type { Providers } from '#shared/llm/types.ts';
 import { pgArray } from '#shared/search/scope.ts';
 import { segment } from '#shared/text/segment.ts';
@@ -28,8 +29,9 @@ const NAMED_CANDIDATES = 200;
  * topics the question names (the share of a topic name's search tokens the question contains, from
  * `NAMED_SHARE`: "Borealis" in "What did Borealis cost?", 数据平台 in 数据平台的预算), which works
  * without a model, and the topics whose name embedding is closest to the question's, at `minScore`
- * similarity or above (only topics embedded by the current embedder are compared). A topic found
- * both ways keeps the higher score.
+ * similarity or above (only topics embedded by the current embedder are compared; with the offline
+ * hashing embedder, above its `chanceSimilarity` too: "Zhang" is no topic of a question about an
+ * airport however the hashes fall). A topic found both ways keeps the higher score.
  *
  * @example const topics = await identifyQuestionTopics(db, providers, '预算是多少？'); // [{ name: '预算', score: 0.41, ... }]
  */
@@ -62,7 +64,7 @@ export async function identifyQuestionTopics(
         ORDER BY t.embedding::vector(${dims}) <=> ${literal}::vector(${dims}), t.id
         LIMIT ${options.topK ?? 3}::int`,
   );
-  const minScore = options.minScore ?? 0.1;
+  const minScore = Math.max(options.minScore ?? 0.1, chanceSimilarity(embedder) ?? 0);
   const near = rows
     .map((row) => ({ ...row, score: Number(row.score), documents: Number(row.documents) }))
     .filter((row) => row.score >= minScore);

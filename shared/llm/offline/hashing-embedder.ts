@@ -5,6 +5,16 @@ import { emitFeatures, type FeatureSink } from '#shared/text/feature-hash.ts';
 export const HASHING_EMBEDDER_MODEL = 'offline-hash-v1';
 
 /**
+ * The similarity two unrelated texts reach by chance under the hashing embedder: signed feature
+ * hashing spreads their cosine around 0 with a standard deviation of about 1/sqrt(dimensions), so
+ * three of those (0.19 at 256 dimensions) is where a score starts to mean shared words. Undefined
+ * for other embedders, whose chance level is not known in advance.
+ */
+export function chanceSimilarity(embedder: { model: string; dimensions: number }): number | undefined {
+  return embedder.model === HASHING_EMBEDDER_MODEL ? 3 / Math.sqrt(embedder.dimensions) : undefined;
+}
+
+/**
  * The offline embedder: feature hashing of character n-grams (CJK characters and character pairs,
  * Latin words and their trigrams) into `dimensions` signed buckets, sublinear term frequency,
  * L2-normalized. Deterministic and dependency-free; similarity is lexical, not semantic, but it works

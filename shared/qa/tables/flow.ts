@@ -9,6 +9,8 @@ import { tableAnswerText } from './answer.ts';
 import { bestRows } from './best-rows.ts';
 import { isTableHit, type LoadedTable, loadTable, passageHits } from './load.ts';
 import { planTable, type TablePlan } from './plan.ts';
+import { readQuestion } from './question.ts';
+import type { Table } from './table.ts';
 
 /** Tables (the best hits' own) tried before giving up on a table answer. */
 const MAX_TABLES = 3;
@@ -26,6 +28,20 @@ function withRelevance(passages: SearchHit[], hits: readonly SearchHit[], tableH
     const relevance = ranked.get(p.nodeId) ?? tableHit.relevance;
     return relevance === undefined ? p : { ...p, relevance };
   });
+}
+
+/**
+ * Whether the question names something of the table by a word, not only by a number: a cell
+ * phrase or a column name with a letter in it. "2022年春运什么时候开始？" shares only "2022" with a
+ * sheet of duck counts by year; that is no sign the question is about the sheet.
+ */
+function namesByWord(question: string, table: Table): boolean {
+  const facts = readQuestion(question, table);
+  const wordy = (w: string) => /\p{L}/u.test(w);
+  return (
+    facts.conditions.some((c) => c.phrase.some(wordy)) ||
+    [...facts.headerAt].some((i) => wordy(facts.words[i] ?? ''))
+  );
 }
 
 /**
@@ -55,6 +71,8 @@ export async function* offlineTableAnswer(
   for (const hit of candidates) {
     const loaded = await loadTable(deps.db, hit);
     if (!loaded) continue;
+    // A table below the best passage answers only a question that names it by a word.
+    if (hit !== hits[0] && !namesByWord(request.question, loaded.table)) continue;
     const plan = planTable(request.question, loaded.table);
     if (plan?.result.some(Boolean)) {
       yield* answerFromTable(deps, request, { hits, hit, loaded, plan, trace });

@@ -381,4 +381,19 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
     expect(topics.length).toBeLessThanOrEqual(3);
     expect(await identifyQuestionTopics(db, offline, '???')).toEqual([]);
   });
+
+  it('finds no topic by the hashing embedder’s chance similarity alone', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    const wide: Providers = { embedder: new HashingEmbedder({ dimensions: 256 }), label: 'offline' };
+    await deriveDocumentTopics(db, wide, { documentId, version: 1 }, SETTINGS);
+    for (const question of [
+      '2021年北京大兴机场年旅客吞吐量是多少？',
+      'Who was the cashier on the TechMart receipt?',
+    ]) {
+      expect(await identifyQuestionTopics(db, wide, question)).toEqual([]);
+    }
+    expect((await identifyQuestionTopics(db, wide, 'When is the cluster budget reviewed?'))[0]?.name).toMatch(
+      /budget|cluster/i,
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
+import { markdownParser } from '#shared/parse/markdown.ts';
 import { csvParser } from '#shared/parse/sheets/parse-workbook.ts';
 import { xlsxParser } from '#shared/parse/xlsx/parse-xlsx.ts';
 import { ask } from '#shared/qa/ask.ts';
@@ -26,6 +27,13 @@ const CUPS_CSV = [
   'Boston Bruins,6,2011',
   'Chicago Blackhawks,6,2015',
   'Edmonton Oilers,5,1990',
+].join('\n');
+
+/** Prose that answers a question whose only word a table holds is a year (the walk-through's misroute). */
+const TRAVEL_NOTES_ZH = [
+  '# 新闻摘编',
+  '',
+  '2022年春运时间：2022年1月17日—2月25日，共40天。春运第一天的火车票1月3日开抢。',
 ].join('\n');
 
 /** Ducks counted by year, with a second table lower in the sheet under its own header. */
@@ -62,7 +70,12 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
       bytes: readFileSync(join(import.meta.dirname, '../../fixtures/tables/nba-champions-zh.csv')),
       filename: 'nba-champions-zh.csv',
     });
+    const travel = await markdownParser.parse({
+      bytes: new TextEncoder().encode(TRAVEL_NOTES_ZH),
+      filename: 'travel-zh.md',
+    });
     await indexWithRenditions(database.db, new LocalBlobStore(dir), [
+      { filename: 'travel-zh.md', versions: [travel] },
       { filename: 'stanley-cups.csv', versions: [cups] },
       { filename: 'ducks.xlsx', versions: [ducks] },
       { filename: 'nba-champions-zh.csv', versions: [champions] },
@@ -127,6 +140,12 @@ describe('offline answers over a CSV and an .xlsx (issue 31)', () => {
     expect(response.answer).toContain(
       '- 球队: 洛杉矶湖人 · 分区: 西部 · 总冠军次数: 17 · 最近夺冠: 2020 [1]',
     );
+  });
+
+  it('leaves a question to the prose when a lower-ranked table shares only a year with it', async () => {
+    const response = await answer('2022年春运什么时候开始？');
+    expect(response.answer).not.toContain('Freshwater');
+    expect(response.answer).toContain('1月17日');
   });
 
   it('answers a superlative with the row it used', async () => {
