@@ -24,6 +24,9 @@ const REPOSITORY = [
 /** Types that carry a required `access: AccessScope` (shared/search/types.ts, shared/qa/deps.ts). */
 const SCOPED_TYPES = new Set(['AccessScope', 'SearchDeps', 'QaDeps']);
 
+/** Types that hold the database: a function taking one reads it. */
+const DB_TYPES = new Set(['Db', 'AssetDeps']);
+
 /** Exported functions that read the database but return nothing an asker sees, each with why. */
 const EXEMPT: Record<string, string> = {
   writeChangeSummary: "the Summarize step's own version (pipeline, no asker)",
@@ -72,7 +75,7 @@ function judge(params: readonly ts.ParameterDeclaration[]): { scoped: boolean; r
   const types = params.flatMap((p) => typeNames(p.type));
   return {
     scoped: required.some((p) => typeNames(p.type).some((t) => SCOPED_TYPES.has(t))),
-    readsDb: types.some((t) => t === 'Db' || SCOPED_TYPES.has(t)),
+    readsDb: types.some((t) => DB_TYPES.has(t) || SCOPED_TYPES.has(t)),
   };
 }
 
