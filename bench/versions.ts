@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { diffVersions } from '#shared/diff/index.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
@@ -51,7 +52,7 @@ export async function benchVersions(rt: Runtime, results: Record<string, unknown
   let summary: unknown;
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();
-    summary = (await diffVersions(rt.db, id)).summary;
+    summary = (await diffVersions(rt.db, ALL_COLLECTIONS, id)).summary;
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);

@@ -55,7 +55,7 @@ const JUSTIFIED: [RegExp, string][] = [
   ],
   [
     findingPattern(
-      '^Resource::(arn:{partition}:s3:::[a-z0-9-]+-documents-{account}-{region}|<Site[A-Za-z0-9]*\\.Arn>)\\/(uploads\\/|documents\\/|attachments\\/)?\\*$',
+      '^Resource::(arn:{partition}:s3:::[a-z0-9-]+-documents-{account}-{region}|<Site[A-Za-z0-9]*\\.Arn>)\\/(uploads\\/|collections\\/|documents\\/|attachments\\/)?\\*$',
     ),
     'Object keys inside the named bucket, or one prefix of it, cannot be listed in advance.',
   ],

@@ -35,6 +35,14 @@ export function storageEnvironment(bucketName: string): Record<string, string> {
 }
 
 /**
+ * The collections variables of every function that creates documents or reads them (a key's
+ * collection is set when its document is created): the `collectionPrefixes` setting.
+ */
+export function collectionsEnvironment(settings: Settings): Record<string, string> {
+  return { DROPQA_COLLECTIONS__PREFIXES: JSON.stringify(settings.collectionPrefixes) };
+}
+
+/**
  * The configuration the functions run with, as far as `providerEnvironment` sets it (no file: a
  * function reads none). Throws a ConfigError at synthesis for settings the functions would refuse.
  */

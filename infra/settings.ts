@@ -1,5 +1,7 @@
 import type { App } from 'aws-cdk-lib';
 import { z } from 'zod';
+import { accessGrantsSchema } from '#shared/access/grants.ts';
+import { COLLECTION_NAME } from '#shared/access/scope.ts';
 import {
   DEFAULT_BEDROCK_CHAT_MODEL,
   DEFAULT_BEDROCK_CONDENSE_MODEL,
@@ -38,6 +40,23 @@ const roleModelsSchema = z
     }),
   )
   .default({});
+
+/** An object from cdk.json, or the same as a JSON string from `-c key='{...}'`. */
+function jsonOrObject<T extends z.ZodType>(schema: T) {
+  return z
+    .union([
+      z.string().transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'not JSON' });
+          return z.NEVER;
+        }
+      }),
+      z.record(z.string(), z.unknown()),
+    ])
+    .pipe(schema);
+}
 
 /**
  * The deployment's settings, from CDK context (`cdk.json` or `-c key=value`), each with a default
@@ -116,6 +135,19 @@ const settingsSchema = z.object({
    * concurrency quota is 10, keep it at 1 or 2.
    */
   pipelineConcurrency: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * Which collections each Cognito group reads and writes (docs/aws.md "Two teams"), e.g.
+   * `{ "hr": { "read": ["hr", "handbook"], "write": ["hr"] } }`; the groups are created in the user
+   * pool. Members of `admin` read and write everything; a user in no granting group sees nothing.
+   */
+  accessGrants: jsonOrObject(accessGrantsSchema).default({}),
+  /**
+   * Bucket folder -> collection (the configuration's collections.prefixes, docs/collections.md),
+   * e.g. `{ "hr/": "hr", "eng/": "engineering" }`; uploads into a chosen collection need none.
+   */
+  collectionPrefixes: jsonOrObject(
+    z.record(z.string().min(1), z.string().regex(COLLECTION_NAME, 'a collection name')),
+  ).default({}),
   /** Step Functions stops an execution after this long. */
   executionTimeoutMinutes: z.coerce.number().int().positive().default(60),
 });

@@ -1,6 +1,7 @@
 import { streamHandle } from 'hono/aws-lambda';
 import '../lib/log.ts';
 import { ConfigError } from '#shared/errors.ts';
+import { readLambdaEnv } from '../lib/env.ts';
 import { lambdaApp } from './app.ts';
 import { cognitoVerifier } from './cognito-token.ts';
 import { lambdaRuntime } from './runtime.ts';
@@ -12,6 +13,7 @@ if (!USER_POOL_ID || !USER_POOL_CLIENT_ID)
 const app = lambdaApp(
   await lambdaRuntime(),
   cognitoVerifier({ userPoolId: USER_POOL_ID, clientId: USER_POOL_CLIENT_ID }),
+  readLambdaEnv().ACCESS_GRANTS,
 );
 
 /**

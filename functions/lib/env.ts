@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessGrantsSchema } from '#shared/access/grants.ts';
 import type { Config } from '#shared/config/index.ts';
 import { ConfigError } from '#shared/errors.ts';
 
@@ -13,6 +14,23 @@ const lambdaEnvSchema = z.object({
   INGEST_QUEUE_URL: z.string().min(1).optional(),
   /** The most ingestion executions that may run at once (the `pipelineConcurrency` setting). */
   PIPELINE_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  /**
+   * The ask function's grants (the `accessGrants` setting) as JSON: which collections each Cognito
+   * group reads and writes (shared/access/grants.ts). Unset: none, so only `admin` members see anything.
+   */
+  ACCESS_GRANTS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === '') return {};
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(accessGrantsSchema),
 });
 export type LambdaEnv = z.infer<typeof lambdaEnvSchema>;
 

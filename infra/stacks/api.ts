@@ -1,17 +1,31 @@
+import { createHash } from 'node:crypto';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import {
+  AccountRecovery,
+  CfnUserPoolGroup,
+  FeaturePlan,
+  Mfa,
+  UserPool,
+  type UserPoolClient,
+} from 'aws-cdk-lib/aws-cognito';
 import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { ADMIN_GROUP } from '#shared/access/grants.ts';
 import { grantObjects } from '../grants.ts';
 import { HouseFunction } from '../house-function.ts';
 import { acknowledge } from '../nag.ts';
-import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
+import {
+  collectionsEnvironment,
+  grantModels,
+  providerEnvironment,
+  storageEnvironment,
+} from '../providers-env.ts';
 import type { Settings } from '../settings.ts';
 import type { DatabaseStack } from './database.ts';
-import { ANY_KEY, UPLOAD_PREFIX } from './storage.ts';
+import { ANY_KEY, COLLECTIONS_PREFIX, UPLOAD_PREFIX } from './storage.ts';
 
 export interface ApiStackProps extends StackProps {
   settings: Settings;
@@ -25,7 +39,8 @@ export interface ApiStackProps extends StackProps {
  * The ask function (the Hono app: REST API, SSE answers, images, presigned uploads) behind a Function
  * URL in RESPONSE_STREAM mode with AWS_IAM auth, outside any VPC; only CloudFront, signing with
  * origin access control, may invoke it. Users sign in with Cognito (no self sign-up: an administrator
- * invites them); the function checks their ID token.
+ * invites them); the function checks their ID token, and their Cognito groups, through the
+ * `accessGrants` setting, say which collections they read and write (the groups are created here).
  */
 export class ApiStack extends Stack {
   readonly ask: HouseFunction;
@@ -81,6 +96,21 @@ export class ApiStack extends Stack {
       preventUserExistenceErrors: true,
     });
 
+    for (const group of new Set([ADMIN_GROUP, ...Object.keys(settings.accessGrants)])) {
+      const grant = settings.accessGrants[group];
+      new CfnUserPoolGroup(this, `Group${group.replace(/[^A-Za-z0-9]/g, '')}${hashOf(group)}`, {
+        userPoolId: this.userPool.userPoolId,
+        groupName: group,
+        description:
+          group === ADMIN_GROUP
+            ? 'DropQA: reads and writes every collection'
+            : `DropQA: reads ${grant?.read.join(', ') || 'nothing'}; writes ${grant?.write.join(', ') || 'nothing'}`.slice(
+                0,
+                2048,
+              ),
+      });
+    }
+
     this.ask = new HouseFunction(this, 'Ask', {
       entry: 'functions/ask/handler.ts',
       description: 'DropQA HTTP API and streaming answers (Function URL, RESPONSE_STREAM)',
@@ -92,6 +122,8 @@ export class ApiStack extends Stack {
       environment: {
         ...providerEnvironment(settings),
         ...storageEnvironment(bucket.bucketName),
+        ...collectionsEnvironment(settings),
+        ACCESS_GRANTS: JSON.stringify(settings.accessGrants),
         DROPQA_LIFECYCLE__PRESIGN_EXPIRY_SECONDS: String(settings.presignExpirySeconds),
         DROPQA_LIMITS__ASK_RATE__PER_MINUTE: String(settings.askPerMinute),
         DROPQA_LIMITS__ASK_RATE__BURST: String(settings.askBurst),
@@ -103,7 +135,8 @@ export class ApiStack extends Stack {
     database.grantDataApi(this.ask);
     grantObjects(this.ask, bucket, {
       read: true,
-      write: [UPLOAD_PREFIX],
+      // Uploads into a chosen collection go under collections/<name>/; the app checks the user may.
+      write: [UPLOAD_PREFIX, COLLECTIONS_PREFIX],
       // Deleting a document removes its original, wherever it was ingested from.
       delete: [ANY_KEY],
     });
@@ -118,4 +151,9 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId });
   }
+}
+
+/** A short stable suffix that keeps construct ids of group names differing only in punctuation apart. */
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 6);
 }

@@ -18,7 +18,12 @@ import type { FunctionEntry } from '../function-bundles.ts';
 import { grantObjects, type ObjectAccess } from '../grants.ts';
 import { HouseFunction } from '../house-function.ts';
 import { acknowledge } from '../nag.ts';
-import { grantModels, providerEnvironment, storageEnvironment } from '../providers-env.ts';
+import {
+  collectionsEnvironment,
+  grantModels,
+  providerEnvironment,
+  storageEnvironment,
+} from '../providers-env.ts';
 import type { Settings } from '../settings.ts';
 import type { DatabaseStack } from './database.ts';
 import { ATTACHMENT_PREFIX, DERIVED_PREFIX } from './storage.ts';
@@ -139,7 +144,11 @@ export class PipelineStack extends Stack {
     const { settings, database } = props;
     const bucket = Bucket.fromBucketName(this, 'Documents', props.bucketName);
     const logRetention = settings.logRetentionDays as RetentionDays;
-    const environment = { ...providerEnvironment(settings), ...storageEnvironment(bucket.bucketName) };
+    const environment = {
+      ...providerEnvironment(settings),
+      ...storageEnvironment(bucket.bucketName),
+      ...collectionsEnvironment(settings),
+    };
 
     const functions = {} as Record<TaskName, HouseFunction>;
     for (const task of TASK_NAMES) {

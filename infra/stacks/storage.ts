@@ -19,6 +19,8 @@ export const DERIVED_PREFIX = 'documents/';
 export { ATTACHMENT_PREFIX } from '#shared/documents/attachments.ts';
 /** Prefix presigned uploads may write to. */
 export const UPLOAD_PREFIX = 'uploads/';
+/** Prefix of uploads into a chosen collection (`collections/<name>/`, shared/access `uploadPrefix`). */
+export const COLLECTIONS_PREFIX = 'collections/';
 /** Every key: a document can be ingested from anywhere in the bucket but `documents/`. */
 export const ANY_KEY = '';
 

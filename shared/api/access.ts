@@ -3,8 +3,8 @@ import { type AccessScope, ALL_COLLECTIONS, allows, narrowScope } from '../acces
 import { ForbiddenError } from '../errors.ts';
 
 /**
- * What this request may read: the scope a sign-in middleware put on the context as `access` (none
- * does yet: the Lambda app's Cognito groups are the next step, docs/collections.md), else every
+ * What this request may read: the scope a sign-in middleware put on the context as `access` (the
+ * Lambda app's, from the user's Cognito groups: functions/ask/require-user.ts), else every
  * collection (the local server: one user with all rights), narrowed by `?collection=`.
  *
  * @throws ValidationError when `collection` is not a collection name.
@@ -26,5 +26,15 @@ export function writableOf(c: Context): AccessScope {
 export function assertMayWriteInto(c: Context, collection: string): void {
   if (!allows(writableOf(c), collection)) {
     throw new ForbiddenError(`You may not add documents to the collection ${collection}`);
+  }
+}
+
+/**
+ * Throws ForbiddenError unless this request may change every collection (the local server, an
+ * `admin` member): for changes shared by all collections, such as merging topics.
+ */
+export function assertMayWriteAll(c: Context, action: string): void {
+  if (writableOf(c).kind !== 'all') {
+    throw new ForbiddenError(`Only a user who may change every collection may ${action}`);
   }
 }

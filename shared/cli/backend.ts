@@ -28,13 +28,18 @@ export interface Reader {
 
 /** What the CLI needs; served in-process, or by the running server when one holds the data folder. */
 export interface Backend extends Reader {
+  /** Ingests the files, into `collection` when given (stored under `collections/<name>/`). */
   ingest(
     documents: InputFile[],
     assets: InputFile[],
     onOutcome: (o: IngestOutcome) => void,
+    collection?: string,
   ): Promise<IngestOutcome[]>;
-  /** Streams an answer; `signal` stops it (the stream ends, the backend stays usable). */
-  ask(request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent>;
+  /**
+   * Streams an answer, from one collection's documents only when `collection` is given; `signal`
+   * stops it (the stream ends, the backend stays usable).
+   */
+  ask(request: AskRequest, signal?: AbortSignal, collection?: string): AsyncIterable<QaEvent>;
   /** Deletes a document (by id or key); returns what it was. */
   remove(keyOrId: string): Promise<DocumentSummary>;
   /** Reindexes a document (by id or key) and waits for the outcome. */

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
+import { uploadPrefix } from '../access/collection-of-key.ts';
 import { isDocumentName } from '../parse/file-types.ts';
 import { unsupportedReason } from '../parse/unsupported.ts';
 
@@ -83,6 +84,15 @@ function readHead(path: string, bytes = HEAD_BYTES): Uint8Array {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file as ingested into a chosen collection: its key moved from `uploads/` to
+ * `collections/<name>/` (Markdown images move with their documents, so relative links still resolve).
+ */
+export function intoCollection(file: InputFile, collection: string | undefined): InputFile {
+  if (collection === undefined) return file;
+  return { ...file, key: `${uploadPrefix(collection)}${file.key.replace(/^uploads\//, '')}` };
 }
 
 function toInput(path: string, relativeKey: string): InputFile {

@@ -10,7 +10,7 @@ import { CONTROL_HEADER } from '../runtime/lock.ts';
 import type { SearchHit, SearchRequest } from '../search/index.ts';
 import type { WatchFolderStatus, WatchStatus } from '../watch/index.ts';
 import type { Backend } from './backend.ts';
-import { type InputFile, readInput } from './files.ts';
+import { type InputFile, intoCollection, readInput } from './files.ts';
 
 const POLL_MS = 300;
 
@@ -30,7 +30,12 @@ export class HttpBackend implements Backend {
     this.description = `the server at ${url}`;
   }
 
-  async ingest(documents: InputFile[], assets: InputFile[], onOutcome: (o: IngestOutcome) => void) {
+  async ingest(
+    documents: InputFile[],
+    assets: InputFile[],
+    onOutcome: (o: IngestOutcome) => void,
+    collection?: string,
+  ) {
     if (assets.length > 0) {
       process.stderr.write(
         `note: ${assets.length} image file(s) not sent: the server stores uploaded documents only\n`,
@@ -44,7 +49,7 @@ export class HttpBackend implements Backend {
         doc.key.replace(/^uploads\//, ''),
       );
     }
-    for (const doc of documents) this.waiting.add(doc.key);
+    for (const doc of documents) this.waiting.add(intoCollection(doc, collection).key);
     const { documents: submitted } = await this.json<{
       documents: {
         id: string;
@@ -54,7 +59,7 @@ export class HttpBackend implements Backend {
         version?: number;
         error?: { message: string };
       }[];
-    }>('/api/documents/upload', { method: 'POST', body: form });
+    }>(`/api/documents/upload${collectionQuery(collection)}`, { method: 'POST', body: form });
     const outcomes: IngestOutcome[] = [];
     await Promise.all(
       submitted.map(async ({ id, filename, key = `uploads/${filename}`, status, version, error }) => {
@@ -73,8 +78,8 @@ export class HttpBackend implements Backend {
     return outcomes;
   }
 
-  async *ask(request: AskRequest, signal?: AbortSignal): AsyncIterable<QaEvent> {
-    const response = await this.request('/api/qa/ask', {
+  async *ask(request: AskRequest, signal?: AbortSignal, collection?: string): AsyncIterable<QaEvent> {
+    const response = await this.request(`/api/qa/ask${collectionQuery(collection)}`, {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
@@ -234,4 +239,9 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncIterable
     if (frame.event !== 'message' && frame.data)
       yield { type: frame.event, data: JSON.parse(frame.data) } as QaEvent;
   }
+}
+
+/** `?collection=<name>` when a collection is chosen (the server checks the name). */
+function collectionQuery(collection: string | undefined): string {
+  return collection === undefined ? '' : `?collection=${encodeURIComponent(collection)}`;
 }

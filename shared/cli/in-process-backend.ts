@@ -15,7 +15,7 @@ import type { Embedder } from '../llm/types.ts';
 import { search } from '../search/index.ts';
 import { stoppedWatchStatus } from '../watch/index.ts';
 import type { Backend, Reader } from './backend.ts';
-import { readInput } from './files.ts';
+import { intoCollection, readInput } from './files.ts';
 
 type SearchProviders = { embedder: Embedder; reranker?: Reranker };
 
@@ -52,7 +52,7 @@ function databaseReader(
     },
     async diff(keyOrId, range) {
       const document = await resolveDocument(db, ALL_COLLECTIONS, keyOrId);
-      return diffVersions(db, document.id, range);
+      return diffVersions(db, ALL_COLLECTIONS, document.id, range);
     },
     watchStatus: () => stoppedWatchStatus(db, config),
     close,
@@ -121,12 +121,17 @@ export async function openRuntimeBackend(
   );
   return {
     ...reader,
-    async ingest(documents, assets, onOutcome) {
-      for (const asset of assets) await rt.store.put(asset.key, readInput(asset));
-      const files = documents.map((d) => ({ key: d.key, filename: d.filename, bytes: readInput(d) }));
+    async ingest(documents, assets, onOutcome, collection) {
+      for (const asset of assets) await rt.store.put(intoCollection(asset, collection).key, readInput(asset));
+      const files = documents.map((d) => ({
+        key: intoCollection(d, collection).key,
+        filename: d.filename,
+        bytes: readInput(d),
+      }));
       return rt.ingest.ingest(files, onOutcome);
     },
-    ask: (request, signal) => ask(rt.qa, request, signal),
+    ask: (request, signal, collection) =>
+      ask({ ...rt.qa, access: narrowScope(ALL_COLLECTIONS, collection) }, request, signal),
     async remove(keyOrId) {
       const document = await resolveDocument(rt.db, ALL_COLLECTIONS, keyOrId);
       await deleteDocument(rt.db, rt.store, document.id);

@@ -6,10 +6,11 @@ const USAGE = `DropQA: ask questions over your own documents.
 
 Usage:
   dropqa serve                         start the local product (http://localhost:8787)
-  dropqa ingest <files or folders>     ingest documents [--json]
+  dropqa ingest <files or folders>     ingest documents [--collection NAME] [--json]
   dropqa watch [<dir>...]              follow folders (default: watch.directories): added, changed, renamed, deleted files
   dropqa ask "<question>"              stream an answer with sources [--mode auto|agent|two-stage|documents|standard]
-                                       [--version N] [--topic ID] [--document ID] [--conversation ID] [--show-reasoning] [--json]
+                                       [--version N] [--topic ID] [--document ID] [--conversation ID] [--collection NAME]
+                                       [--show-reasoning] [--json]
   dropqa chat                          a conversation: follow-up questions know what was asked before
                                        (/new, /mode <mode>, /version <n|current>, /exit; Ctrl-C stops an answer) [--mode]
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N]
@@ -51,7 +52,10 @@ async function main(argv: string[]): Promise<number> {
     case 'watch':
       return (await import('./commands/watch.ts')).watchCommand(config, args);
     case 'ingest':
-      return (await import('./commands/ingest.ts')).ingestCommand(config, args, { json: values.json });
+      return (await import('./commands/ingest.ts')).ingestCommand(config, args, {
+        json: values.json,
+        collection: values.collection,
+      });
     case 'ask': {
       const { askCommand } = await import('./commands/ask.ts');
       return askCommand(config, args.join(' '), {
@@ -61,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
         document: values.document,
         showReasoning: values['show-reasoning'],
         conversation: values.conversation,
+        collection: values.collection,
         json: values.json,
       });
     }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { NO_READY_VERSION, NotFoundError, ValidationError } from '#shared/errors.ts';
 import { isUuid } from '#shared/search/scope.ts';
@@ -14,18 +15,24 @@ export interface DiffRange {
 }
 
 /**
- * What changed in a live document between two of its ready versions (default: the previous one and
- * the current one).
+ * What changed in a live document of a readable collection between two of its ready versions
+ * (default: the previous one and the current one); a document in another collection is unknown.
  *
  * @throws NotFoundError for an unknown document or a version without content;
  *   ValidationError when the range is empty (one version only, or `from` = `to`).
- * @example await diffVersions(db, id) // { from: { version: 1 }, to: { version: 2 }, sections: [...] }
+ * @example await diffVersions(db, access, id) // { from: { version: 1 }, to: { version: 2 }, sections: [...] }
  */
-export async function diffVersions(db: Db, documentId: string, range: DiffRange = {}): Promise<DocumentDiff> {
+export async function diffVersions(
+  db: Db,
+  access: AccessScope,
+  documentId: string,
+  range: DiffRange = {},
+): Promise<DocumentDiff> {
   if (!isUuid(documentId)) throw new ValidationError(`document id '${documentId}' is not a UUID`);
   const [doc] = await queryRows<{ key: string; current_version: number | null }>(
     db,
-    sql`SELECT key, current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+    sql`SELECT key, current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL
+        AND ${collectionCondition(access, sql`collection`)}`,
   );
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const ready = (

@@ -45,7 +45,7 @@ export async function* ask(
   }
   let request: AskRequest;
   try {
-    request = body.turn ? body : await startTurn(deps.db, body, owner);
+    request = body.turn ? body : await startTurn(deps.db, deps.access, body, owner);
   } catch (error) {
     yield { type: 'error', data: errorData(error) };
     return;

@@ -51,7 +51,7 @@ export async function* finishAnswer(
     identified_topics:
       draft.topics && draft.topics.length > 0
         ? draft.topics
-        : await topicsOf(deps.db, [...new Set(sources.map((s) => s.document_id))]),
+        : await topicsOf(deps.db, deps.access, [...new Set(sources.map((s) => s.document_id))]),
     mode: draft.mode,
     requested_mode: request.mode,
     provider: deps.providers.label,

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, documentInScope } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { qaHistory } from '#shared/db/schema.ts';
 import { createConversation } from './conversation/store.ts';
@@ -28,8 +29,16 @@ export async function saveAnswer(db: Db, request: AskRequest, response: QaRespon
   return row?.id ?? '';
 }
 
-/** Names of the topics linked to the given documents, most confident first. */
-export async function topicsOf(db: Db, documentIds: string[], limit = 5): Promise<string[]> {
+/**
+ * Names of the topics linked to the given documents, most confident first, formed only from the
+ * documents of the collections `access` reads.
+ */
+export async function topicsOf(
+  db: Db,
+  access: AccessScope,
+  documentIds: string[],
+  limit = 5,
+): Promise<string[]> {
   if (documentIds.length === 0) return [];
   const rows = await queryRows<{ name: string }>(
     db,
@@ -37,7 +46,7 @@ export async function topicsOf(db: Db, documentIds: string[], limit = 5): Promis
         WHERE dt.document_id IN (${sql.join(
           documentIds.map((id) => sql`${id}::uuid`),
           sql`, `,
-        )})
+        )}) AND ${documentInScope(access, sql`dt.document_id`)}
         GROUP BY t.name ORDER BY max(dt.confidence) DESC, t.name LIMIT ${limit}::int`,
   );
   return rows.map((row) => row.name);

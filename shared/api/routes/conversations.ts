@@ -8,6 +8,7 @@ import {
   listConversations,
 } from '../../qa/conversation/store.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { ownerOf } from '../owner.ts';
 import { parseInput } from '../validate.ts';
 import { historyItem } from './history.ts';
@@ -34,7 +35,7 @@ export function conversationRoutes(rt: Runtime): Hono {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const conversation = await findConversation(rt.db, id, ownerOf(c));
     if (!conversation) throw new NotFoundError(`No conversation ${id}`);
-    const turns = (await conversationEntries(rt.db, id)).map(historyItem);
+    const turns = (await conversationEntries(rt.db, accessOf(c), id)).map(historyItem);
     return c.json({
       id: conversation.id,
       title: conversation.title,

@@ -3,8 +3,8 @@ import { Hono } from 'hono';
 import { jsonColumn } from '#shared/db/json-column.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
+import { type AccessScope, collectionCondition } from '../../access/scope.ts';
 import { type Db, queryRows } from '../../db/client.ts';
-import { assertReadable } from '../../documents/queries.ts';
 import { NO_READY_VERSION, NotFoundError } from '../../errors.ts';
 import { imageUrl } from '../../qa/documents/references.ts';
 import { accessOf } from '../access.ts';
@@ -65,20 +65,23 @@ interface SectionRow {
 const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /**
- * The images of one version of a live document (default: its current version) in reading order,
+ * The images of one version of a live document of a readable collection (default: its current version) in reading order,
  * with OCR text, description, the section each sits under and the URL that serves it.
  *
- * @throws NotFoundError when the document does not exist, is deleted, or has no such version.
- * @example await listDocumentImages(db, id) // { documentId, version: 2, items: [{ filename: 'img_001.png', ... }] }
+ * @throws NotFoundError when the document does not exist, is deleted, is in a collection the scope
+ *   does not read, or has no such version.
+ * @example await listDocumentImages(db, access, id) // { documentId, version: 2, items: [{ filename: 'img_001.png', ... }] }
  */
 export async function listDocumentImages(
   db: Db,
+  access: AccessScope,
   documentId: string,
   version?: number,
 ): Promise<DocumentImages> {
   const [doc] = await queryRows<{ current_version: number | null }>(
     db,
-    sql`SELECT current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+    sql`SELECT current_version FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL
+        AND ${collectionCondition(access, sql`collection`)}`,
   );
   if (!doc) throw new NotFoundError(`No document with id ${documentId}`);
   const wanted = version ?? (doc.current_version === null ? undefined : Number(doc.current_version));
@@ -140,8 +143,7 @@ export function documentImageRoutes(rt: { db: Db }): Hono {
   app.get('/:id/images', async (c) => {
     const { id } = parseInput(idParam, c.req.param(), 'path');
     const { version } = parseInput(structureQuery, c.req.query(), 'query');
-    await assertReadable(rt.db, accessOf(c), id);
-    return c.json(await listDocumentImages(rt.db, id, version));
+    return c.json(await listDocumentImages(rt.db, accessOf(c), id, version));
   });
   return app;
 }

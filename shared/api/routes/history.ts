@@ -3,8 +3,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { schema } from '../../db/index.ts';
 import { NotFoundError } from '../../errors.ts';
+import { hideUnreadableQuotes } from '../../qa/conversation/readable-turns.ts';
 import { ownedBy } from '../../qa/conversation/store.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import { accessOf } from '../access.ts';
 import { ownerOf } from '../owner.ts';
 import { parseInput } from '../validate.ts';
 
@@ -62,7 +64,13 @@ export function historyRoutes(rt: Runtime): Hono {
       rt.db.select({ n: count() }).from(qaHistory).innerJoin(conversations, joined).where(where),
     ]);
     return c.json({
-      items: rows.map((row) => historyItem(row.entry)),
+      items: (
+        await hideUnreadableQuotes(
+          rt.db,
+          accessOf(c),
+          rows.map((row) => row.entry),
+        )
+      ).map(historyItem),
       total: Number(totals[0]?.n ?? 0),
       limit,
       offset,
@@ -76,7 +84,8 @@ export function historyRoutes(rt: Runtime): Hono {
       .innerJoin(conversations, eq(conversations.id, qaHistory.conversationId))
       .where(and(eq(qaHistory.id, id), ownedBy(ownerOf(c))));
     if (!row) throw new NotFoundError(`No history entry ${id}`);
-    return c.json(historyItem(row.entry));
+    const [visible] = await hideUnreadableQuotes(rt.db, accessOf(c), [row.entry]);
+    return c.json(historyItem(visible ?? row.entry));
   });
   return app;
 }

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { assertReadable } from '../../documents/queries.ts';
 import { readDocumentImage } from '../../qa/documents/images.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { versionNumber } from '../../search/version-number.ts';
@@ -26,8 +25,7 @@ export function imageRoutes(rt: Runtime): Hono {
   app.get('/:id/images/:filename', async (c) => {
     const { id, filename } = parseInput(params, c.req.param(), 'path');
     const { version } = parseInput(imageQuery, c.req.query(), 'query');
-    await assertReadable(rt.db, accessOf(c), id);
-    const image = await readDocumentImage({ db: rt.db, store: rt.store }, id, filename, version);
+    const image = await readDocumentImage({ db: rt.db, store: rt.store }, accessOf(c), id, filename, version);
     const etag = `"${image.etag}"`;
     const headers: Record<string, string> = {
       'Content-Type': image.mime,

@@ -20,14 +20,11 @@ export function qaRoutes(rt: Runtime): Hono {
 
   app.post('/ask', async (c) => {
     const body = await c.req.json().catch(() => undefined);
-    const request = await startTurn(rt.db, parseInput(askRequestSchema, body, 'body'), ownerOf(c));
+    const access = accessOf(c);
+    const request = await startTurn(rt.db, access, parseInput(askRequestSchema, body, 'body'), ownerOf(c));
     const controller = new AbortController();
     const tracked = trackUsage(rt.qa.providers);
-    const events = ask(
-      { ...rt.qa, access: accessOf(c), providers: tracked.providers },
-      request,
-      controller.signal,
-    );
+    const events = ask({ ...rt.qa, access, providers: tracked.providers }, request, controller.signal);
     return sseResponse(c, withAnswerLog('ask', events, tracked.usage), () => controller.abort());
   });
 

@@ -22,12 +22,12 @@ export function summarizeRoutes(rt: Runtime): Hono {
   app.post('/summarize', async (c) => {
     const body = await c.req.json().catch(() => undefined);
     const request = parseInput(summarizeRequestSchema, body, 'body');
-    // Only what the asker may read (a topic's summary still draws on all its documents: docs/collections.md).
+    // Only what the asker may read: the flow reads the document or the topic's documents in scope too.
     const access = accessOf(c);
     if (request.document_id) await assertReadable(rt.db, access, request.document_id);
     if (request.topic_id) await getTopic(rt.db, access, request.topic_id);
     const tracked = trackUsage(rt.providers);
-    const events = summarize({ db: rt.db, providers: tracked.providers }, request);
+    const events = summarize({ db: rt.db, providers: tracked.providers, access }, request);
     // The first event is read before answering, so that an unknown document is a 404, not a stream.
     const first = await events.next();
     async function* all() {

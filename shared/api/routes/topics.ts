@@ -3,7 +3,7 @@ import { listDocuments } from '../../documents/index.ts';
 import { getTopic, listTopics } from '../../documents/topics.ts';
 import { mergeTopics } from '../../enrich/topics/merge.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import { accessOf } from '../access.ts';
+import { accessOf, assertMayWriteAll } from '../access.ts';
 import { idParam, topicListQuery, topicMergeBody } from '../schemas/documents.ts';
 import { parseInput } from '../validate.ts';
 
@@ -22,6 +22,8 @@ export function topicRoutes(rt: Runtime): Hono {
 
   app.post('/merge', async (c) => {
     const body = parseInput(topicMergeBody, await c.req.json().catch(() => undefined), 'body');
+    // A topic spans collections and its name is everyone's: merging is for who may change them all.
+    assertMayWriteAll(c, 'merge topics');
     const merged = await mergeTopics(rt.db, body);
     return c.json({ success: true, ...(await getTopic(rt.db, accessOf(c), merged.topicId)) });
   });

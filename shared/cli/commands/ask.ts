@@ -14,6 +14,8 @@ export interface AskOptions {
   showReasoning?: boolean;
   /** The conversation to continue (`--conversation <id>`). */
   conversation?: string;
+  /** Answer from this collection's documents only (`--collection <name>`). */
+  collection?: string;
   json: boolean;
 }
 
@@ -38,7 +40,7 @@ export function askRequestFromCli(question: string, options: AskOptions): AskReq
 
 /**
  * `dropqa ask "<question>" [--mode] [--topic id] [--document id] [--version] [--conversation id]
- * [--show-reasoning] [--json]`: the answer streams to stdout; meta (with the conversation's id, to
+ * [--collection name] [--show-reasoning] [--json]`: the answer streams to stdout; meta (with the conversation's id, to
  * continue it), the rewritten follow-up, progress and the reasoning trace to stderr; then the sources
  * (with unverified quotes flagged). `--json` prints every event of the stream, one per line.
  */
@@ -47,7 +49,7 @@ export async function askCommand(config: Config, question: string, options: AskO
   const backend = await openBackend(config);
   let exitCode = 0;
   try {
-    for await (const event of backend.ask(request)) {
+    for await (const event of backend.ask(request, undefined, options.collection)) {
       if (options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
       else printEvent(event);
       if (event.type === 'error') exitCode = 1;

@@ -1,3 +1,4 @@
+import { assertCollectionName } from '../../access/scope.ts';
 import type { Config } from '../../config/index.ts';
 import { messageIdOfKey } from '../../documents/attachments.ts';
 import { openBackend } from '../backend.ts';
@@ -23,7 +24,8 @@ function jsonLine(line: {
 }
 
 /**
- * `dropqa ingest <files or folders> [--json]`: every file found is reported, documents as they
+ * `dropqa ingest <files or folders> [--collection name] [--json]`: every file found is reported (into
+ * the collection when given: stored under `collections/<name>/`), documents as they
  * finish (ready / unchanged / failed), images kept for Markdown as `asset`, and every other file as
  * `unsupported` with its type and the types DropQA reads; an e-mail's attachments are reported as the
  * documents they become (the progress total grows by them). Ends with a scanned (+ attachments) /
@@ -32,9 +34,10 @@ function jsonLine(line: {
 export async function ingestCommand(
   config: Config,
   paths: string[],
-  options: { json: boolean },
+  options: { json: boolean; collection?: string },
 ): Promise<number> {
   if (paths.length === 0) throw new Error('usage: dropqa ingest <files or folders> [--json]');
+  if (options.collection !== undefined) assertCollectionName(options.collection, '--collection');
   const inputs = collectInputs(paths);
   const backend = await openBackend(config, { recover: true, create: true });
   const progress = options.json ? undefined : new ProgressBar(inputs.documents.length);
@@ -44,15 +47,20 @@ export async function ingestCommand(
         jsonLine({ key: file.key, status: 'unsupported', error: file.reason });
       for (const file of inputs.assets) jsonLine({ key: file.key, status: 'asset' });
     }
-    const outcomes = await backend.ingest(inputs.documents, inputs.assets, (o) => {
-      if (options.json) {
-        jsonLine(o);
-      } else {
-        // An e-mail's attachments become documents of their own: counted when they arrive.
-        if (messageIdOfKey(o.key)) progress?.grow(1);
-        progress?.tick(o.key, o.status);
-      }
-    });
+    const outcomes = await backend.ingest(
+      inputs.documents,
+      inputs.assets,
+      (o) => {
+        if (options.json) {
+          jsonLine(o);
+        } else {
+          // An e-mail's attachments become documents of their own: counted when they arrive.
+          if (messageIdOfKey(o.key)) progress?.grow(1);
+          progress?.tick(o.key, o.status);
+        }
+      },
+      options.collection,
+    );
     progress?.finish();
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (!options.json) {

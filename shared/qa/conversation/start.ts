@@ -1,3 +1,4 @@
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import type { AskRequest } from '../request.ts';
@@ -36,7 +37,12 @@ export function carryFilters(stored: ConversationFilters, request: AskRequest): 
  * in force, recorded on the conversation. Throws NotFoundError for a conversation the owner does
  * not have.
  */
-export async function startTurn(db: Db, request: AskRequest, owner: Owner): Promise<AskRequest> {
+export async function startTurn(
+  db: Db,
+  access: AccessScope,
+  request: AskRequest,
+  owner: Owner,
+): Promise<AskRequest> {
   const stored = request.conversation_id
     ? await findConversation(db, request.conversation_id, owner)
     : undefined;
@@ -50,7 +56,7 @@ export async function startTurn(db: Db, request: AskRequest, owner: Owner): Prom
   } else {
     conversationId = await createConversation(db, owner, request.question, filters);
   }
-  const earlier = stored ? await conversationTurns(db, conversationId) : (request.history ?? []);
+  const earlier = stored ? await conversationTurns(db, access, conversationId) : (request.history ?? []);
   const { history: _history, topic_filter: _t, document_ids: _d, version: _v, ...rest } = request;
   return {
     ...rest,

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, exists, isNull, lt, not, type SQL } from 'drizzle-orm';
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { conversations, qaHistory } from '#shared/db/schema.ts';
+import { hideUnreadableQuotes } from './readable-turns.ts';
 import type { Turn } from './turns.ts';
 
 /** The filters a conversation carries over from one turn to the next. */
@@ -79,13 +81,17 @@ export async function touchConversation(db: Db, id: string, filters: Conversatio
     .where(eq(conversations.id, id));
 }
 
-/** The conversation's turns, oldest first, as the follow-up resolution and the answer read them. */
-export async function conversationTurns(db: Db, id: string): Promise<Turn[]> {
-  const rows = await db
+/**
+ * The conversation's turns, oldest first, as the follow-up resolution and the answer read them: an
+ * answer that quoted a document outside `access` is hidden (`hideUnreadableQuotes`).
+ */
+export async function conversationTurns(db: Db, access: AccessScope, id: string): Promise<Turn[]> {
+  const stored = await db
     .select({ question: qaHistory.question, answer: qaHistory.answer, response: qaHistory.response })
     .from(qaHistory)
     .where(eq(qaHistory.conversationId, id))
     .orderBy(asc(qaHistory.createdAt));
+  const rows = await hideUnreadableQuotes(db, access, stored);
   return rows.map((row) => {
     const rewrite = (row.response as { rewrite?: { standalone_question?: string } }).rewrite;
     const standalone = rewrite?.standalone_question;
@@ -129,13 +135,17 @@ export async function listConversations(db: Db, owner: Owner, page: { limit: num
   };
 }
 
-/** The `qa_history` rows of a conversation, oldest first. */
-export async function conversationEntries(db: Db, id: string) {
-  return db
+/**
+ * The `qa_history` rows of a conversation, oldest first, an answer that quoted a document outside
+ * `access` hidden (`hideUnreadableQuotes`).
+ */
+export async function conversationEntries(db: Db, access: AccessScope, id: string) {
+  const rows = await db
     .select()
     .from(qaHistory)
     .where(eq(qaHistory.conversationId, id))
     .orderBy(asc(qaHistory.createdAt));
+  return hideUnreadableQuotes(db, access, rows);
 }
 
 /** Deletes the owner's conversation with its turns; false when there is none. */

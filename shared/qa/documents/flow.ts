@@ -168,6 +168,7 @@ export async function* documentsFlow(
     references,
     identified_topics: await topicsOf(
       deps.db,
+      deps.access,
       read.map((doc) => doc.documentId),
     ),
     mode: 'documents',

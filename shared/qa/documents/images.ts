@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { queryRows } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { type AssetDeps, readCachedBlob } from './assets.ts';
@@ -13,15 +14,16 @@ export interface ServedImage {
 }
 
 /**
- * An image of a live document by its file name in one version (default the current one), read from
+ * An image of a live document of a readable collection by its file name in one version (default the current one), read from
  * the cache or the blob store. The object key comes from the version's `images` row and must lie
  * under the version's own prefix (`documents/<id>/v<n>/`), so a request can never read anything
  * else. Throws `NotFoundError` otherwise.
  *
- * @example await readDocumentImage({ db, store }, id, 'img_001.png') // { bytes, mime: 'image/png', ... }
+ * @example await readDocumentImage({ db, store }, access, id, 'img_001.png') // { bytes, mime: 'image/png', ... }
  */
 export async function readDocumentImage(
   deps: AssetDeps,
+  access: AccessScope,
   documentId: string,
   filename: string,
   version?: number,
@@ -32,6 +34,7 @@ export async function readDocumentImage(
         JOIN nodes n ON n.document_id = d.id AND n.version = coalesce(${version ?? null}::int, d.current_version)
         JOIN images i ON i.node_id = n.id
         WHERE d.id = ${documentId}::uuid AND d.deleted_at IS NULL AND i.filename = ${filename}
+          AND ${collectionCondition(access, sql`d.collection`)}
         LIMIT 1`,
   );
   if (!row) throw new NotFoundError(`Document ${documentId} has no image ${filename}`);

@@ -1,3 +1,4 @@
+import type { AccessScope } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
@@ -17,11 +18,13 @@ const MAX_TEXT_CHARS = 12_000;
  * summaries of its documents) as a stream: `meta`, `progress`, `delta` text, `usage`, `references`
  * (the documents used) and `done` with the whole summary. With a chat model (role `summarize`) the
  * summary is written by it; offline it is made of the stored (extractive) summaries, labelled as such.
+ * Only documents of the collections `access` reads are summarized or drawn on (a topic's others are
+ * left out, as if they did not exist).
  *
- * @example for await (const e of summarize({ db, providers }, { document_id: id })) ...
+ * @example for await (const e of summarize({ db, providers, access }, { document_id: id })) ...
  */
 export async function* summarize(
-  deps: { db: Db; providers: Providers },
+  deps: { db: Db; providers: Providers; access: AccessScope },
   request: SummarizeRequest,
 ): AsyncGenerator<SummarizeEvent> {
   const chat = deps.providers.chat;
@@ -33,7 +36,7 @@ export async function* summarize(
   let offline: string;
   let used: { document_id: string; document_name: string; version: number }[];
   if (request.document_id) {
-    const outline = await loadDocumentOutline(deps.db, request.document_id, request.version);
+    const outline = await loadDocumentOutline(deps.db, deps.access, request.document_id, request.version);
     kind = 'document';
     id = outline.id;
     name = outline.name;
@@ -46,7 +49,7 @@ export async function* summarize(
     used = [{ document_id: id, document_name: name, version: outline.version }];
   } else {
     id = request.topic_id ?? '';
-    const topic = await loadTopic(deps.db, id);
+    const topic = await loadTopic(deps.db, deps.access, id);
     kind = 'topic';
     name = topic.name;
     yield { type: 'meta', data: { kind, id, name, provider } };

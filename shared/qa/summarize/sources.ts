@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { NotFoundError } from '#shared/errors.ts';
 import { readVersionNodes } from '#shared/index/version-nodes.ts';
@@ -14,16 +15,21 @@ export interface DocumentOutline {
   texts: string[];
 }
 
-/** Loads the outline of a live document's version (default current); `NotFoundError` when absent. */
+/**
+ * Loads the outline of a live document's version (default current) in a readable collection;
+ * `NotFoundError` when absent or in another collection.
+ */
 export async function loadDocumentOutline(
   db: Db,
+  access: AccessScope,
   documentId: string,
   version?: number,
 ): Promise<DocumentOutline> {
   const [doc] = await queryRows<{ name: string; version: number | null }>(
     db,
     sql`SELECT filename AS name, coalesce(${version ?? null}::int, current_version) AS version
-        FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL`,
+        FROM documents WHERE id = ${documentId}::uuid AND deleted_at IS NULL
+        AND ${collectionCondition(access, sql`collection`)}`,
   );
   if (!doc || doc.version === null) throw new NotFoundError(`Document ${documentId} not found`);
   const rows = await readVersionNodes<{
@@ -52,9 +58,13 @@ export async function loadDocumentOutline(
   };
 }
 
-/** A topic with the live documents linked to it, most confident first (at most `limit`). */
+/**
+ * A topic with the live documents of the readable collections linked to it, most confident first
+ * (at most `limit`); the others are left out.
+ */
 export async function loadTopic(
   db: Db,
+  access: AccessScope,
   topicId: string,
   limit = 20,
 ): Promise<{
@@ -71,6 +81,7 @@ export async function loadTopic(
     db,
     sql`SELECT d.id, d.filename AS name, d.current_version AS version, n.summary FROM document_topics dt
         JOIN documents d ON d.id = dt.document_id AND d.deleted_at IS NULL AND d.current_version IS NOT NULL
+          AND ${collectionCondition(access, sql`d.collection`)}
         LEFT JOIN nodes n ON n.document_id = d.id AND n.version = d.current_version AND n.node_type = 'document'
         WHERE dt.topic_id = ${topicId}::uuid ORDER BY dt.confidence DESC, d.filename LIMIT ${limit}::int`,
   );

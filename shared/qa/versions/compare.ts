@@ -1,5 +1,4 @@
 import { type DocumentDiff, diffVersions, type LeafChange, type SectionChange } from '#shared/diff/index.ts';
-import { assertReadable } from '#shared/documents/queries.ts';
 import { hydrateHits } from '#shared/search/hydrate.ts';
 import type { SearchHit } from '#shared/search/types.ts';
 import { segment } from '#shared/text/segment.ts';
@@ -38,8 +37,7 @@ export async function compareVersions(
 ): Promise<Comparison> {
   const range = versions.length >= 2 ? { from: versions[0], to: versions.at(-1) } : { to: versions[0] };
   // A document id the model or the asker names may be in a collection the asker cannot read.
-  await assertReadable(deps.db, deps.access, documentId);
-  const diff = await diffVersions(deps.db, documentId, range);
+  const diff = await diffVersions(deps.db, deps.access, documentId, range);
   const asked = new Set(segment(question));
   const scored = diff.sections.map((section, i) => ({ section, i, score: overlap(asked, section) }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);

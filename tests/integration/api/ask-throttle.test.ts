@@ -89,11 +89,15 @@ describe('the ask API over its limit', () => {
   }
 
   it('answers 429 with Retry-After per Cognito user, the other user still answered', async () => {
-    const app = lambdaApp(rt, async (token) => {
-      const sub = USERS[token];
-      if (!sub) throw new InvalidTokenError('unknown token');
-      return { sub, token_use: 'id' };
-    });
+    const app = lambdaApp(
+      rt,
+      async (token) => {
+        const sub = USERS[token];
+        if (!sub) throw new InvalidTokenError('unknown token');
+        return { sub, token_use: 'id', 'cognito:groups': ['admin'] };
+      },
+      {},
+    );
     for (let i = 0; i < 2; i++) {
       const res = await ask(app, 'token-alice');
       expect(res.status).toBe(200);

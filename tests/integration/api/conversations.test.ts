@@ -162,11 +162,15 @@ describe('conversations over HTTP', () => {
     let aliceEntry: string;
 
     beforeAll(async () => {
-      lambda = lambdaApp(rt, async (token) => {
-        const sub = USERS[token];
-        if (!sub) throw new InvalidTokenError('unknown token');
-        return { sub, token_use: 'id' };
-      });
+      lambda = lambdaApp(
+        rt,
+        async (token) => {
+          const sub = USERS[token];
+          if (!sub) throw new InvalidTokenError('unknown token');
+          return { sub, token_use: 'id', 'cognito:groups': ['admin'] };
+        },
+        {},
+      );
       const events = await askEvents(
         lambda,
         { question: 'What is the secret budget of Alice?' },

@@ -196,6 +196,8 @@ export async function startBundledApp(overrides: Record<string, unknown> = {}) {
     const claims = {
       sub: 'user-1',
       email: 'user@example.com',
+      // Deny by default: the deployer's user is in admin (docs/aws.md), so it reads and writes everything.
+      'cognito:groups': ['admin'],
       iss: `https://cognito-idp.${DEPLOYMENT.region}.amazonaws.com/${pool}`,
       aud: client,
       token_use: 'id',

@@ -84,7 +84,7 @@ describe('RDS Data API driver', () => {
     const [first] = await service.ingest([{ key: 'aws/returns.md', bytes: doc(14) }]);
     const [second] = await service.ingest([{ key: 'aws/returns.md', bytes: doc(30) }]);
     expect(second).toMatchObject({ status: 'ready', version: 2 });
-    const diff = await diffVersions(database.db, first?.documentId ?? '');
+    const diff = await diffVersions(database.db, ALL_COLLECTIONS, first?.documentId ?? '');
     expect(diff.sections.map((s) => [s.status, s.path.join(' > ')])).toEqual([
       ['modified', 'Returns > Window'],
     ]);

@@ -138,6 +138,28 @@ describe('dropqa CLI', () => {
     expect(stderr).toMatch(/server\.port/);
   });
 
+  it('ingests into a collection and answers from one collection with --collection', async () => {
+    mkdirSync(join(dir, 'private'), { recursive: true });
+    writeFileSync(join(dir, 'private', 'pay.md'), '# Pay\n\nThe heron salary band is confidential.\n');
+    const ingest = await dropqa('ingest', 'private', '--collection', 'hr', '--json');
+    expect(JSON.parse(ingest.stdout.trim())).toMatchObject({ key: 'collections/hr/pay.md', status: 'ready' });
+    const answer = async (collection: string) => {
+      const { stdout } = await dropqa(
+        'ask',
+        'What is the heron salary band?',
+        '--collection',
+        collection,
+        '--json',
+      );
+      return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}').data.response.answer as string;
+    };
+    expect(await answer('hr')).toContain('heron salary band');
+    expect(await answer('default')).not.toContain('heron salary band');
+    const bad = await dropqa('ingest', 'private', '--collection', 'Not One');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--collection: 'Not One' is not a collection name/);
+  });
+
   it('talks to the running server over HTTP instead of opening its database', async () => {
     const server = await startServer(
       loadConfig({ env: {}, overrides: { dataDir: join(dir, 'data'), server: { port: 0 } } }),
@@ -160,6 +182,15 @@ describe('dropqa CLI', () => {
       expect(done.data.response.answer).toContain('March');
       const { stderr } = await dropqa('ask', 'When does the release ship?');
       expect(stderr).toContain('mode auto');
+      const into = await dropqa('ingest', join('docs', 'new.md'), '--collection', 'eng', '--json');
+      expect(JSON.parse(into.stdout.trim())).toMatchObject({
+        key: 'collections/eng/new.md',
+        status: 'ready',
+      });
+      const scoped = await dropqa('ask', 'When does the release ship?', '--collection', 'hr', '--json');
+      expect(JSON.parse(scoped.stdout.trim().split('\n').at(-1) ?? '{}').data.response.answer).not.toContain(
+        'March',
+      );
     } finally {
       await server.close();
     }

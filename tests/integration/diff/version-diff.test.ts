@@ -93,7 +93,7 @@ describe('version diffs', () => {
   it('diffs two Markdown versions section by section (previous vs current by default)', async () => {
     const id = await ingest('uploads/guide.md', utf8(GUIDE_V1));
     await ingest('uploads/guide.md', utf8(GUIDE_V2));
-    const diff = await diffVersions(rt.db, id);
+    const diff = await diffVersions(rt.db, ALL_COLLECTIONS, id);
     expect([diff.from.version, diff.to.version]).toEqual([1, 2]);
     expect(diff.sections.map((s) => [s.status, s.path.join(' > ')])).toEqual([
       ['modified', 'Returns guide > Refund window'],
@@ -151,7 +151,7 @@ describe('version diffs', () => {
   it('diffs two .docx versions: a renamed heading and a changed table cell', async () => {
     const id = await ingest('uploads/handbook.docx', await handbook('Ingrid Halvorsen', 'Travel'));
     await ingest('uploads/handbook.docx', await handbook('Tomas Vilkas', 'Business travel'));
-    const diff = await diffVersions(rt.db, id, { from: 1, to: 2 });
+    const diff = await diffVersions(rt.db, ALL_COLLECTIONS, id, { from: 1, to: 2 });
     const byStatus = Object.fromEntries(diff.sections.map((s) => [s.status, s]));
     expect(byStatus.renamed?.path.at(-1)).toBe('Business travel');
     expect(byStatus.renamed?.fromPath?.at(-1)).toBe('Travel');

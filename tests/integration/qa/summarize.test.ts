@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { createApp } from '#shared/api/app.ts';
 import { parseSse } from '#shared/cli/http-backend.ts';
 import { loadConfig } from '#shared/config/index.ts';
@@ -97,7 +98,10 @@ describe('summarize', () => {
   it('writes the summary with the model of role summarize, the document as data', async () => {
     const chat = scriptedChat(() => '这是一份技术规划。');
     const out: SummarizeEvent[] = [];
-    for await (const e of summarize({ db: rt.db, providers: { ...rt.providers, chat } }, { document_id: id }))
+    for await (const e of summarize(
+      { db: rt.db, providers: { ...rt.providers, chat }, access: ALL_COLLECTIONS },
+      { document_id: id },
+    ))
       out.push(e);
     expect(chat.calls.map((c) => c.request.role)).toEqual(['summarize']);
     const prompt = promptText(chat.calls[0]?.request ?? { role: 'summarize', messages: [] });

@@ -9,13 +9,36 @@ import { describe, expect, it } from 'vitest';
  * parameter, directly (`AccessScope`) or inside deps whose type requires it (`SearchDeps`, `QaDeps`,
  * a `QueryRanker`, a search made by `searchBy`). Add a module here when it gains such a reader.
  */
-const REPOSITORY = ['shared/search/index.ts', 'shared/documents/queries.ts', 'shared/documents/topics.ts'];
+const REPOSITORY = [
+  'shared/search/index.ts',
+  'shared/documents/queries.ts',
+  'shared/documents/topics.ts',
+  'shared/diff/index.ts',
+  'shared/api/routes/document-images.ts',
+  'shared/qa/documents/images.ts',
+  'shared/qa/history.ts',
+  'shared/qa/summarize/sources.ts',
+  'shared/qa/conversation/store.ts',
+];
 
 /** Types that carry a required `access: AccessScope` (shared/search/types.ts, shared/qa/deps.ts). */
 const SCOPED_TYPES = new Set(['AccessScope', 'SearchDeps', 'QaDeps']);
 
+/** Types that hold the database: a function taking one reads it. */
+const DB_TYPES = new Set(['Db', 'AssetDeps']);
+
 /** Exported functions that read the database but return nothing an asker sees, each with why. */
 const EXEMPT: Record<string, string> = {
+  writeChangeSummary: "the Summarize step's own version (pipeline, no asker)",
+  loadOutline: 'a version the caller already resolved in scope (diffVersions) or owns (pipeline)',
+  diffVersionPair: 'a version pair the caller already resolved in scope (diffVersions) or owns (pipeline)',
+  documentImageRoutes: 'the route factory; it reads through listDocumentImages with the request scope',
+  saveAnswer: 'writes a turn',
+  createConversation: "writes the owner's conversation",
+  touchConversation: "writes the owner's conversation",
+  deleteConversation: "deletes the owner's conversation",
+  findConversation: "the owner's conversation row: its title is the owner's own question, no document text",
+  listConversations: "the owner's conversation titles and turn counts, no document text",
   cosineSimilarities: 'scores for node ids an already scoped search returned; no content',
   invalidateMemoryIndex: 'returns nothing',
   warmSearchIndex: 'returns nothing (loads the unrestricted index the local server uses)',
@@ -52,7 +75,7 @@ function judge(params: readonly ts.ParameterDeclaration[]): { scoped: boolean; r
   const types = params.flatMap((p) => typeNames(p.type));
   return {
     scoped: required.some((p) => typeNames(p.type).some((t) => SCOPED_TYPES.has(t))),
-    readsDb: types.some((t) => t === 'Db' || SCOPED_TYPES.has(t)),
+    readsDb: types.some((t) => DB_TYPES.has(t) || SCOPED_TYPES.has(t)),
   };
 }
 
@@ -101,6 +124,12 @@ describe('repository scope', () => {
   it('finds the repository functions (the enumeration itself works)', () => {
     const names = functions.map((f) => f.name);
     for (const name of [
+      'diffVersions',
+      'listDocumentImages',
+      'readDocumentImage',
+      'topicsOf',
+      'loadTopic',
+      'conversationEntries',
       'search',
       'fulltextSearch',
       'getNode',

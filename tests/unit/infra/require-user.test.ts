@@ -27,6 +27,10 @@ function token(claims: Record<string, unknown>, key = privateKey): string {
   return `${unsigned}.${sign('RSA-SHA256', Buffer.from(unsigned), key).toString('base64url')}`;
 }
 
+const GRANTS = {
+  hr: { read: ['hr', 'handbook'], write: ['hr'] },
+  engineering: { read: [], write: ['engineering'] },
+};
 const valid = { sub: 'user-1', iss: ISSUER, aud: CLIENT, token_use: 'id', exp: Date.now() / 1000 + 600 };
 const fetched: string[] = [];
 const app = new Hono();
@@ -41,9 +45,13 @@ app.use(
         return { keys: [jwk] };
       },
     }),
+    GRANTS,
   ),
 );
 app.get('/api/documents', (c) => c.json({ ok: true }));
+app.get('/api/scope', (c) =>
+  c.json({ read: c.get('access' as never), write: c.get('writeAccess' as never) }),
+);
 app.get('/api/health', (c) => c.json({ ok: true }));
 
 const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
@@ -74,7 +82,7 @@ describe('requireUser', () => {
     const typed = new Hono<{ Variables: UserVariables }>();
     typed.use(
       '/api/*',
-      requireUser(async () => ({ sub: 'user-9', token_use: 'id' })),
+      requireUser(async () => ({ sub: 'user-9', token_use: 'id' }), {}),
     );
     typed.get('/api/me', (c) => c.json({ sub: c.get('user').sub }));
     const response = await typed.request('/api/me', { headers: { [TOKEN_HEADER]: 'x' } });
@@ -100,5 +108,37 @@ describe('requireUser', () => {
     const response = await get('/api/documents', { [TOKEN_HEADER]: bad });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(reason);
+  });
+
+  describe('access from Cognito groups', () => {
+    const scopeOf = async (groups: unknown) => {
+      const claims = groups === undefined ? valid : { ...valid, 'cognito:groups': groups };
+      const response = await get('/api/scope', { [TOKEN_HEADER]: token(claims) });
+      return response.json();
+    };
+
+    it('reads the collections its groups grant, writable ones included, and writes only those granted', async () => {
+      expect(await scopeOf(['hr'])).toEqual({
+        read: { kind: 'collections', collections: ['handbook', 'hr'] },
+        write: { kind: 'collections', collections: ['hr'] },
+      });
+      expect(await scopeOf(['hr', 'engineering'])).toEqual({
+        read: { kind: 'collections', collections: ['engineering', 'handbook', 'hr'] },
+        write: { kind: 'collections', collections: ['engineering', 'hr'] },
+      });
+    });
+
+    it('gives a member of admin every collection', async () => {
+      expect(await scopeOf(['staff', 'admin'])).toEqual({ read: { kind: 'all' }, write: { kind: 'all' } });
+    });
+
+    it.each([
+      ['no groups claim', undefined],
+      ['no granting group', ['staff', 'constructor', 'toString']],
+      ['a malformed claim', 'admin'],
+    ])('denies everything to a user with %s', async (_, groups) => {
+      const none = { kind: 'collections', collections: [] };
+      expect(await scopeOf(groups)).toEqual({ read: none, write: none });
+    });
   });
 });
