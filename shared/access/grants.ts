@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type AccessScope, ALL_COLLECTIONS, COLLECTION_NAME, readableCollections } from './scope.ts';
+import { COLLECTION_NAME } from './collection-name.ts';
+import { type AccessScope, ALL_COLLECTIONS, readableCollections } from './scope.ts';
 
 /** The group whose members read and change every collection, whatever the grants say. */
 export const ADMIN_GROUP = 'admin';

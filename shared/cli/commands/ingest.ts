@@ -1,4 +1,4 @@
-import { assertCollectionName } from '../../access/scope.ts';
+import { assertCollectionName } from '../../access/collection-name.ts';
 import type { Config } from '../../config/index.ts';
 import { messageIdOfKey } from '../../documents/attachments.ts';
 import { openBackend } from '../backend.ts';
