@@ -1,7 +1,7 @@
 import type { App } from 'aws-cdk-lib';
 import { z } from 'zod';
-import { accessGrantsSchema } from '#shared/access/grants.ts';
 import { COLLECTION_NAME } from '#shared/access/collection-name.ts';
+import { accessGrantsSchema } from '#shared/access/grants.ts';
 import {
   DEFAULT_BEDROCK_CHAT_MODEL,
   DEFAULT_BEDROCK_CONDENSE_MODEL,
