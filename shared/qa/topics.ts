@@ -7,7 +7,7 @@ import type { QaDeps } from './deps.ts';
  */
 export async function questionTopicNames(deps: QaDeps, question: string): Promise<string[]> {
   try {
-    const topics = await identifyQuestionTopics(deps.db, deps.providers, question, { topK: 3 });
+    const topics = await identifyQuestionTopics(deps.db, deps.access, deps.providers, question, { topK: 3 });
     return topics.map((t) => t.name);
   } catch {
     return [];

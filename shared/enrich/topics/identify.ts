@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import type { Db } from '#shared/db/client.ts';
 import { queryRows } from '#shared/db/client.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
@@ -25,7 +26,9 @@ const NAMED_SHARE = 0.66;
 const NAMED_CANDIDATES = 200;
 
 /**
- * The topics a question is about (docs/spec.md#question-topics), best first, `topK` of them: the
+ * The topics a question is about (docs/spec.md#question-topics), best first, `topK` of them, each
+ * with a document the asker may read (`access`: a topic only another team's documents formed is
+ * none of theirs): the
  * topics the question names (the share of a topic name's search tokens the question contains, from
  * `NAMED_SHARE`: "Borealis" in "What did Borealis cost?", 数据平台 in 数据平台的预算), which works
  * without a model, and the topics whose name embedding is closest to the question's, at `minScore`
@@ -33,10 +36,11 @@ const NAMED_CANDIDATES = 200;
  * hashing embedder only topics sharing a word with the question: "Zhang" is no topic of a question
  * about an airport however the hashes fall). A topic found both ways keeps the higher score.
  *
- * @example const topics = await identifyQuestionTopics(db, providers, '预算是多少？'); // [{ name: '预算', score: 0.41, ... }]
+ * @example const topics = await identifyQuestionTopics(db, ALL_COLLECTIONS, providers, '预算是多少？'); // [{ name: '预算', score: 0.41, ... }]
  */
 export async function identifyQuestionTopics(
   db: Db,
+  access: AccessScope,
   providers: Pick<Providers, 'embedder'>,
   question: string,
   options: { topK?: number; minScore?: number } = {},
@@ -50,19 +54,21 @@ export async function identifyQuestionTopics(
       cause: error,
     });
   }
-  const named = await namedTopics(db, question);
+  const named = await namedTopics(db, access, question);
   if (!hasDirection(vector)) return named.slice(0, options.topK ?? 3);
   const dims = sql.raw(String(embedder.dimensions));
   const literal = vectorLiteral(vector);
   const rows = await queryRows<QuestionTopic>(
     db,
-    sql`SELECT t.id, t.name, t.description,
-          1 - (t.embedding::vector(${dims}) <=> ${literal}::vector(${dims})) AS score,
-          (SELECT count(*)::int FROM document_topics dt WHERE dt.topic_id = t.id) AS documents
-        FROM topics t
-        WHERE t.embedding_model = ${embedder.model} AND vector_dims(t.embedding) = ${embedder.dimensions}::int
-        ORDER BY t.embedding::vector(${dims}) <=> ${literal}::vector(${dims}), t.id
-        LIMIT ${options.topK ?? 3}::int`,
+    sql`SELECT * FROM (
+          SELECT t.id, t.name, t.description,
+            1 - (t.embedding::vector(${dims}) <=> ${literal}::vector(${dims})) AS score,
+            ${readableDocuments(access)} AS documents
+          FROM topics t
+          WHERE t.embedding_model = ${embedder.model} AND vector_dims(t.embedding) = ${embedder.dimensions}::int
+          ORDER BY t.embedding::vector(${dims}) <=> ${literal}::vector(${dims}), t.id
+          LIMIT ${NEAR_CANDIDATES}::int) near
+        WHERE documents > 0 ORDER BY score DESC, id LIMIT ${options.topK ?? 3}::int`,
   );
   const minScore = options.minScore ?? 0.1;
   const asked = isLexicalEmbedder(embedder) ? new Set(segment(question.toLowerCase())) : undefined;
@@ -80,17 +86,24 @@ export async function identifyQuestionTopics(
     .slice(0, options.topK ?? 3);
 }
 
+/** Topics nearest the question looked at, of which those with a readable document count. */
+const NEAR_CANDIDATES = 50;
+
+/** A topic's live documents the asker may read (`t` is the topic), as a SQL count. */
+function readableDocuments(access: AccessScope) {
+  return sql`(SELECT count(*)::int FROM document_topics dt JOIN documents d ON d.id = dt.document_id
+            AND d.deleted_at IS NULL WHERE dt.topic_id = t.id AND ${collectionCondition(access, sql`d.collection`)})`;
+}
+
 /** The topics whose names the question holds (at least `NAMED_SHARE` of their tokens), best first. */
-async function namedTopics(db: Db, question: string): Promise<QuestionTopic[]> {
+async function namedTopics(db: Db, access: AccessScope, question: string): Promise<QuestionTopic[]> {
   const asked = new Set(segment(question));
   const words = [...asked].filter((t) => [...t].length >= 2 && !isStopWord(t));
   if (words.length === 0) return [];
   const patterns = words.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const rows = await queryRows<Omit<QuestionTopic, 'score'>>(
     db,
-    sql`SELECT t.id, t.name, t.description,
-          (SELECT count(*)::int FROM document_topics dt JOIN documents d ON d.id = dt.document_id
-            AND d.deleted_at IS NULL WHERE dt.topic_id = t.id) AS documents
+    sql`SELECT t.id, t.name, t.description, ${readableDocuments(access)} AS documents
         FROM topics t WHERE t.name ILIKE ANY(${pgArray(patterns)}::text[])
         ORDER BY t.id LIMIT ${NAMED_CANDIDATES}::int`,
   );

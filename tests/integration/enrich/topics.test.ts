@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS, readableCollections } from '#shared/access/scope.ts';
 import { type Database, type Db, queryRows } from '#shared/db/index.ts';
 import {
   deriveDocumentTopics,
@@ -375,11 +376,29 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
   it('identifies the topics a question is about, best first', async () => {
     const documentId = await document('Kubernetes operations', KUBERNETES);
     await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
-    const topics = await identifyQuestionTopics(db, offline, 'How is the Kubernetes cluster upgraded?');
+    const topics = await identifyQuestionTopics(
+      db,
+      ALL_COLLECTIONS,
+      offline,
+      'How is the Kubernetes cluster upgraded?',
+    );
     expect(topics[0]?.name).toMatch(/kubernetes|cluster/i);
     expect(topics[0]?.documents).toBe(1);
     expect(topics.length).toBeLessThanOrEqual(3);
-    expect(await identifyQuestionTopics(db, offline, '???')).toEqual([]);
+    expect(await identifyQuestionTopics(db, ALL_COLLECTIONS, offline, '???')).toEqual([]);
+  });
+
+  it('names no topic formed only from documents the asker cannot read', async () => {
+    const documentId = await document('Kubernetes operations', KUBERNETES);
+    await deriveDocumentTopics(db, offline, { documentId, version: 1 }, SETTINGS);
+    await db.execute(sql`UPDATE documents SET collection = 'hr' WHERE id = ${documentId}::uuid`);
+    const question = 'How is the Kubernetes cluster upgraded?';
+    expect(await identifyQuestionTopics(db, readableCollections(['engineering']), offline, question)).toEqual(
+      [],
+    );
+    expect(
+      (await identifyQuestionTopics(db, readableCollections(['hr']), offline, question))[0]?.name,
+    ).toMatch(/kubernetes|cluster/i);
   });
 
   it('finds no topic by the hashing embedder’s chance similarity alone', async () => {
@@ -390,10 +409,11 @@ describe.each(DRIVERS)('topics (%s)', (driver) => {
       '2021年北京大兴机场年旅客吞吐量是多少？',
       'Who was the cashier on the TechMart receipt?',
     ]) {
-      expect(await identifyQuestionTopics(db, wide, question)).toEqual([]);
+      expect(await identifyQuestionTopics(db, ALL_COLLECTIONS, wide, question)).toEqual([]);
     }
-    expect((await identifyQuestionTopics(db, wide, 'When is the cluster budget reviewed?'))[0]?.name).toMatch(
-      /budget|cluster/i,
-    );
+    expect(
+      (await identifyQuestionTopics(db, ALL_COLLECTIONS, wide, 'When is the cluster budget reviewed?'))[0]
+        ?.name,
+    ).toMatch(/budget|cluster/i);
   });
 });

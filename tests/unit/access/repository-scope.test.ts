@@ -19,6 +19,7 @@ const REPOSITORY = [
   'shared/qa/history.ts',
   'shared/qa/summarize/sources.ts',
   'shared/qa/conversation/store.ts',
+  'shared/enrich/topics/identify.ts',
 ];
 
 /** Types that carry a required `access: AccessScope` (shared/search/types.ts, shared/qa/deps.ts). */
