@@ -25,6 +25,25 @@ const list = (fallback: string[]) =>
     ])
     .default(fallback);
 
+/**
+ * A map setting: an object (file) or its JSON text (an environment variable such as
+ * `DROPQA_COLLECTIONS__PREFIXES={"hr/":"hr"}`, which is how the CDK app passes it to the functions).
+ */
+const jsonRecord = <V extends z.ZodType<string>>(value: V) =>
+  z
+    .unknown()
+    .transform((input, ctx) => {
+      if (typeof input !== 'string') return input;
+      try {
+        return JSON.parse(input) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not JSON (a map is given as {"key": "value"})' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string().min(1), value))
+    .default({});
+
 const providerKind = z.enum(['offline', 'openai', 'bedrock']);
 
 const roleSettings = z.strictObject({
@@ -360,9 +379,7 @@ const configShape = z.strictObject({
        * matching prefix names a new document's collection. Uploads into a chosen collection are
        * stored under `collections/<name>/` (docs/collections.md).
        */
-      prefixes: z
-        .record(z.string().min(1), z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _'))
-        .default({}),
+      prefixes: jsonRecord(z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _')),
     })
     .prefault({}),
   watch: z

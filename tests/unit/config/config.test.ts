@@ -112,6 +112,13 @@ describe('loadConfig', () => {
     expect(config.providers.roles.describeImage.maxTokens).toBe(99);
   });
 
+  it('reads a map setting from its JSON text (the CDK app passes collection prefixes so)', () => {
+    const config = loadConfig({ cwd: emptyDir(), env: { DROPQA_COLLECTIONS__PREFIXES: '{"hr/":"hr"}' } });
+    expect(config.collections.prefixes).toEqual({ 'hr/': 'hr' });
+    const bad = () => loadConfig({ cwd: emptyDir(), env: { DROPQA_COLLECTIONS__PREFIXES: 'hr/=hr' } });
+    expect(bad).toThrow(/collections\.prefixes: not JSON/);
+  });
+
   it('names a config file that does not exist', () => {
     expect(() => loadConfig({ cwd: emptyDir(), env: { DROPQA_CONFIG: 'missing.yaml' } })).toThrow(
       /missing\.yaml/,
