@@ -434,6 +434,17 @@ describe('the synthesized functions, run from their cdk.out packages against the
     // The browser's PUT, signed with the ask function's credentials: authorized against its role.
     const put = await fetch(url, { method: 'PUT', headers, body: bytes });
     expect(put.status, await put.text()).toBe(200);
+    // Into a chosen collection: stored under collections/<name>/, which the role must allow too.
+    const intoHr = await app.ask({
+      method: 'POST',
+      path: '/api/documents/upload-url',
+      body: { filename: 'pay.md', size: bytes.length, content_type: 'text/markdown', collection: 'hr' },
+    });
+    expect(intoHr.metadata.statusCode, intoHr.body).toBe(200);
+    const hr = JSON.parse(intoHr.body) as { url: string; key: string; headers: Record<string, string> };
+    expect(hr.key).toMatch(/^collections\/hr\//);
+    const putHr = await fetch(hr.url, { method: 'PUT', headers: hr.headers, body: bytes });
+    expect(putHr.status, await putHr.text()).toBe(200);
     const boundary = 'dropqa-boundary';
     const multipart = new TextEncoder().encode(
       `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="memo.md"\r\nContent-Type: text/markdown\r\n\r\n# Memo\n\nHello.\n\r\n--${boundary}--\r\n`,

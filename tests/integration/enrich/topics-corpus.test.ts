@@ -104,7 +104,12 @@ describe.each(DRIVERS)('offline topics of a generated corpus (%s)', (driver) => 
   });
 
   it('identifies the topics a question names, in either language', async () => {
-    const [en] = await identifyQuestionTopics(db, ALL_COLLECTIONS, offline, 'How much did Project Borealis cost?');
+    const [en] = await identifyQuestionTopics(
+      db,
+      ALL_COLLECTIONS,
+      offline,
+      'How much did Project Borealis cost?',
+    );
     expect(en?.name.toLowerCase()).toBe('project borealis');
     expect(en?.documents).toBeGreaterThanOrEqual(2);
     const [zh] = await identifyQuestionTopics(db, ALL_COLLECTIONS, offline, '数据平台什么时候上线？');
