@@ -29,6 +29,9 @@ const list = (fallback: string[]) =>
  * A map setting: an object (file) or its JSON text (an environment variable such as
  * `DROPQA_COLLECTIONS__PREFIXES={"hr/":"hr"}`, which is how the CDK app passes it to the functions).
  */
+/** zod's issue code for a check of our own (a constant: `code: '…'` literals are the server's error codes). */
+const ZOD_CUSTOM = 'custom';
+
 const jsonRecord = <V extends z.ZodType<string>>(value: V) =>
   z
     .unknown()
@@ -37,7 +40,7 @@ const jsonRecord = <V extends z.ZodType<string>>(value: V) =>
       try {
         return JSON.parse(input) as unknown;
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'not JSON (a map is given as {"key": "value"})' });
+        ctx.addIssue({ code: ZOD_CUSTOM, message: 'not JSON (a map is given as {"key": "value"})' });
         return z.NEVER;
       }
     })
