@@ -2,6 +2,7 @@ import type { App } from 'aws-cdk-lib';
 import { z } from 'zod';
 import { COLLECTION_NAME } from '#shared/access/collection-name.ts';
 import { accessGrantsSchema } from '#shared/access/grants.ts';
+import { jsonText } from '#shared/config/json-text.ts';
 import {
   DEFAULT_BEDROCK_CHAT_MODEL,
   DEFAULT_BEDROCK_CONDENSE_MODEL,
@@ -40,23 +41,6 @@ const roleModelsSchema = z
     }),
   )
   .default({});
-
-/** An object from cdk.json, or the same as a JSON string from `-c key='{...}'`. */
-function jsonOrObject<T extends z.ZodType>(schema: T) {
-  return z
-    .union([
-      z.string().transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'not JSON' });
-          return z.NEVER;
-        }
-      }),
-      z.record(z.string(), z.unknown()),
-    ])
-    .pipe(schema);
-}
 
 /**
  * The deployment's settings, from CDK context (`cdk.json` or `-c key=value`), each with a default
@@ -140,12 +124,12 @@ const settingsSchema = z.object({
    * `{ "hr": { "read": ["hr", "handbook"], "write": ["hr"] } }`; the groups are created in the user
    * pool. Members of `admin` read and write everything; a user in no granting group sees nothing.
    */
-  accessGrants: jsonOrObject(accessGrantsSchema).default({}),
+  accessGrants: jsonText(accessGrantsSchema).default({}),
   /**
    * Bucket folder -> collection (the configuration's collections.prefixes, docs/collections.md),
    * e.g. `{ "hr/": "hr", "eng/": "engineering" }`; uploads into a chosen collection need none.
    */
-  collectionPrefixes: jsonOrObject(
+  collectionPrefixes: jsonText(
     z.record(z.string().min(1), z.string().regex(COLLECTION_NAME, 'a collection name')),
   ).default({}),
   /** Step Functions stops an execution after this long. */

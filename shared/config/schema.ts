@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COLLECTION_NAME } from '../access/collection-name.ts';
+import { jsonText } from './json-text.ts';
 
 /** Numbers arrive as strings from the environment; accept both. */
 const num = (fallback: number) => z.coerce.number().default(fallback);
@@ -24,28 +25,6 @@ const list = (fallback: string[]) =>
       ),
     ])
     .default(fallback);
-
-/**
- * A map setting: an object (file) or its JSON text (an environment variable such as
- * `DROPQA_COLLECTIONS__PREFIXES={"hr/":"hr"}`, which is how the CDK app passes it to the functions).
- */
-/** zod's issue code for a check of our own (a constant: `code: '…'` literals are the server's error codes). */
-const ZOD_CUSTOM = 'custom';
-
-const jsonRecord = <V extends z.ZodType<string>>(value: V) =>
-  z
-    .unknown()
-    .transform((input, ctx) => {
-      if (typeof input !== 'string') return input;
-      try {
-        return JSON.parse(input) as unknown;
-      } catch {
-        ctx.addIssue({ code: ZOD_CUSTOM, message: 'not JSON (a map is given as {"key": "value"})' });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.record(z.string().min(1), value))
-    .default({});
 
 const providerKind = z.enum(['offline', 'openai', 'bedrock']);
 
@@ -382,7 +361,12 @@ const configShape = z.strictObject({
        * matching prefix names a new document's collection. Uploads into a chosen collection are
        * stored under `collections/<name>/` (docs/collections.md).
        */
-      prefixes: jsonRecord(z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _')),
+      prefixes: jsonText(
+        z.record(
+          z.string().min(1),
+          z.string().regex(COLLECTION_NAME, 'a collection name: a-z, 0-9, - and _'),
+        ),
+      ).default({}),
     })
     .prefault({}),
   watch: z
