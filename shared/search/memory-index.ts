@@ -44,9 +44,15 @@ export interface LeafScope {
   documentIds?: readonly string[];
 }
 
+/** Scope views kept at once (`Bm25MemoryIndex.visible`): one per asking team is plenty. */
+const MAX_VIEWS = 16;
+
+/** Which slots are live leaves a search sees (true or 1). */
+type SlotMask = ArrayLike<boolean | number>;
+
 /** The live leaves a search sees and the corpus statistics over them alone. */
 interface Visible {
-  alive: readonly boolean[];
+  alive: SlotMask;
   n: number;
   totalLength: number;
   totalGramLength: number;
@@ -70,6 +76,8 @@ export class Bm25MemoryIndex {
   private totalLength = 0;
   private totalGramLength = 0;
   private deadSlots = 0;
+  /** Scope views of the current generation, by scope (`visible`). */
+  private readonly views = new Map<string, Visible>();
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
 
@@ -136,7 +144,7 @@ export class Bm25MemoryIndex {
   }
 
   /** Live leaves holding the term among those `alive` marks (all of them when no slot is dead). */
-  private df(term: string, alive: readonly boolean[], everyLive: boolean): number {
+  private df(term: string, alive: SlotMask, everyLive: boolean): number {
     const list = this.postings.get(term) ?? [];
     if (everyLive && this.deadSlots === 0) return list.length;
     let df = 0;
@@ -159,9 +167,12 @@ export class Bm25MemoryIndex {
         df: (term) => this.df(term, this.alive, true),
       };
     }
+    const key = `${this.generation}|${scope.collections?.join(',') ?? '*'}|${scope.documentIds?.join(',') ?? '*'}`;
+    const cached = this.views.get(key);
+    if (cached) return cached;
     const collections = scope.collections && new Set(scope.collections);
     const ids = scope.documentIds ?? this.documents.keys();
-    const alive: boolean[] = new Array(this.nodeIds.length).fill(false);
+    const alive = new Uint8Array(this.nodeIds.length);
     let n = 0;
     let totalLength = 0;
     let totalGramLength = 0;
@@ -170,13 +181,28 @@ export class Bm25MemoryIndex {
       if (!doc || (collections && !collections.has(doc.collection))) continue;
       for (const slot of doc.slots) {
         if (!this.alive[slot]) continue;
-        alive[slot] = true;
+        alive[slot] = 1;
         n += 1;
         totalLength += this.lengths[slot] ?? 0;
         totalGramLength += this.gramLengths[slot] ?? 0;
       }
     }
-    return { alive, n, totalLength, totalGramLength, df: (term) => this.df(term, alive, false) };
+    const frequencies = new Map<string, number>();
+    const df = (term: string) => {
+      let count = frequencies.get(term);
+      if (count === undefined) {
+        count = this.df(term, alive, false);
+        frequencies.set(term, count);
+      }
+      return count;
+    };
+    const view = { alive, n, totalLength, totalGramLength, df };
+    // The views of the last few scopes asked, until the index changes: an asker's next search
+    // reuses its view (and the document frequencies counted so far).
+    if (this.views.size >= MAX_VIEWS || !this.views.keys().next().value?.startsWith(`${this.generation}|`))
+      this.views.clear();
+    this.views.set(key, view);
+    return view;
   }
 
   /**
@@ -250,7 +276,7 @@ interface ScorerView {
   nodeIds: readonly string[];
   lengths: readonly number[];
   gramLengths: readonly number[];
-  alive: readonly boolean[];
+  alive: SlotMask;
   postings: ReadonlyMap<string, readonly number[]>;
   n: number;
   avgdl: number;
