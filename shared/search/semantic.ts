@@ -10,10 +10,12 @@ import { tieOrder } from './tie-break.ts';
 import type { RankedNode, SearchDeps, SearchFilters } from './types.ts';
 
 /** The ranking of `semanticSearch` without loading the hits' details. */
-export const rankSemantic: QueryRanker = async (deps, query, filters, limit) => {
+export const rankSemantic: QueryRanker = async (deps, query, filters, limit, signal) => {
   validateFilters(filters);
   if (limit < 1 || !query.trim()) return [];
-  return rankByVector(deps, await embedQuery(deps.embedder, query), filters, limit);
+  const vector = await embedQuery(deps.embedder, query);
+  signal?.throwIfAborted();
+  return rankByVector(deps, vector, filters, limit);
 };
 
 /**
