@@ -21,7 +21,7 @@ const NAMED_ENV: Record<string, string> = {
 const GENERIC_PREFIX = 'DROPQA_';
 
 /** `DROPQA_` variables that are not settings: read by the loader itself or by the tests and benches. */
-const OTHER_VARIABLES = ['DROPQA_CONFIG', 'DROPQA_CORPUS_DIR', 'DROPQA_SCREENSHOTS'];
+const OTHER_VARIABLES = ['DROPQA_CONFIG', 'DROPQA_CORPUS_DIR', 'DROPQA_EVAL_DIR', 'DROPQA_SCREENSHOTS'];
 
 /**
  * Reads the configuration once: defaults, then the optional file (`DROPQA_CONFIG`, or

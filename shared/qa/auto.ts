@@ -28,7 +28,9 @@ export async function* autoFlow(
     return;
   }
   const topicsPromise = questionTopicNames(deps, request.question);
-  const hits = yield* retrieve(deps, request, trace);
+  // Handled when retrieval throws first (an aborted ask): awaited below otherwise.
+  topicsPromise.catch(() => undefined);
+  const hits = yield* retrieve(deps, request, trace, signal);
   const topics = await topicsPromise;
   if (signal?.aborted) return;
   if (topics.length > 0) yield trace.observation(`The question is about: ${topics.join(', ')}.`);

@@ -18,7 +18,7 @@ export async function* standardFlow(
   signal?: AbortSignal,
 ): AsyncGenerator<QaEvent> {
   const trace = new TraceRecorder();
-  const hits = yield* retrieve(deps, request, trace);
+  const hits = yield* retrieve(deps, request, trace, signal);
   if (signal?.aborted) return;
   if (!deps.providers.chat && (yield* offlineTableAnswer(deps, request, hits, trace))) return;
   trace.iteration(2);

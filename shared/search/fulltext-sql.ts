@@ -4,6 +4,7 @@ import { type Db, queryRows } from '#shared/db/client.ts';
 import { buildOrTsquery } from '#shared/index/tsvector.ts';
 import { type Bm25Params, distinctTerms, type QueryTerm, termField } from './bm25.ts';
 import { scopeCondition } from './scope.ts';
+import { tieOrder } from './tie-break.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
 
 /** The normalizing constant of Postgres' ts_rank (tsrank.c), ~ pi^2 / 6. */
@@ -68,7 +69,13 @@ export async function rankFulltextSql(
       * ${tf} * (${k1} + 1) / (${tf} + ${k1} * (1 - ${b} + ${b} * ${length})) ELSE 0 END`;
   });
   const found = terms.map((term, i) => sql`CASE WHEN c.${col('tf', i)} > 0 THEN ${term}::text END`);
-  const rows = await queryRows<{ id: string; score: number; terms: string[] | string }>(
+  const rows = await queryRows<{
+    id: string;
+    key: string;
+    ordinal: number;
+    score: number;
+    terms: string[] | string;
+  }>(
     db,
     sql`WITH s AS (
           SELECT count(*)::float8 AS n,
@@ -77,19 +84,21 @@ export async function rankFulltextSql(
           FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scope}
         ),
         c AS (
-          SELECT n.id, n.token_count::float8 AS dl, n.gram_count::float8 AS gl, ${sql.join(tfs, sql`, `)}
+          SELECT n.id, d.key, n.ordinal, n.token_count::float8 AS dl, n.gram_count::float8 AS gl, ${sql.join(tfs, sql`, `)}
           FROM nodes n JOIN documents d ON d.id = n.document_id
           WHERE ${scope} AND n.search_vector @@ ${buildOrTsquery(terms)}::tsquery
         ),
         f AS (SELECT ${sql.join(dfs, sql`, `)} FROM c)
-        SELECT c.id, (${sql.join(parts, sql` + `)}) AS score,
+        SELECT c.id, c.key, c.ordinal, (${sql.join(parts, sql` + `)}) AS score,
           array_remove(ARRAY[${sql.join(found, sql`, `)}]::text[], NULL) AS terms
         FROM c CROSS JOIN s CROSS JOIN f
-        ORDER BY score DESC, c.id
+        ORDER BY score DESC, ${tieOrder('c')}
         LIMIT ${limit}::int`,
   );
   return rows.map((row) => ({
     nodeId: row.id,
+    documentKey: row.key,
+    ordinal: Number(row.ordinal),
     score: Number(row.score),
     highlights: Array.isArray(row.terms) ? row.terms : parseTextArray(row.terms),
   }));

@@ -60,8 +60,9 @@ export function rarestTerms(
 }
 
 /** The ranking of `fulltextSearch` without loading the hits' details. */
-export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => {
+export const rankFulltext: QueryRanker = async (deps, query, filters, limit, signal) => {
   validateFilters(filters);
+  signal?.throwIfAborted();
   const analysed = queryTerms(query);
   if (analysed.length === 0 || limit < 1) return [];
   const { bm25, feedback } = deps.search;
@@ -74,21 +75,26 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   };
   const scope = bm25.memoryIndex !== false ? memoryScope(deps.access, filters) : undefined;
   const index = scope ? await syncedMemoryIndex(deps.db) : undefined;
+  signal?.throwIfAborted();
   const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index && { index, scope });
-  const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
-    index
-      ? Promise.resolve(index.rank(weighted, depth, params, scope))
+  const rank = async (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> => {
+    signal?.throwIfAborted();
+    return index
+      ? index.rank(weighted, depth, params, scope)
       : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
+  };
   if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params, scope);
   scorer?.add(terms);
   const firstDepth = Math.max(limit, feedback.documents);
   const first = scorer ? scorer.top(firstDepth) : await rank(terms, firstDepth);
+  signal?.throwIfAborted();
   const leaves = await feedbackLeaves(deps.db, first, feedback.documents);
   // The most probable terms, three times as many as are added, to leave out the too common ones.
   const model = relevanceModel(leaves).slice(0, feedback.terms * 3);
   const candidates = model.map(([term]) => term);
+  signal?.throwIfAborted();
   const { n, df } = index
     ? { n: index.size(scope), df: index.documentFrequencies(candidates, scope) }
     : await documentFrequenciesSql(deps.db, deps.access, candidates, filters);

@@ -29,7 +29,8 @@ export interface FusionOptions {
  * near-ties at random (README, Retrieval quality: hybrid nDCG@10 scifact-train 0.7003 -> 0.7011,
  * cmrc2018-trial 0.99133 -> 0.99135 = full-text, against min-max scaling). Unlike reciprocal rank
  * fusion, a weak semantic side moves the ranking only where full-text scores are close. Ties keep
- * full-text order, then semantic order.
+ * full-text order, then semantic order (each already orders its equal scores by document key and
+ * ordinal, `comparePositions`), so the fused order is the same on every ingest of the same files.
  *
  * @example fuseScores(fulltext, semantic, cosineById, { semanticWeight: 0.2, cosineFloorZ: 2 }).slice(0, 10)
  */

@@ -10,19 +10,23 @@ const MIN_DEPTH = 30;
 const MAX_DEPTH = 300;
 
 /** The ranking of `hybridSearch` without loading the hits' details. */
-export const rankHybrid: QueryRanker = async (deps, query, filters, limit) => {
+export const rankHybrid: QueryRanker = async (deps, query, filters, limit, signal) => {
   validateFilters(filters);
   if (limit < 1 || !query.trim()) return [];
   const depth = Math.min(Math.max(limit * DEPTH_FACTOR, MIN_DEPTH), MAX_DEPTH);
   const vectorPromise = embedQuery(deps.embedder, query);
   const [fulltext, semantic] = await Promise.all([
-    rankFulltext(deps, query, filters, depth),
-    vectorPromise.then((vector) => rankByVector(deps, vector, filters, depth)),
+    rankFulltext(deps, query, filters, depth, signal),
+    vectorPromise.then((vector) => {
+      signal?.throwIfAborted();
+      return rankByVector(deps, vector, filters, depth);
+    }),
   ]);
   const kept = semantic.filter((hit) => hit.score >= deps.search.minSemanticScore);
   const cosine = new Map(semantic.map((hit) => [hit.nodeId, hit.score]));
   const unknown = fulltext.filter((hit) => !cosine.has(hit.nodeId)).map((hit) => hit.nodeId);
   if (unknown.length > 0) {
+    signal?.throwIfAborted();
     const similarities = await cosineSimilarities(deps.db, deps.embedder, await vectorPromise, unknown);
     for (const [id, similarity] of similarities) cosine.set(id, similarity);
   }

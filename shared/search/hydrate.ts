@@ -70,17 +70,21 @@ function parseJson(value: HitRow['metadata']): Record<string, unknown> {
   return value;
 }
 
-/** A ranking of query text (`rankFulltext`, `rankSemantic`, `rankHybrid`): the best `limit` nodes. */
+/**
+ * A ranking of query text (`rankFulltext`, `rankSemantic`, `rankHybrid`): the best `limit` nodes.
+ * Once `signal` aborts (the asker went away) it starts no further query and rejects with its reason.
+ */
 export type QueryRanker = (
   deps: SearchDeps,
   query: string,
   filters: SearchFilters,
   limit: number,
+  signal?: AbortSignal,
 ) => Promise<RankedNode[]>;
 
 /**
  * The search of a ranking: its nodes with what a result shows (`hydrateHits`). Filters default to
- * none, `limit` to `search.topK`.
+ * none, `limit` to `search.topK`; an aborted `signal` stops it before its next query.
  */
 export function searchBy(rank: QueryRanker) {
   return async (
@@ -88,5 +92,11 @@ export function searchBy(rank: QueryRanker) {
     query: string,
     filters: SearchFilters = {},
     limit: number = deps.search.topK,
-  ): Promise<SearchHit[]> => hydrateHits(deps.db, deps.access, await rank(deps, query, filters, limit));
+    signal?: AbortSignal,
+  ): Promise<SearchHit[]> => {
+    signal?.throwIfAborted();
+    const ranked = await rank(deps, query, filters, limit, signal);
+    signal?.throwIfAborted();
+    return hydrateHits(deps.db, deps.access, ranked);
+  };
 }

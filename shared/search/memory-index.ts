@@ -6,6 +6,7 @@ import {
   termField,
   weightedTf,
 } from './bm25.ts';
+import { compareCodePoints, comparePositions } from './tie-break.ts';
 import type { TermCount } from './tsvector-text.ts';
 import type { RankedNode } from './types.ts';
 
@@ -31,6 +32,8 @@ export interface IndexedLeaf {
   dl: number;
   /** CJK character gram count: the length of the gram field (0 when omitted). */
   gl?: number;
+  /** The leaf's ordinal in its document version (its place among the leaves when omitted). */
+  ordinal?: number;
   /** Term -> occurrences (positions in the node's tsvector), all and in the title. */
   terms: Map<string, TermCount>;
 }
@@ -67,6 +70,9 @@ interface Visible {
  */
 export class Bm25MemoryIndex {
   private nodeIds: string[] = [];
+  /** Per slot, the document key and ordinal that order equal scores (`comparePositions`). */
+  private documentKeys: string[] = [];
+  private ordinals: number[] = [];
   private lengths: number[] = [];
   private gramLengths: number[] = [];
   private alive: boolean[] = [];
@@ -93,14 +99,25 @@ export class Bm25MemoryIndex {
     return this.visible(scope).n;
   }
 
-  /** Adds (or replaces) a document's leaves for one version, in its collection. */
-  addDocument(documentId: string, version: number, leaves: IndexedLeaf[], collection = 'default'): void {
+  /**
+   * Adds (or replaces) a document's leaves for one version, in its collection; `documentKey` (the
+   * document's key, its id when omitted) and each leaf's ordinal order leaves of equal score.
+   */
+  addDocument(
+    documentId: string,
+    version: number,
+    leaves: IndexedLeaf[],
+    collection = 'default',
+    documentKey = documentId,
+  ): void {
     this.removeDocument(documentId);
     this.generation += 1;
     const slots: number[] = [];
-    for (const leaf of leaves) {
+    for (const [place, leaf] of leaves.entries()) {
       const slot = this.nodeIds.length;
       this.nodeIds.push(leaf.id);
+      this.documentKeys.push(documentKey);
+      this.ordinals.push(leaf.ordinal ?? place);
       this.lengths.push(leaf.dl);
       this.gramLengths.push(leaf.gl ?? 0);
       this.alive.push(true);
@@ -207,7 +224,7 @@ export class Bm25MemoryIndex {
 
   /**
    * The `limit` best leaves for the query terms by BM25 (see `bm25Score`; a term given twice counts
-   * once, with its first weight), ties by node id; highlights are the query terms each leaf contains.
+   * once, with its first weight), ties by document key and ordinal; highlights are the query terms each leaf contains.
    */
   rank(terms: readonly QueryTerm[], limit: number, params: Bm25Params, scope?: LeafScope): RankedNode[] {
     const scorer = this.scorer(params, scope);
@@ -226,6 +243,8 @@ export class Bm25MemoryIndex {
     return new Bm25Scorer(
       {
         nodeIds: this.nodeIds,
+        documentKeys: this.documentKeys,
+        ordinals: this.ordinals,
         lengths: this.lengths,
         gramLengths: this.gramLengths,
         alive,
@@ -243,12 +262,16 @@ export class Bm25MemoryIndex {
   private compact(): void {
     const remap = new Map<number, number>();
     const ids: string[] = [];
+    const keys: string[] = [];
+    const ordinals: number[] = [];
     const lengths: number[] = [];
     const gramLengths: number[] = [];
     this.alive.forEach((live, slot) => {
       if (!live) return;
       remap.set(slot, ids.length);
       ids.push(this.nodeIds[slot] ?? '');
+      keys.push(this.documentKeys[slot] ?? '');
+      ordinals.push(this.ordinals[slot] ?? 0);
       lengths.push(this.lengths[slot] ?? 0);
       gramLengths.push(this.gramLengths[slot] ?? 0);
     });
@@ -264,6 +287,8 @@ export class Bm25MemoryIndex {
     }
     for (const doc of this.documents.values()) doc.slots = doc.slots.map((s) => remap.get(s) ?? -1);
     this.nodeIds = ids;
+    this.documentKeys = keys;
+    this.ordinals = ordinals;
     this.lengths = lengths;
     this.gramLengths = gramLengths;
     this.alive = ids.map(() => true);
@@ -274,6 +299,8 @@ export class Bm25MemoryIndex {
 /** What a `Bm25Scorer` reads of its index: the arrays as they were when it began. */
 interface ScorerView {
   nodeIds: readonly string[];
+  documentKeys: readonly string[];
+  ordinals: readonly number[];
   lengths: readonly number[];
   gramLengths: readonly number[];
   alive: SlotMask;
@@ -344,11 +371,16 @@ export class Bm25Scorer {
     }
   }
 
-  /** The `limit` best leaves so far, ties by node id, with the added terms each contains. */
+  /**
+   * The `limit` best leaves so far, ties by document key and ordinal (`comparePositions`), with the
+   * added terms each contains.
+   */
   top(limit: number): RankedNode[] {
     const terms = [...this.terms.keys()];
     return this.best(limit).map((slot) => ({
       nodeId: this.view.nodeIds[slot] ?? '',
+      documentKey: this.view.documentKeys[slot] ?? '',
+      ordinal: this.view.ordinals[slot] ?? 0,
       score: this.scores[slot] ?? 0,
       highlights: terms.filter((_, t) => ((this.masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0),
     }));
@@ -364,14 +396,15 @@ export class Bm25Scorer {
     return t;
   }
 
-  /** The `limit` best slots by score, then node id, without sorting every candidate. */
+  /** The `limit` best slots by score, then document key and ordinal, without sorting every candidate. */
   private best(limit: number): number[] {
-    const ids = this.view.nodeIds;
+    const { nodeIds: ids, documentKeys: keys, ordinals } = this.view;
     const scores = this.scores;
     const better = (a: number, b: number): boolean => {
       const diff = (scores[a] ?? 0) - (scores[b] ?? 0);
       if (diff !== 0) return diff > 0;
-      return (ids[a] ?? '') < (ids[b] ?? '');
+      const at = (slot: number) => ({ documentKey: keys[slot] ?? '', ordinal: ordinals[slot] ?? 0 });
+      return (comparePositions(at(a), at(b)) || compareCodePoints(ids[a] ?? '', ids[b] ?? '')) < 0;
     };
     const top: number[] = [];
     for (const slot of this.touched) {

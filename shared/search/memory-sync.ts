@@ -70,7 +70,7 @@ async function synchronize(db: Db, state: State): Promise<void> {
   const same = (a?: { version: number; collection: string }, b?: { version: number; collection: string }) =>
     a?.version === b?.version && a?.collection === b?.collection;
   const missing = [...wanted].filter(([id, doc]) => !same(held.get(id), doc));
-  const loaded = new Map<string, IndexedLeaf[]>();
+  const loaded = new Map<string, LoadedDocument>();
   for (let start = 0; start < missing.length; start += LOAD_BATCH) {
     const batch = missing
       .slice(start, start + LOAD_BATCH)
@@ -79,38 +79,50 @@ async function synchronize(db: Db, state: State): Promise<void> {
   }
   // Applied without awaiting, so a concurrent search never sees half an update.
   for (const [id, doc] of held) if (!same(wanted.get(id), doc)) state.index.removeDocument(id);
-  for (const [id, doc] of missing)
-    state.index.addDocument(id, doc.version, loaded.get(id) ?? [], doc.collection);
+  for (const [id, doc] of missing) {
+    const leaves = loaded.get(id);
+    state.index.addDocument(id, doc.version, leaves?.leaves ?? [], doc.collection, leaves?.key);
+  }
   state.fingerprint = live[0]?.fingerprint ?? '0:0';
 }
 
-async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, IndexedLeaf[]>> {
+/** A document's leaves as the index holds them, and its key (which orders equal scores). */
+interface LoadedDocument {
+  key: string;
+  leaves: IndexedLeaf[];
+}
+
+async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, LoadedDocument>> {
   const rows = await readPaged<{
     document_id: string;
+    key: string;
     id: string;
+    ordinal: number;
     dl: number;
     gl: number;
     tsv: string | null;
   }>(db, {
-    columns: sql`n.document_id, n.id, n.token_count AS dl, n.gram_count AS gl, n.search_vector::text AS tsv`,
+    columns: sql`n.document_id, d.key, n.id, n.ordinal, n.token_count AS dl, n.gram_count AS gl, n.search_vector::text AS tsv`,
     from: sql`nodes n
         JOIN unnest(${pgArray(docs.map(([id]) => id))}::uuid[], ${pgArray(docs.map(([, v]) => String(v)))}::int[]) AS w(id, version)
-          ON n.document_id = w.id AND n.version = w.version`,
+          ON n.document_id = w.id AND n.version = w.version
+        JOIN documents d ON d.id = n.document_id`,
     where: sql`n.node_type IN (${sql.raw(LEAF_TYPES.map((t) => `'${t}'`).join(', '))})`,
     key: sql`n.id`,
     keyType: 'uuid',
-    rowBytes: sql`96 + coalesce(octet_length(n.search_vector::text), 0)`,
+    rowBytes: sql`96 + octet_length(d.key) + coalesce(octet_length(n.search_vector::text), 0)`,
   });
-  const byDoc = new Map<string, IndexedLeaf[]>();
+  const byDoc = new Map<string, LoadedDocument>();
   for (const row of rows) {
-    const list = byDoc.get(row.document_id) ?? [];
-    list.push({
+    const doc = byDoc.get(row.document_id) ?? { key: row.key, leaves: [] };
+    doc.leaves.push({
       id: row.id,
+      ordinal: Number(row.ordinal),
       dl: Number(row.dl),
       gl: Number(row.gl),
       terms: row.tsv ? parseTsvectorCounts(row.tsv) : new Map(),
     });
-    byDoc.set(row.document_id, list);
+    byDoc.set(row.document_id, doc);
   }
   return byDoc;
 }

@@ -33,6 +33,7 @@ export async function search(deps: SearchDeps, request: SearchRequest): Promise<
       rerank: false,
       limit: Math.max(limit, deps.search.rerank.topN),
     });
+    request.signal?.throwIfAborted();
     return (await rerankHits(deps, query, hits)).slice(0, limit);
   }
   switch (request.kind) {
@@ -51,11 +52,11 @@ export async function search(deps: SearchDeps, request: SearchRequest): Promise<
       );
     }
     case 'fulltext':
-      return fulltextSearch(deps, query, filters, request.limit ?? deps.search.topK);
+      return fulltextSearch(deps, query, filters, request.limit ?? deps.search.topK, request.signal);
     case 'semantic':
-      return semanticSearch(deps, query, filters, request.limit ?? deps.search.topK);
+      return semanticSearch(deps, query, filters, request.limit ?? deps.search.topK, request.signal);
     case 'hybrid':
-      return hybridSearch(deps, query, filters, request.limit ?? deps.search.topK);
+      return hybridSearch(deps, query, filters, request.limit ?? deps.search.topK, request.signal);
     default:
       throw new ValidationError(`unknown search kind '${String(request.kind)}'`);
   }

@@ -6,13 +6,16 @@ import { vectorExpression, vectorPredicate } from '#shared/index/vector-index.ts
 import type { Embedder } from '#shared/llm/types.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
 import { pgArray, scopeCondition, validateFilters } from './scope.ts';
+import { tieOrder } from './tie-break.ts';
 import type { RankedNode, SearchDeps, SearchFilters } from './types.ts';
 
 /** The ranking of `semanticSearch` without loading the hits' details. */
-export const rankSemantic: QueryRanker = async (deps, query, filters, limit) => {
+export const rankSemantic: QueryRanker = async (deps, query, filters, limit, signal) => {
   validateFilters(filters);
   if (limit < 1 || !query.trim()) return [];
-  return rankByVector(deps, await embedQuery(deps.embedder, query), filters, limit);
+  const vector = await embedQuery(deps.embedder, query);
+  signal?.throwIfAborted();
+  return rankByVector(deps, vector, filters, limit);
 };
 
 /**
@@ -41,18 +44,28 @@ export async function rankByVector(
     await tx.execute(
       sql`SELECT set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`,
     );
-    return queryRows<{ id: string; score: number }>(
+    // The nearest by the index's order (only ORDER BY distance can use it), then equal scores ordered.
+    return queryRows<{ id: string; key: string; ordinal: number; score: number }>(
       tx as unknown as Db,
-      sql`SELECT e.node_id AS id, 1 - (${distance}) AS score
-          FROM embeddings e
-          JOIN nodes n ON n.id = e.node_id
-          JOIN documents d ON d.id = n.document_id
-          WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND ${scopeCondition(deps.access, filters)}
-          ORDER BY ${distance}
-          LIMIT ${limit}::int`,
+      sql`SELECT r.id, r.key, r.ordinal, r.score FROM (
+            SELECT e.node_id AS id, d.key, n.ordinal, 1 - (${distance}) AS score
+            FROM embeddings e
+            JOIN nodes n ON n.id = e.node_id
+            JOIN documents d ON d.id = n.document_id
+            WHERE ${sql.raw(vectorPredicate(embedder, 'e'))} AND ${scopeCondition(deps.access, filters)}
+            ORDER BY ${distance}
+            LIMIT ${limit}::int
+          ) r
+          ORDER BY r.score DESC, ${tieOrder('r')}`,
     );
   });
-  return rows.map((row) => ({ nodeId: row.id, score: Number(row.score), relevance: Number(row.score) }));
+  return rows.map((row) => ({
+    nodeId: row.id,
+    documentKey: row.key,
+    ordinal: Number(row.ordinal),
+    score: Number(row.score),
+    relevance: Number(row.score),
+  }));
 }
 
 /**

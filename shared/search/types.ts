@@ -4,6 +4,7 @@ import type { Db } from '#shared/db/client.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import type { Reranker } from '#shared/llm/rerank/types.ts';
 import type { Embedder } from '#shared/llm/types.ts';
+import type { LeafPosition } from './tie-break.ts';
 
 export type SearchKind = 'keyword' | 'fulltext' | 'semantic' | 'hybrid';
 
@@ -82,8 +83,11 @@ export interface SearchRequest {
   signal?: AbortSignal;
 }
 
-/** A ranked node before its details are loaded: what each search kind produces and fusion consumes. */
-export interface RankedNode {
+/**
+ * A ranked node before its details are loaded: what each search kind produces and fusion consumes.
+ * Its position (document key, ordinal) orders it among equal scores (`comparePositions`).
+ */
+export interface RankedNode extends LeafPosition {
   nodeId: string;
   score: number;
   highlights?: string[];

@@ -16,11 +16,15 @@ export interface Reranker {
   rerank(query: string, passages: string[]): Promise<RerankScore[]>;
 }
 
-/** Every passage exactly once, best first: what the model returned, then any it left out, in input order. */
+/**
+ * Every passage exactly once, best first (equal scores in input order): what the model returned, then
+ * any it left out, in input order.
+ */
 export function completeRanking(scores: RerankScore[], count: number, model: string): RerankScore[] {
   const seen = new Set<number>();
   const ranked: RerankScore[] = [];
-  for (const item of [...scores].sort((a, b) => b.score - a.score)) {
+  // Equal scores keep the input order (the search's ranking), whatever order the model listed them in.
+  for (const item of [...scores].sort((a, b) => b.score - a.score || a.index - b.index)) {
     if (!Number.isInteger(item.index) || item.index < 0 || item.index >= count) {
       throw new ProviderError(`reranker ${model} returned index ${item.index} for ${count} passages`);
     }

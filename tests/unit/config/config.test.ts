@@ -87,6 +87,15 @@ describe('loadConfig', () => {
     expect(run).toThrow(/DROPQA_DATADIR: not a DropQA variable; did you mean DROPQA_DATA_DIR\?/);
   });
 
+  it('accepts the variables the tools read beside the settings (DROPQA_EVAL_DIR of npm run eval)', () => {
+    const env = {
+      DROPQA_EVAL_DIR: '/tmp/sets',
+      DROPQA_CORPUS_DIR: '/tmp/corpus',
+      DROPQA_SCREENSHOTS: 'docs/x',
+    };
+    expect(loadConfig({ cwd: emptyDir(), env }).search.topK).toBeGreaterThan(0);
+  });
+
   it('refuses an unknown key in the config file and names the nearest valid one', () => {
     const cwd = emptyDir();
     writeFileSync(join(cwd, 'dropqa.config.yaml'), 'search:\n  topk: 5\nlimts:\n  maxRows: 1\n');

@@ -148,9 +148,12 @@ describe('Bm25MemoryIndex', () => {
     expect(index.size()).toBe(1);
   });
 
-  it('returns the best `limit` leaves, ties ordered by node id', () => {
+  it('returns the best `limit` leaves, ties ordered by ordinal', () => {
     const index = new Bm25MemoryIndex();
-    const leaves = Array.from({ length: 50 }, (_, i) => leaf(`n${String(i).padStart(2, '0')}`, { same: 1 }));
+    const leaves = Array.from({ length: 50 }, (_, i) => ({
+      ...leaf(`n${String(i).padStart(2, '0')}`, { same: 1 }),
+      ordinal: i,
+    }));
     index.addDocument('d', 1, leaves.reverse());
     expect(index.rank(q('same'), 3, params).map((h) => h.nodeId)).toEqual(['n00', 'n01', 'n02']);
   });
@@ -212,5 +215,22 @@ describe('Bm25MemoryIndex', () => {
     index.addDocument('d2', 1, [leaf('n2', { bone: 1 })]);
     expect(scorer.current).toBe(false);
     expect(() => scorer.add(q('bone'))).toThrow(/changed/);
+  });
+});
+
+describe('Bm25MemoryIndex ties', () => {
+  it('orders equal scores by document key, then ordinal, not by node id', () => {
+    const index = new Bm25MemoryIndex();
+    const same = (id: string, ordinal: number) => ({ ...leaf(id, { plan: 1 }), ordinal });
+    index.addDocument('d1', 1, [same('a-late', 4), same('b-early', 2)], 'default', 'z/page.md');
+    index.addDocument('d2', 1, [same('c', 7)], 'default', 'a/page.md');
+    index.addDocument('d3', 1, [same('0-first-id', 1)], 'default', 'm/page.md');
+    expect(index.rank(q('plan'), 10, params).map((hit) => hit.nodeId)).toEqual([
+      'c',
+      '0-first-id',
+      'b-early',
+      'a-late',
+    ]);
+    expect(index.rank(q('plan'), 2, params).map((hit) => hit.nodeId)).toEqual(['c', '0-first-id']);
   });
 });
