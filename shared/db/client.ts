@@ -6,6 +6,7 @@ import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { createPglite, hasDrizzleParsers, installDrizzleParsers } from './pglite-parsers.ts';
 import type * as schema from './schema.ts';
+import { installVectorSerializer } from './vector-binary.ts';
 
 /** The database handle every core function takes: the same drizzle API on PGlite, node-postgres or the Data API. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,6 +33,7 @@ export async function openPglite(
   if (dir) mkdirSync(dir, { recursive: true });
   const pglite = await createPglite(dir, options);
   const db = await migratedDrizzle(withDrizzleParsers(pglite));
+  await installVectorSerializer(pglite);
   return { db, driver: 'pglite', pglite, close: () => pglite.close() };
 }
 
@@ -49,6 +51,8 @@ export async function openPgliteWorker(
   const client = await PgliteWorkerClient.open({ dir, statementTimeoutMs });
   try {
     const db = await migratedDrizzle(client.drizzleClient as PGlite);
+    // A new database has the vector type only now.
+    await client.installSerializers();
     return { db, driver: 'pglite', close: () => client.close() };
   } catch (error) {
     await client.close();

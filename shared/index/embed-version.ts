@@ -24,7 +24,8 @@ export const LEAF_NODE_TYPES: readonly NodeType[] = ['paragraph', 'table', 'imag
  * are embedded by their title and summary) in as few batches of at most `batchSize` as can be, of
  * equal size (so none is small when many are pending), and stores one vector per node for the
  * embedder's model, in INSERT statements of at most 3 MiB (each vector travels as a text literal,
- * ~11 KB at 1,024 dimensions: 500 rows would pass the Data API's 4 MiB request). Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
+ * ~11 KB at 1,024 dimensions: 500 rows would pass the Data API's 4 MiB request; the embedded
+ * database gets it in binary, `installVectorSerializer`). Re-running replaces the vectors (a retried step, image text filled in by OCR). Nodes with no text, and texts the embedder
  * maps to the zero vector, get no vector: cosine distance is undefined for them. `include` and
  * `exclude` narrow the nodes by id (the Summarize step embeds most nodes while the document summary
  * is still being written, and the rest after it); `writes`, given how many nodes got a vector, go

@@ -120,6 +120,11 @@ export class PgliteWorkerClient {
     }
   }
 
+  /** Has the worker install the serializers of the extensions' types (after the migrations made them). */
+  async installSerializers(): Promise<void> {
+    await this.#send({ op: 'serializers' });
+  }
+
   /**
    * Closes PGlite after the requests already sent, then stops the worker. Requests sent later fail
    * with 08003; so do a transaction's: one still open is rolled back rather than waited for.

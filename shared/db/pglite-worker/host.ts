@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPglite, installDrizzleParsers } from '../pglite-parsers.ts';
+import { installVectorSerializer } from '../vector-binary.ts';
 import { PreparedStatements } from './prepared-statements.ts';
 import { type HostOptions, type HostReply, type HostRequest, toHostError } from './protocol.ts';
 import { parseTimeoutSetting } from './statement-timeout.ts';
@@ -106,6 +107,10 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
     open = { tx: request.tx, queue: [] };
     return { rows: [], fields: [] };
   }
+  if (request.op === 'serializers') {
+    await installVectorSerializer(db);
+    return { rows: [], fields: [] };
+  }
   if (request.op !== 'query') {
     // The transaction ends whether COMMIT succeeds or not (a failed COMMIT rolls back).
     open = undefined;
@@ -132,6 +137,8 @@ async function execute(db: PGlite, request: Exclude<HostRequest, { op: 'close' }
 try {
   pglite = await createPglite(options.dir);
   prepared = new PreparedStatements(pglite);
+  // A folder opened again (after a statement timeout too) has its types already.
+  await installVectorSerializer(pglite);
   // PGlite never enforces it (the client does), but SHOW statement_timeout then tells the truth.
   await pglite.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
   reply({ kind: 'ready' });

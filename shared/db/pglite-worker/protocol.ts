@@ -23,6 +23,8 @@ export type HostRequest =
     }
   | { op: 'begin'; id: number; tx: number }
   | { op: 'commit' | 'rollback'; id: number; tx: number }
+  /** Installs the serializers of the extensions' types (`installVectorSerializer`), once they exist. */
+  | { op: 'serializers'; id: number }
   | { op: 'close'; id: number };
 
 /** A query's result as PGlite gives it. */
