@@ -7,7 +7,7 @@ import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './f
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
 import type { Bm25MemoryIndex } from './memory-index.ts';
-import { syncedMemoryIndex } from './memory-sync.ts';
+import { readyMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
 import { isDefaultScope, validateFilters } from './scope.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
@@ -74,7 +74,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   };
   const index =
     isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
-      ? await syncedMemoryIndex(deps.db)
+      ? await readyMemoryIndex(deps.db)
       : undefined;
   const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index);
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
@@ -149,8 +149,9 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index
- * kept in step with the database (`search.bm25.memoryIndex`); filtered scopes, and askers who may
- * read only some collections, are scored in SQL, alike.
+ * kept in step with the database (`search.bm25.memoryIndex`) once it has loaded (in SQL until then:
+ * `readyMemoryIndex`); filtered scopes, and askers who may read only some collections, are scored
+ * in SQL, alike.
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */
