@@ -11,7 +11,8 @@
  * Options: `--sizes 1000,5000,10000` (documents of `--paragraphs 50`), `--small 50000` (documents of
  * 3 paragraphs; 0 leaves them out), `--queries 200` searches per kind, `--keep <dir>` keeps each
  * data folder as `<dir>/scale-<paragraphs>p-<docs>` and, run again, reuses it with the ingest it
- * recorded there (`bench-ingest.json`) instead of ingesting again.
+ * recorded there (`bench-ingest.json`) instead of ingesting again; `--redraw a.json,b.json` measures
+ * nothing and prints the table and draws the curves of the rows in earlier results files.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ const SMALL = Number(option('--small', '50000'));
 const QUERIES = Number(option('--queries', '200'));
 const SVG = option('--svg', join(import.meta.dirname, '..', 'docs', 'scale.svg'));
 const KEEP = option('--keep', '');
+const REDRAW = option('--redraw', '');
 
 interface Measured {
   corpus: string;
@@ -59,6 +61,8 @@ interface Measured {
   firstSearchSeconds: number;
   statusSeconds: number;
   statusCpuSeconds?: number;
+  /** The one-minute load average when the size was done (the machine may be shared). */
+  loadAvg?: number;
 }
 
 /** What an ingest into a kept data folder recorded, so a later run can reuse the folder. */
@@ -167,6 +171,7 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
       firstSearchSeconds: start.firstSearch,
       statusSeconds: status.wall,
       statusCpuSeconds: status.cpu,
+      loadAvg: loadavg()[0],
     };
   } finally {
     clearInterval(sampler);
@@ -175,8 +180,17 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
 }
 
 const runs: Measured[] = [];
-for (const size of SIZES) runs.push(await measure(`${PARAGRAPHS} paragraphs`, size, PARAGRAPHS));
-if (SMALL > 0) runs.push(await measure('3 paragraphs', SMALL, 3));
+if (REDRAW) {
+  // Rows measured by earlier runs (e.g. one size a run on a busy machine), one table and curve.
+  for (const file of REDRAW.split(',')) {
+    const results = JSON.parse(readFileSync(file, 'utf8')) as { load?: string; runs: Measured[] };
+    runs.push(...results.runs.map((r) => ({ loadAvg: Number(results.load), ...r })));
+  }
+  runs.sort((a, b) => a.corpus.localeCompare(b.corpus) || a.docs - b.docs);
+} else {
+  for (const size of SIZES) runs.push(await measure(`${PARAGRAPHS} paragraphs`, size, PARAGRAPHS));
+  if (SMALL > 0) runs.push(await measure('3 paragraphs', SMALL, 3));
+}
 
 const kinds = ['fulltext', 'semantic', 'hybrid'];
 const header = [
@@ -193,6 +207,7 @@ const header = [
   'server ready',
   'first full-text search',
   'CLI status (CPU)',
+  'load',
 ];
 const table = runs.map((r) => [
   r.corpus,
@@ -208,10 +223,11 @@ const table = runs.map((r) => [
   `${r.serverReadySeconds.toFixed(2)} s`,
   `${r.firstSearchSeconds.toFixed(2)} s`,
   `${r.statusSeconds.toFixed(2)} s${r.statusCpuSeconds === undefined ? '' : ` (${r.statusCpuSeconds.toFixed(2)} s)`}`,
+  r.loadAvg?.toFixed(1) ?? '?',
 ]);
 const load = loadavg()[0]?.toFixed(1);
 process.stdout.write(
-  `\nDropQA at scale, offline providers (${cpus().length} cores, load ${load} at the end)\n\n`,
+  `\nDropQA at scale, offline providers (${cpus().length} cores, ${REDRAW ? 'rows of earlier runs' : `load ${load} at the end`})\n\n`,
 );
 process.stdout.write(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|\n`);
 for (const row of table) process.stdout.write(`| ${row.join(' | ')} |\n`);
@@ -223,10 +239,12 @@ if (base && largest && largest !== base) {
   );
 }
 
-const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const resultsDir = join(import.meta.dirname, 'results');
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, `scale-${stamp}.json`), JSON.stringify({ load, runs }, null, 2));
+if (!REDRAW) {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const resultsDir = join(import.meta.dirname, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, `scale-${stamp}.json`), JSON.stringify({ load, runs }, null, 2));
+}
 const curve = runs.filter((r) => r.corpus === base?.corpus);
 if (SVG !== 'none' && curve.length >= 2) {
   const at = (pick: (r: Measured) => number): [number, number][] => curve.map((r) => [r.docs, pick(r)]);
@@ -266,7 +284,7 @@ if (SVG !== 'none' && curve.length >= 2) {
           ],
         },
       ],
-      `documents of ${PARAGRAPHS} paragraphs (x axis); bench/scale.ts, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores`,
+      `documents of ${PARAGRAPHS} paragraphs (x axis); bench/scale.ts, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${curve.map((r) => r.loadAvg?.toFixed(0) ?? '?').join(' / ')}`,
     ),
   );
   process.stdout.write(`curves drawn into ${SVG}\n`);
