@@ -82,9 +82,35 @@ export async function timeAsk(deps: QaDeps, question: string, mode: QaMode) {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** The benchmark's questions over its generated corpus. */
+export const benchQuestions = () =>
+  generateQueries(QUESTIONS, 11).map((q) => `What do the documents say about ${q}?`);
+
+/** Median first event, first delta and total of `questions` in one mode (after one warm-up ask). */
+export async function askStats(deps: QaDeps, questions: string[], mode: QaMode) {
+  await timeAsk(deps, questions[0] ?? 'report', mode);
+  const runs = [];
+  for (const q of questions) runs.push(await timeAsk(deps, q, mode));
+  return {
+    firstEventMs: median(runs.map((r) => r.first)),
+    firstDeltaMs: median(runs.map((r) => r.firstDelta)),
+    totalMs: median(runs.map((r) => r.total)),
+    answered: [...new Set(runs.map((r) => r.answered))].join('/'),
+  };
+}
+
+/** A table row of `askStats`. */
+export function askRow(metric: string, stats: Awaited<ReturnType<typeof askStats>>): Row {
+  return {
+    metric: `${metric}: first event / first delta / done`,
+    value: `${stats.firstEventMs.toFixed(1)} / ${stats.firstDeltaMs.toFixed(0)} / ${stats.totalMs.toFixed(0)} ms`,
+    target: 'first event < 150 ms',
+  };
+}
+
 /** Median first event, first delta and total per mode, offline and with the fixed-latency model. */
 export async function benchQa(rt: Runtime, results: Record<string, unknown>): Promise<Row[]> {
-  const questions = generateQueries(QUESTIONS, 11).map((q) => `What do the documents say about ${q}?`);
+  const questions = benchQuestions();
   const setups: { label: string; deps: QaDeps }[] = [
     { label: 'offline', deps: rt.qa },
     {
@@ -99,21 +125,9 @@ export async function benchQa(rt: Runtime, results: Record<string, unknown>): Pr
   const out: Record<string, unknown> = {};
   for (const setup of setups) {
     for (const mode of ['standard', 'auto', 'agent'] as const) {
-      await timeAsk(setup.deps, questions[0] ?? 'report', mode);
-      const runs = [];
-      for (const q of questions) runs.push(await timeAsk(setup.deps, q, mode));
-      const stats = {
-        firstEventMs: median(runs.map((r) => r.first)),
-        firstDeltaMs: median(runs.map((r) => r.firstDelta)),
-        totalMs: median(runs.map((r) => r.total)),
-        answered: [...new Set(runs.map((r) => r.answered))].join('/'),
-      };
+      const stats = await askStats(setup.deps, questions, mode);
       out[`${setup.label} ${mode}`] = stats;
-      rows.push({
-        metric: `ask ${mode} (${setup.label}, answered ${stats.answered}): first event / first delta / done`,
-        value: `${stats.firstEventMs.toFixed(1)} / ${stats.firstDeltaMs.toFixed(0)} / ${stats.totalMs.toFixed(0)} ms`,
-        target: 'first event < 150 ms',
-      });
+      rows.push(askRow(`ask ${mode} (${setup.label}, answered ${stats.answered})`, stats));
     }
   }
   results.qa = out;

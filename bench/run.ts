@@ -12,9 +12,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { readableCollections } from '#shared/access/scope.ts';
+import { ALL_COLLECTIONS, readableCollections } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime } from '#shared/runtime/runtime.ts';
+import { warmSearchIndex } from '#shared/search/memory-sync.ts';
 import { benchAws } from './aws.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
 import { benchEnrich } from './enrich.ts';
@@ -22,7 +23,7 @@ import { benchFollowUp } from './follow-up.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchParse } from './parse.ts';
 import { timeServerStart } from './processes.ts';
-import { benchQa } from './qa.ts';
+import { askRow, askStats, benchQa, benchQuestions } from './qa.ts';
 import { benchQaModes } from './qa-modes.ts';
 import { benchSearch } from './search.ts';
 import { benchTopics } from './topics.ts';
@@ -107,15 +108,15 @@ try {
     });
   }
   // A second team: every other document in collection `b`, searched by a reader of `default` only
-  // (shared/access: SQL BM25 instead of the in-memory index, the scope in every query).
+  // (shared/access: the scope in every query; full text from the memory index's view of the scope).
   await rt.db.execute(sql`UPDATE documents SET collection = 'b' WHERE key ~ ${'[13579][.]md$'}`);
+  await warmSearchIndex(rt.db);
   const scoped = await benchSearch(
     rt.db,
     { ...rt.qa, access: readableCollections(['default']) },
     queries,
     SEARCH_ITERATIONS,
   );
-  await rt.db.execute(sql`UPDATE documents SET collection = 'default'`);
   results.searchOneCollection = scoped;
   for (const [kind, stats] of Object.entries(scoped)) {
     rows.push({
@@ -124,6 +125,18 @@ try {
       target: targets[kind] ?? '',
     });
   }
+  // An offline ask with every collection readable and with one of the two.
+  const asks: Record<string, unknown> = {};
+  for (const [label, access] of [
+    ['all readable', ALL_COLLECTIONS],
+    ['one of two collections readable', readableCollections(['default'])],
+  ] as const) {
+    const stats = await askStats({ ...rt.qa, access }, benchQuestions(), 'standard');
+    asks[label] = stats;
+    rows.push(askRow(`ask standard offline, ${label}`, stats));
+  }
+  results.askByScope = asks;
+  await rt.db.execute(sql`UPDATE documents SET collection = 'default'`);
   const full = process.env.BENCH_ONLY !== 'ingest';
   if (full) {
     rows.push(...(await benchLifecycle(rt, files, results)));

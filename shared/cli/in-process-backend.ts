@@ -12,8 +12,7 @@ import {
 } from '../documents/index.ts';
 import type { Reranker } from '../llm/rerank/types.ts';
 import type { Embedder } from '../llm/types.ts';
-import { search } from '../search/index.ts';
-import { stoppedWatchStatus } from '../watch/index.ts';
+import { stoppedWatchStatus } from '../watch/status.ts';
 import type { Backend, Reader } from './backend.ts';
 import { intoCollection, readInput } from './files.ts';
 
@@ -32,8 +31,9 @@ function databaseReader(
 ): Reader {
   return {
     description: `${resolve(config.dataDir)} (in-process)`,
+    // Loaded by the first search: status, versions and diff need none of it.
     search: async (request, collection) =>
-      search(
+      (await import('../search/index.ts')).search(
         {
           db,
           ...(await providers()),

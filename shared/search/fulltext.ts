@@ -6,10 +6,10 @@ import type { Bm25Params, QueryTerm } from './bm25.ts';
 import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './feedback.ts';
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
-import type { Bm25MemoryIndex } from './memory-index.ts';
+import type { Bm25MemoryIndex, LeafScope } from './memory-index.ts';
 import { readyMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
-import { isDefaultScope, validateFilters } from './scope.ts';
+import { memoryScope, validateFilters } from './scope.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
 
 /**
@@ -72,18 +72,16 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
     titleWeight: bm25.titleWeight,
     grams: bm25.grams,
   };
-  const index =
-    isDefaultScope(deps.access, filters) && bm25.memoryIndex !== false
-      ? await readyMemoryIndex(deps.db)
-      : undefined;
-  const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index);
+  const scope = bm25.memoryIndex !== false ? memoryScope(deps.access, filters) : undefined;
+  const index = scope ? await readyMemoryIndex(deps.db) : undefined;
+  const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index && { index, scope });
   const rank = (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> =>
     index
-      ? Promise.resolve(index.rank(weighted, depth, params))
+      ? Promise.resolve(index.rank(weighted, depth, params, scope))
       : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
   if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
-  const scorer = index?.scorer(params);
+  const scorer = index?.scorer(params, scope);
   scorer?.add(terms);
   const firstDepth = Math.max(limit, feedback.documents);
   const first = scorer ? scorer.top(firstDepth) : await rank(terms, firstDepth);
@@ -92,7 +90,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit) => 
   const model = relevanceModel(leaves).slice(0, feedback.terms * 3);
   const candidates = model.map(([term]) => term);
   const { n, df } = index
-    ? { n: index.size, df: index.documentFrequencies(candidates) }
+    ? { n: index.size(scope), df: index.documentFrequencies(candidates, scope) }
     : await documentFrequenciesSql(deps.db, deps.access, candidates, filters);
   const share = (term: string) => (n > 0 ? (df.get(term) ?? 0) / n : 0);
   // Character grams are matched, not shown: highlights name the query's words.
@@ -120,12 +118,12 @@ async function searchedTerms(
   access: AccessScope,
   terms: QueryTerm[],
   filters: SearchFilters,
-  index: Bm25MemoryIndex | undefined,
+  memory: { index: Bm25MemoryIndex; scope?: LeafScope } | undefined,
 ): Promise<QueryTerm[]> {
   if (terms.length <= MAX_QUERY_TERMS) return terms;
   const names = terms.map((t) => t.term);
-  const df = index
-    ? index.documentFrequencies(names)
+  const df = memory
+    ? memory.index.documentFrequencies(names, memory.scope)
     : (await documentFrequenciesSql(db, access, names, filters)).df;
   return rarestTerms(terms, df);
 }
@@ -148,10 +146,11 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * once (a repeated word does not count twice), at most 64, the rarest (`rarestTerms`), candidates are the leaves containing any query term
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
- * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. The default scope is scored from an in-memory index
- * kept in step with the database (`search.bm25.memoryIndex`) once it has loaded (in SQL until then:
- * `readyMemoryIndex`); filtered scopes, and askers who may read only some collections, are scored
- * in SQL, alike.
+ * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. Current versions are scored
+ * from an in-memory index kept in step with the database (`search.bm25.memoryIndex`) once it has
+ * loaded (in SQL until then: `readyMemoryIndex`), over the asker's readable collections and the
+ * chosen documents alone (`memoryScope`); a version, topic or category filter is scored in SQL,
+ * alike.
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */

@@ -36,6 +36,30 @@ export interface IndexedLeaf {
 }
 
 /**
+ * The part of the index a search sees: the documents of the readable collections, and of those the
+ * chosen ones (undefined: every collection, every document).
+ */
+export interface LeafScope {
+  collections?: readonly string[];
+  documentIds?: readonly string[];
+}
+
+/** Scope views kept at once (`Bm25MemoryIndex.visible`): one per asking team is plenty. */
+const MAX_VIEWS = 16;
+
+/** Which slots are live leaves a search sees (true or 1). */
+type SlotMask = ArrayLike<boolean | number>;
+
+/** The live leaves a search sees and the corpus statistics over them alone. */
+interface Visible {
+  alive: SlotMask;
+  n: number;
+  totalLength: number;
+  totalGramLength: number;
+  df(term: string): number;
+}
+
+/**
  * Exact BM25 over the default search scope held in memory: a posting list per term (node slot and
  * tf packed in one number), document lengths, and the corpus totals, maintained document by
  * document as versions become current or documents disappear. Scoring a common term touches its
@@ -47,25 +71,30 @@ export class Bm25MemoryIndex {
   private gramLengths: number[] = [];
   private alive: boolean[] = [];
   private readonly postings = new Map<string, number[]>();
-  private readonly documents = new Map<string, { version: number; slots: number[] }>();
+  private readonly documents = new Map<string, { version: number; collection: string; slots: number[] }>();
   private liveNodes = 0;
   private totalLength = 0;
   private totalGramLength = 0;
   private deadSlots = 0;
+  /** Scope views of the current generation, by scope (`visible`). */
+  private readonly views = new Map<string, Visible>();
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
 
-  /** The version of each indexed document. */
-  versions(): Map<string, number> {
-    return new Map([...this.documents].map(([id, doc]) => [id, doc.version]));
+  /** The version and collection of each indexed document. */
+  versions(): Map<string, { version: number; collection: string }> {
+    return new Map(
+      [...this.documents].map(([id, doc]) => [id, { version: doc.version, collection: doc.collection }]),
+    );
   }
 
-  get size(): number {
-    return this.liveNodes;
+  /** Number of live leaves in the scope. */
+  size(scope?: LeafScope): number {
+    return this.visible(scope).n;
   }
 
-  /** Adds (or replaces) a document's leaves for one version. */
-  addDocument(documentId: string, version: number, leaves: IndexedLeaf[]): void {
+  /** Adds (or replaces) a document's leaves for one version, in its collection. */
+  addDocument(documentId: string, version: number, leaves: IndexedLeaf[], collection = 'default'): void {
     this.removeDocument(documentId);
     this.generation += 1;
     const slots: number[] = [];
@@ -88,7 +117,7 @@ export class Bm25MemoryIndex {
         list.push(pack(slot, count));
       }
     }
-    this.documents.set(documentId, { version, slots });
+    this.documents.set(documentId, { version, collection, slots });
   }
 
   /** Drops a document's leaves from the scope (their postings are skipped, then compacted away). */
@@ -108,48 +137,103 @@ export class Bm25MemoryIndex {
     if (this.deadSlots > 10_000 && this.deadSlots > this.liveNodes) this.compact();
   }
 
-  /** Number of live leaves holding each term. */
-  documentFrequencies(terms: readonly string[]): Map<string, number> {
-    return new Map(terms.map((term) => [term, this.df(term)]));
+  /** Number of live leaves in the scope holding each term. */
+  documentFrequencies(terms: readonly string[], scope?: LeafScope): Map<string, number> {
+    const { df } = this.visible(scope);
+    return new Map(terms.map((term) => [term, df(term)]));
   }
 
-  private df(term: string): number {
+  /** Live leaves holding the term among those `alive` marks (all of them when no slot is dead). */
+  private df(term: string, alive: SlotMask, everyLive: boolean): number {
     const list = this.postings.get(term) ?? [];
-    if (this.deadSlots === 0) return list.length;
+    if (everyLive && this.deadSlots === 0) return list.length;
     let df = 0;
-    for (const packed of list) if (this.alive[slotOf(packed)]) df += 1;
+    for (const packed of list) if (alive[slotOf(packed)]) df += 1;
     return df;
+  }
+
+  /**
+   * The leaves the scope sees and the statistics over them alone, so that scores are those of a
+   * corpus holding only those documents: a pass over the scope's documents, then df per term by a
+   * pass over its postings.
+   */
+  private visible(scope?: LeafScope): Visible {
+    if (!scope || (!scope.collections && !scope.documentIds)) {
+      return {
+        alive: this.alive,
+        n: this.liveNodes,
+        totalLength: this.totalLength,
+        totalGramLength: this.totalGramLength,
+        df: (term) => this.df(term, this.alive, true),
+      };
+    }
+    const key = `${this.generation}|${scope.collections?.join(',') ?? '*'}|${scope.documentIds?.join(',') ?? '*'}`;
+    const cached = this.views.get(key);
+    if (cached) return cached;
+    const collections = scope.collections && new Set(scope.collections);
+    const ids = scope.documentIds ?? this.documents.keys();
+    const alive = new Uint8Array(this.nodeIds.length);
+    let n = 0;
+    let totalLength = 0;
+    let totalGramLength = 0;
+    for (const id of new Set(ids)) {
+      const doc = this.documents.get(id);
+      if (!doc || (collections && !collections.has(doc.collection))) continue;
+      for (const slot of doc.slots) {
+        if (!this.alive[slot]) continue;
+        alive[slot] = 1;
+        n += 1;
+        totalLength += this.lengths[slot] ?? 0;
+        totalGramLength += this.gramLengths[slot] ?? 0;
+      }
+    }
+    const frequencies = new Map<string, number>();
+    const df = (term: string) => {
+      let count = frequencies.get(term);
+      if (count === undefined) {
+        count = this.df(term, alive, false);
+        frequencies.set(term, count);
+      }
+      return count;
+    };
+    const view = { alive, n, totalLength, totalGramLength, df };
+    // The views of the last few scopes asked, until the index changes: an asker's next search
+    // reuses its view (and the document frequencies counted so far).
+    if (this.views.size >= MAX_VIEWS || !this.views.keys().next().value?.startsWith(`${this.generation}|`))
+      this.views.clear();
+    this.views.set(key, view);
+    return view;
   }
 
   /**
    * The `limit` best leaves for the query terms by BM25 (see `bm25Score`; a term given twice counts
    * once, with its first weight), ties by node id; highlights are the query terms each leaf contains.
    */
-  rank(terms: readonly QueryTerm[], limit: number, params: Bm25Params): RankedNode[] {
-    const scorer = this.scorer(params);
+  rank(terms: readonly QueryTerm[], limit: number, params: Bm25Params, scope?: LeafScope): RankedNode[] {
+    const scorer = this.scorer(params, scope);
     scorer.add(terms);
     return scorer.top(limit);
   }
 
   /**
-   * A BM25 accumulator over the index as it stands now, extended term by term (`Bm25Scorer`): a
+   * A BM25 accumulator over the index (of the scope's documents) as it stands now, extended term by term (`Bm25Scorer`): a
    * second ranking that only adds terms to a first (pseudo-relevance feedback) reads only the new
    * terms' postings.
    */
-  scorer(params: Bm25Params): Bm25Scorer {
+  scorer(params: Bm25Params, scope?: LeafScope): Bm25Scorer {
     const generation = this.generation;
-    const n = this.liveNodes;
+    const { alive, n, totalLength, totalGramLength, df } = this.visible(scope);
     return new Bm25Scorer(
       {
         nodeIds: this.nodeIds,
         lengths: this.lengths,
         gramLengths: this.gramLengths,
-        alive: this.alive,
+        alive,
         postings: this.postings,
         n,
-        avgdl: n > 0 ? this.totalLength / n : 0,
-        avggl: n > 0 ? this.totalGramLength / n : 0,
-        df: (term) => this.df(term),
+        avgdl: n > 0 ? totalLength / n : 0,
+        avggl: n > 0 ? totalGramLength / n : 0,
+        df,
         unchanged: () => generation === this.generation,
       },
       params,
@@ -192,7 +276,7 @@ interface ScorerView {
   nodeIds: readonly string[];
   lengths: readonly number[];
   gramLengths: readonly number[];
-  alive: readonly boolean[];
+  alive: SlotMask;
   postings: ReadonlyMap<string, readonly number[]>;
   n: number;
   avgdl: number;

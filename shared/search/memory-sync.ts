@@ -22,8 +22,9 @@ interface State {
 const states = new WeakMap<Db, State>();
 
 /**
- * The in-memory BM25 index of the default scope for this database, brought up to date first: one
- * cheap query fingerprints the set of (live document, current version) pairs; when it changed, the
+ * The in-memory BM25 index of every live document's current version for this database (each in its
+ * collection), brought up to date first: one cheap query fingerprints the set of (live document,
+ * current version, collection); when it changed, the
  * documents that appeared or changed version are loaded and the others dropped. The first call loads
  * the whole scope (seconds at 50,000 paragraphs); later calls cost one small query.
  */
@@ -35,7 +36,7 @@ export async function syncedMemoryIndex(db: Db): Promise<Bm25MemoryIndex> {
   }
   const [row] = await queryRows<{ fingerprint: string }>(
     db,
-    sql`SELECT count(*)::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text, 0)), 0)::text AS fingerprint
+    sql`SELECT count(*)::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text || ':' || collection, 0)), 0)::text AS fingerprint
         FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL`,
   );
   const seen = row?.fingerprint;
@@ -78,26 +79,31 @@ export function invalidateMemoryIndex(db: Db): void {
 
 async function synchronize(db: Db, state: State): Promise<void> {
   // Paged, as every read that grows with the corpus (the Data API answers at most 1 MiB).
-  const live = await readPaged<{ id: string; version: number; fingerprint: string }>(db, {
-    columns: sql`s.id, s.version, s.fingerprint`,
-    from: sql`(SELECT id, current_version AS version,
-          count(*) OVER ()::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text, 0)) OVER (), 0)::text AS fingerprint
+  const live = await readPaged<{ id: string; version: number; collection: string; fingerprint: string }>(db, {
+    columns: sql`s.id, s.version, s.collection, s.fingerprint`,
+    from: sql`(SELECT id, current_version AS version, collection,
+          count(*) OVER ()::text || ':' || coalesce(sum(hashtextextended(id::text || ':' || current_version::text || ':' || collection, 0)) OVER (), 0)::text AS fingerprint
         FROM documents WHERE deleted_at IS NULL AND current_version IS NOT NULL) s`,
     key: sql`s.id`,
     keyType: 'uuid',
     rowBytes: sql`128`,
   });
-  const wanted = new Map(live.map((d) => [d.id, Number(d.version)]));
+  const wanted = new Map(live.map((d) => [d.id, { version: Number(d.version), collection: d.collection }]));
   const held = state.index.versions();
-  const missing = [...wanted].filter(([id, version]) => held.get(id) !== version);
+  const same = (a?: { version: number; collection: string }, b?: { version: number; collection: string }) =>
+    a?.version === b?.version && a?.collection === b?.collection;
+  const missing = [...wanted].filter(([id, doc]) => !same(held.get(id), doc));
   const loaded = new Map<string, IndexedLeaf[]>();
   for (let start = 0; start < missing.length; start += LOAD_BATCH) {
-    const batch = missing.slice(start, start + LOAD_BATCH);
+    const batch = missing
+      .slice(start, start + LOAD_BATCH)
+      .map(([id, doc]) => [id, doc.version] as [string, number]);
     for (const [id, leaves] of await loadLeaves(db, batch)) loaded.set(id, leaves);
   }
   // Applied without awaiting, so a concurrent search never sees half an update.
-  for (const [id, version] of held) if (wanted.get(id) !== version) state.index.removeDocument(id);
-  for (const [id, version] of missing) state.index.addDocument(id, version, loaded.get(id) ?? []);
+  for (const [id, doc] of held) if (!same(wanted.get(id), doc)) state.index.removeDocument(id);
+  for (const [id, doc] of missing)
+    state.index.addDocument(id, doc.version, loaded.get(id) ?? [], doc.collection);
   state.fingerprint = live[0]?.fingerprint ?? '0:0';
 }
 

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type AccessScope, collectionCondition } from '#shared/access/scope.ts';
 import { ValidationError } from '#shared/errors.ts';
+import type { LeafScope } from './memory-index.ts';
 import type { SearchFilters } from './types.ts';
 
 /** Search results are leaves: the units that carry text. */
@@ -64,15 +65,15 @@ export function scopeCondition(access: AccessScope, filters: SearchFilters = {})
 }
 
 /**
- * True when the scope is the default one (every live document's current version, every collection):
- * the one the in-memory BM25 index holds.
+ * The scope as the in-memory BM25 index sees it (its readable collections, its chosen documents), or
+ * undefined when the index cannot serve it: the index holds every live document's current version,
+ * and knows neither older versions, topics nor categories.
  */
-export function isDefaultScope(access: AccessScope, filters: SearchFilters = {}): boolean {
-  return (
-    access.kind === 'all' &&
-    filters.version === undefined &&
-    filters.documentIds === undefined &&
-    filters.topicIds === undefined &&
-    filters.categories === undefined
-  );
+export function memoryScope(access: AccessScope, filters: SearchFilters = {}): LeafScope | undefined {
+  if (filters.version !== undefined || filters.topicIds !== undefined || filters.categories !== undefined)
+    return undefined;
+  return {
+    ...(access.kind === 'collections' ? { collections: access.collections } : {}),
+    ...(filters.documentIds ? { documentIds: filters.documentIds } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import {
   withoutDateline,
 } from './answer-type.ts';
 import { clauseWindow } from './clause-window.ts';
+import { offlineAnswerNotice, offlineNoAnswer } from './offline-notice.ts';
 import { splitSentences } from './sentences.ts';
 
 export interface AnswerContext {
@@ -88,6 +89,12 @@ const NEAR_CHARS = 40;
  * other value for the budget of Atlas).
  */
 const ALTERNATIVE_COVERAGE = 0.5;
+/**
+ * Once the value the passages agree on is quoted, another value is quoted only when the passages back
+ * it at least this share as much (`weighByAgreement`): a value one stray sentence offers (a remaster's
+ * 2022 release beside the game's 2018 one) is no disagreement, only length.
+ */
+const ALTERNATIVE_SUPPORT = 0.5;
 /** A question in a document asks rather than answers: "Who directed Titanic?" in a film quiz. */
 const ASKS = /[?？]$/u;
 const NOT_AN_ANSWER = 0.5;
@@ -233,6 +240,11 @@ export function pickAnswerSentences(
       .flatMap((span) => segment(span.text.replace(/(?<=[\p{Script=Latin}\p{N}])\p{Script=Han}.*$/u, '')))
       .filter((t) => terms.has(t)),
   );
+  // Chinese text has no spaces to end a span ("5奈米" offers "5", "中国" a name), so there the agreed
+  // value is too often a fragment to hold back the other values.
+  const backedOnly = !hasCjk(question);
+  const backed = (answer: string) =>
+    !agreedQuoted || !backedOnly || (support.get(answer) ?? 0) >= ALTERNATIVE_SUPPORT;
   let anchors: string[] | undefined;
   // The years the question names ("in 2021"): another value must be of the years the leading sentence
   // holds, not the 2022 figure beside the 2021 one.
@@ -255,7 +267,7 @@ export function pickAnswerSentences(
       (s.covered.size >= terms.size * ALTERNATIVE_COVERAGE &&
         (!anchors?.length || anchors.some((t) => s.covered.has(t))) &&
         yearAnchors.every((t) => s.covered.has(t)) &&
-        s.answers.some((a) => !offered.has(a)) &&
+        s.answers.some((a) => !offered.has(a) && backed(a)) &&
         // Another value, or a fuller one ("December 2015" after "2015"); not the agreed value again
         // beside some other name ("Pogačar (UAE Team Emirates)").
         (!s.answers.some((a) => support.get(a) === 1 && [...offered].some((o) => sameValue(a, o))) ||
@@ -410,15 +422,8 @@ export function formatExtractiveAnswer(
   sentences: Pick<AnswerSentence, 'text' | 'citation'>[],
 ): string {
   const zh = hasCjk(question);
-  if (sentences.length === 0) {
-    return zh
-      ? '离线抽取式回答：文档中没有找到能回答这个问题的段落。'
-      : 'Offline extractive answer: no passage in your documents answers this question.';
-  }
-  const label = zh
-    ? '离线抽取式回答（未使用语言模型，原文摘自您的文档）：'
-    : 'Offline extractive answer (no language model; quoted verbatim from your documents):';
-  return [label, '', ...sentences.map((s) => `> ${s.text} [${s.citation}]`)].join('\n');
+  if (sentences.length === 0) return offlineNoAnswer(zh);
+  return [offlineAnswerNotice(zh), '', ...sentences.map((s) => `> ${s.text} [${s.citation}]`)].join('\n');
 }
 
 /**

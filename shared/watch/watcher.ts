@@ -16,7 +16,8 @@ import { hashFile, quietState, sameState, statOf } from './file-state.ts';
 import { locate, type WatchedFolder, type WatchRules, watchedFolders, watchRules } from './folders.ts';
 import { knownDocuments } from './known.ts';
 import { recordRefusedFile } from './refused.ts';
-import type { WatchEvent, WatchFolderStatus, WatchRulesStatus, WatchStatus } from './types.ts';
+import { watchRulesStatus } from './status.ts';
+import type { WatchEvent, WatchFolderStatus, WatchStatus } from './types.ts';
 
 export interface FolderWatcher {
   /** Starts watching, then reconciles what changed while stopped; resolves when that is done. */
@@ -391,32 +392,4 @@ async function listFiles(dir: string, rules: WatchRules): Promise<string[]> {
   };
   await visit('');
   return out.sort();
-}
-
-/** The rules every watched folder follows, as the status reports them. */
-function watchRulesStatus(settings: Config['watch'], maxFileBytes: number): WatchRulesStatus {
-  return { symlinks: 'not followed', maxFileBytes, quietMs: settings.debounceMs };
-}
-
-/** The status of folders no watcher follows in this process: their document counts only. */
-export async function stoppedWatchStatus(
-  db: Db,
-  config: Pick<Config, 'watch' | 'limits'>,
-): Promise<WatchStatus> {
-  const folders = watchedFolders(config.watch.directories);
-  return {
-    running: false,
-    ready: false,
-    rules: watchRulesStatus(config.watch, config.limits.maxFileBytes),
-    folders: await Promise.all(
-      folders.map(async (folder) => ({
-        directory: folder.dir,
-        prefix: folder.prefix,
-        documents: (await knownDocuments(db, folder.prefix)).length,
-        pending: 0,
-        lastSync: null,
-        lastError: null,
-      })),
-    ),
-  };
 }

@@ -1,6 +1,7 @@
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import { pickAnswerSentences } from '#shared/text/answer.ts';
+import { offlineAnswerNotice, offlineNoAnswer } from '#shared/text/offline-notice.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import { disagreementNote } from '../disagreement.ts';
 import { quotedName } from '../document-name.ts';
@@ -61,13 +62,9 @@ export function offlineSynthesis(question: string, documents: Stage1Result[], ho
     ...hops.flatMap((hop) => pickAnswerSentences(hop, contexts, { maxSentences: PER_HOP })),
   ].filter((s) => !seen.has(s.text) && seen.add(s.text));
   if (picked.length === 0) {
-    return zh
-      ? '离线抽取式回答：检索到的文档中没有找到能回答这个问题的段落。'
-      : 'Offline extractive answer: none of the retrieved documents has a passage that answers this question.';
+    return offlineNoAnswer(zh);
   }
-  const label = zh
-    ? '离线抽取式回答（未使用语言模型，以下句子原文摘自各文档）：'
-    : 'Offline extractive answer (no language model was used; the sentences below are quoted verbatim from the documents):';
+  const label = offlineAnswerNotice(zh);
   const lines = picked.map((s) => {
     const c = candidates[s.citation];
     if (!c) return '';

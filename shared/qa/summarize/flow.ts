@@ -3,6 +3,7 @@ import type { Db } from '#shared/db/client.ts';
 import { fillPrompt, stripDelimiters } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, Providers } from '#shared/llm/types.ts';
 import { extractiveSummary } from '#shared/text/extractive-summary.ts';
+import { offlineSummaryNotice } from '#shared/text/offline-notice.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import { textDeltas } from '../deltas.ts';
 import { quotedName } from '../document-name.ts';
@@ -111,9 +112,7 @@ function cut(text: string): string {
 
 function offlineDocumentSummary(outline: DocumentOutline): string {
   const zh = hasCjk(outline.name + outline.summary + (outline.texts[0] ?? ''));
-  const label = zh
-    ? `离线摘要（未使用语言模型，句子摘自《${outline.name}》）：`
-    : `Offline summary (no language model was used; sentences taken from ${outline.name}):`;
+  const label = offlineSummaryNotice(zh, outline.name);
   const lead =
     outline.summary ||
     extractiveSummary({ title: outline.name, texts: outline.texts, maxSentences: 3, maxChars: 400 });
@@ -132,9 +131,9 @@ function offlineTopicSummary(
   const zh = hasCjk(topic + description);
   if (documents.length === 0)
     return zh ? `话题“${topic}”下还没有文档。` : `No document is linked to the topic “${topic}” yet.`;
-  const label = zh
-    ? `离线摘要（未使用语言模型）：话题“${topic}”下的 ${documents.length} 篇文档：`
-    : `Offline summary (no language model was used): ${documents.length} document(s) on “${topic}”:`;
+  const label = `${offlineSummaryNotice(zh)}${
+    zh ? `话题“${topic}”下的 ${documents.length} 篇文档：` : ` ${documents.length} document(s) on “${topic}”:`
+  }`;
   return [
     label,
     ...(description ? ['', description] : []),

@@ -1,19 +1,9 @@
+import { offlineTableNotice } from '#shared/text/offline-notice.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import type { QaTable } from '../response.ts';
 import { formFields, formRowText } from './form.ts';
 import type { TablePlan } from './plan.ts';
 import { rowText, type Table } from './table.ts';
-
-/**
- * The answer's leading notice. The table's name stands in 《》 or single quotes: double quotation
- * marks would claim it as text quoted from a passage (shared/qa/citations.ts), and a sheet's name
- * is in none.
- */
-export function tableNotice(zh: boolean, title: string): string {
-  return zh
-    ? `离线表格回答（未使用语言模型，由表格《${title}》计算得出）：`
-    : `Offline table answer (no language model; worked out from the table ‘${title}’):`;
-}
 
 /** Rows quoted under an answer at most. */
 const MAX_QUOTED_ROWS = 8;
@@ -42,7 +32,7 @@ export function tableAnswer(
   citationOf: (passage: number) => number,
 ): TableAnswer {
   const zh = hasCjk(question);
-  const label = tableNotice(zh, table.title);
+  const label = offlineTableNotice(zh, table.title);
   const used = plan.rows.flatMap((r) => table.rows[r] ?? []).slice(0, MAX_QUOTED_ROWS);
   const markers = [...new Set(used.map((row) => row.passage))].map((p) => `[${citationOf(p)}]`);
   const fields = formFields(table);

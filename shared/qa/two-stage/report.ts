@@ -1,6 +1,7 @@
 import { fillPrompt } from '#shared/llm/prompt-files.ts';
 import type { ChatModel, ChatStreamEvent } from '#shared/llm/types.ts';
 import type { SearchHit } from '#shared/search/types.ts';
+import { offlineAnswerNotice, offlineNoAnswer } from '#shared/text/offline-notice.ts';
 import { hasCjk } from '#shared/text/segment.ts';
 import { disagreementNote } from '../disagreement.ts';
 import { quotedName } from '../document-name.ts';
@@ -47,9 +48,7 @@ export function offlineReport(question: string, analyses: SubQueryAnalysis[], pa
   const number = new Map(passages.map((hit, i) => [hit.nodeId, i + 1]));
   const all = analyses.flatMap((a) => a.extracts);
   if (all.length === 0) {
-    return zh
-      ? '离线抽取式回答：文档中没有找到能回答这个问题的段落。'
-      : 'Offline extractive answer: no passage in your documents answers this question.';
+    return offlineNoAnswer(zh);
   }
   const cite = (e: (typeof all)[number]) => `“${e.text}” [${number.get(e.hit.nodeId)}]`;
   const firsts = analyses.flatMap((a) => a.extracts.slice(0, 1));
@@ -67,9 +66,7 @@ export function offlineReport(question: string, analyses: SubQueryAnalysis[], pa
   );
   const [best] = all;
   const report = [
-    zh
-      ? '离线抽取式回答（未使用语言模型，以下内容均为文档原文摘录）'
-      : 'Offline extractive answer (no language model was used; everything below is quoted verbatim from your documents)',
+    offlineAnswerNotice(zh),
     '',
     `**TL;DR**: ${best ? cite(best) : ''}`,
     '',

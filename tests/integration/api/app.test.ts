@@ -35,6 +35,15 @@ The main goal of the project is to build a unified data platform for every busin
 The budget for 2024 is 2 million dollars, mostly spent on storage and training.
 `;
 
+const CUPS_CSV = [
+  'Team,Stanley Cups,Notes,Last won',
+  'Montreal Canadiens,24,,1993',
+  'Toronto Maple Leafs,13,,1967',
+  'Detroit Red Wings,11,,2008',
+  'Boston Bruins,6,,2011',
+  'Chicago Blackhawks,6,,2015',
+].join('\n');
+
 function form(files: Record<string, string | Uint8Array>): FormData {
   const body = new FormData();
   for (const [name, content] of Object.entries(files))
@@ -72,6 +81,7 @@ describe('HTTP API', () => {
         'plan.md': EN,
         'binary.md': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
         'empty.md': '',
+        'stanley-cups.csv': CUPS_CSV,
       }),
     });
     expect(res.status).toBe(200);
@@ -91,7 +101,7 @@ describe('HTTP API', () => {
       items: { key: string; status: string; statusDetail: string; failureCode: string | null }[];
       total: number;
     };
-    expect(total).toBe(4);
+    expect(total).toBe(5);
     const byKey = Object.fromEntries(items.map((d) => [d.key, d]));
     expect(byKey['uploads/规划.md']?.status).toBe('ready');
     expect(byKey['uploads/plan.md']?.status).toBe('ready');
@@ -160,6 +170,27 @@ describe('HTTP API', () => {
     expect(done.type).toBe('done');
     expect(done.data.response.answer).toContain('unified data platform');
     expect(done.data.response.sources.some((s) => s.section.includes('Goals'))).toBe(true);
+  });
+
+  it('sends the rows of a table answer as a table in the done event, each row with its citation (issue 31)', async () => {
+    const done = (await askEvents(app, 'Which team has won the most Stanley Cups?')).at(-1);
+    if (done?.type !== 'done') throw new Error('no done event');
+    const { answer, table, sources } = done.data.response;
+    // The empty Notes column is left out; the row is the sheet's second, under the header row.
+    expect(table).toEqual({
+      title: 'stanley-cups',
+      columns: ['Team', 'Stanley Cups', 'Last won'],
+      rows: [{ citation: 1, number: 2, cells: ['Montreal Canadiens', '24', '1993'] }],
+      text_at: expect.any(Number),
+    });
+    expect(answer.slice(table?.text_at)).toBe(
+      'Rows used (stanley-cups):\n- Team: Montreal Canadiens · Stanley Cups: 24 · Last won: 1993 [1]',
+    );
+    expect(sources[0]?.snippet).toContain('Montreal Canadiens');
+    const openapi = (await (await app.request('/api/openapi.json')).json()) as {
+      components: { schemas: { QaTable: { required: string[] } } };
+    };
+    expect(openapi.components.schemas.QaTable.required).toEqual(['title', 'columns', 'rows', 'text_at']);
   });
 
   it('removes a deleted document from search at once', async () => {

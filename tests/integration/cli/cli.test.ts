@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -130,6 +130,29 @@ describe('dropqa CLI', () => {
     expect(bad.code).not.toBe(0);
     const config = await dropqa('config');
     expect(JSON.parse(config.stdout).server.port).toBe(8787);
+  });
+
+  it('reports status loading neither the watcher, the search modules nor zod locales', async () => {
+    // A module hook records every file the command loads.
+    const loaded = join(dir, 'loaded.txt');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(loaded)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    const env = { ...process.env, DROPQA_DATA_DIR: join(dir, 'data') };
+    const { stdout } = await run(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, 'status'], {
+      env,
+      cwd: dir,
+    });
+    expect(stdout).toMatch(/document\(s\)/);
+    const urls = readFileSync(loaded, 'utf8').split('\n');
+    expect(
+      urls.filter((url) => /node_modules\/(?:chokidar|regexp-tree)\/|zod\/v4\/locales\//.test(url)),
+    ).toEqual([]);
   });
 
   it('stops at once with the setting named when the configuration is bad', async () => {

@@ -216,6 +216,11 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
       true,
       () => ({ documentIds: ['en.md', 'versions.md', 'repeat.md'].map((name) => ids.get(name)?.id ?? '') }),
     ],
+    [
+      'a document filter in SQL',
+      false,
+      () => ({ documentIds: ['en.md', 'versions.md', 'repeat.md'].map((name) => ids.get(name)?.id ?? '') }),
+    ],
     ['a version filter', true, () => ({ version: 1 })],
   ];
 

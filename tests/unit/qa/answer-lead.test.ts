@@ -129,6 +129,19 @@ describe('pickAnswerSentences: the sentence that answers leads, nothing pads', (
     expect(quoted[0]).toBe('Lego CEO Niels B. Christiansen spoke to TIME.');
   });
 
+  it('quotes no value a single stray sentence offers once the value the passages agree on is quoted', () => {
+    const quoted = texts("When was Marvel's Spider-Man released?", [
+      {
+        content: "Marvel's Spider-Man was released for the PlayStation 4 on September 7, 2018.",
+        citation: 1,
+      },
+      { content: "Insomniac's Marvel's Spider-Man was released on September 7, 2018.", citation: 2 },
+      { content: "Marvel's Spider-Man, released September 7, 2018, sold 3.3 million copies.", citation: 3 },
+      { content: "Marvel's Spider-Man Remastered was released on November 12, 2020.", citation: 4 },
+    ]);
+    expect(quoted).toEqual(["Marvel's Spider-Man was released for the PlayStation 4 on September 7, 2018."]);
+  });
+
   it('does not lead with a question a document asks', () => {
     const quoted = texts('Who directed Titanic?', [
       { content: 'Who directed Titanic (the 2023 re-release)?', citation: 1 },

@@ -66,6 +66,40 @@ describe('Bm25MemoryIndex', () => {
     expect(ranked.find((h) => h.nodeId === 'n3')?.highlights).toEqual(['budget', 'team']);
   });
 
+  it('scores a scope (collections, chosen documents) as an index holding only its documents does', () => {
+    const docs: [string, string, ReturnType<typeof leaf>[]][] = [
+      ['d1', 'hr', [leaf('n1', { budget: 2, plan: 1 }), leaf('n2', { team: 3 })]],
+      ['d2', 'eng', [leaf('n3', { budget: 1, team: 1, cost: 4 })]],
+      ['d3', 'hr', [leaf('n4', { budget: 1 }), leaf('n5', { cost: 2, team: 1 })]],
+      ['d4', 'default', [leaf('n6', { team: 5, budget: 3 })]],
+    ];
+    const whole = new Bm25MemoryIndex();
+    for (const [id, collection, leaves] of docs) whole.addDocument(id, 1, leaves, collection);
+    whole.removeDocument('d4');
+    const query = q('budget', 'team', 'cost');
+    const scopes = [
+      { collections: ['hr'] },
+      { collections: ['hr', 'default'], documentIds: ['d1', 'd2', 'd4'] },
+      { documentIds: ['d2', 'd3', 'nowhere'] },
+      { collections: [] },
+    ];
+    for (const scope of scopes) {
+      const only = new Bm25MemoryIndex();
+      for (const [id, collection, leaves] of docs.slice(0, 3)) {
+        const inCollections = !scope.collections || scope.collections.includes(collection);
+        if (inCollections && (!scope.documentIds || scope.documentIds.includes(id)))
+          only.addDocument(id, 1, leaves);
+      }
+      const label = JSON.stringify(scope);
+      expect(whole.rank(query, 10, params, scope), label).toEqual(only.rank(query, 10, params));
+      expect(whole.size(scope), label).toBe(only.size());
+      expect(whole.documentFrequencies(['budget', 'team'], scope), label).toEqual(
+        only.documentFrequencies(['budget', 'team']),
+      );
+    }
+    expect(whole.size({ collections: ['hr'] })).toBe(4);
+  });
+
   it('weights query terms, sharpens idf and counts title occurrences as bm25Score does', () => {
     const index = new Bm25MemoryIndex();
     index.addDocument('d1', 1, [leaf('n1', { budget: [3, 2], plan: 1 }), leaf('n2', { team: 3, x: 1 })]);
@@ -108,10 +142,10 @@ describe('Bm25MemoryIndex', () => {
     index.addDocument('d2', 1, [leaf('other', { budget: 1, extra: 1 })]);
     index.addDocument('d1', 2, [leaf('new', { plan: 1 })]);
     expect(index.rank(q('budget'), 10, params).map((h) => h.nodeId)).toEqual(['other']);
-    expect(index.versions().get('d1')).toBe(2);
+    expect(index.versions().get('d1')).toEqual({ version: 2, collection: 'default' });
     index.removeDocument('d2');
     expect(index.rank(q('budget'), 10, params)).toEqual([]);
-    expect(index.size).toBe(1);
+    expect(index.size()).toBe(1);
   });
 
   it('returns the best `limit` leaves, ties ordered by node id', () => {
@@ -134,7 +168,7 @@ describe('Bm25MemoryIndex', () => {
     index.addDocument('fresh', 1, [leaf('f', { common: 5 })]);
     const ranked = index.rank(q('common'), 2, params);
     expect(ranked[0]?.nodeId).toBe('f');
-    expect(index.size).toBe(10 * 800 + 1);
+    expect(index.size()).toBe(10 * 800 + 1);
   });
 
   it('a scorer extended by more terms ranks as the summed query does, reading only the new terms', () => {
