@@ -59,6 +59,7 @@ export function lineCharts(panels: Panel[], caption: string): string {
   const height = rows * H + 30;
   const body = panels.map((panel, i) => panelSvg(panel, (i % 2) * W, Math.floor(i / 2) * H)).join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">
+<title>${xmlText(panels.map((p) => p.title).join(', '))}: ${xmlText(caption)}</title>
 <rect width="100%" height="100%" fill="#fff"/>
 ${body}
 <text x="${width / 2}" y="${height - 10}" text-anchor="middle" fill="#555">${xmlText(caption)}</text>

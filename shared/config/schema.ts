@@ -187,7 +187,8 @@ const configShape = z.strictObject({
             .prefault({}),
           /**
            * Score the unfiltered scope from postings held in memory (exact, milliseconds at 50,000
-           * paragraphs, loaded on the first search); false scores every search in SQL.
+           * paragraphs; loaded in the background from the first search on, which is scored in SQL
+           * until the load ends); false scores every search in SQL.
            */
           memoryIndex: bool(true),
         })

@@ -7,7 +7,7 @@ import { expandQuery, expansionTerms, feedbackLeaves, relevanceModel } from './f
 import { documentFrequenciesSql, rankFulltextSql } from './fulltext-sql.ts';
 import { type QueryRanker, searchBy } from './hydrate.ts';
 import type { Bm25MemoryIndex, LeafScope } from './memory-index.ts';
-import { syncedMemoryIndex } from './memory-sync.ts';
+import { readyMemoryIndex } from './memory-sync.ts';
 import { searchableQuery } from './query-text.ts';
 import { memoryScope, validateFilters } from './scope.ts';
 import type { RankedNode, SearchFilters } from './types.ts';
@@ -74,7 +74,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
     grams: bm25.grams,
   };
   const scope = bm25.memoryIndex !== false ? memoryScope(deps.access, filters) : undefined;
-  const index = scope ? await syncedMemoryIndex(deps.db) : undefined;
+  const index = scope ? await readyMemoryIndex(deps.db) : undefined;
   signal?.throwIfAborted();
   const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index && { index, scope });
   const rank = async (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> => {
@@ -153,9 +153,10 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
  * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. Current versions are scored
- * from an in-memory index kept in step with the database (`search.bm25.memoryIndex`), over the
- * asker's readable collections and the chosen documents alone (`memoryScope`); a version, topic or
- * category filter is scored in SQL, alike.
+ * from an in-memory index kept in step with the database (`search.bm25.memoryIndex`) once it has
+ * loaded (in SQL until then: `readyMemoryIndex`), over the asker's readable collections and the
+ * chosen documents alone (`memoryScope`); a version, topic or category filter is scored in SQL,
+ * alike.
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */

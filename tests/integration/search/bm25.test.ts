@@ -4,6 +4,7 @@ import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import type { ParsedDocument, TreeNode } from '#shared/parse/types.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
+import { warmSearchIndex } from '#shared/search/memory-sync.ts';
 import type { SearchDeps, SearchFilters } from '#shared/search/types.ts';
 import { isStopword, segment } from '#shared/text/segment.ts';
 import {
@@ -192,6 +193,8 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
   beforeAll(async () => {
     database = await openTestDatabase(driver);
     ids = await indexCorpus(database.db, CORPUS);
+    // Loaded first, so that the memory index, not SQL while it loads, ranks the default scope.
+    await warmSearchIndex(database.db);
   });
 
   afterAll(async () => {

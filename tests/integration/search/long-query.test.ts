@@ -5,6 +5,7 @@ import type { Database } from '#shared/db/index.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
 import { fulltextSearch, MAX_QUERY_TERMS, queryTerms } from '#shared/search/fulltext.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
+import { warmSearchIndex } from '#shared/search/memory-sync.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
 import {
   type CorpusDocument,
@@ -105,6 +106,8 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
     beforeAll(async () => {
       database = await openTestDatabase(driver);
       ids = await indexCorpus(database.db, corpus);
+      // Loaded first, so that the memory index, not SQL while it loads, ranks the default scope.
+      await warmSearchIndex(database.db);
     }, 120_000);
 
     afterAll(async () => {
