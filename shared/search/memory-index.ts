@@ -82,7 +82,7 @@ export class Bm25MemoryIndex {
   private totalLength = 0;
   private totalGramLength = 0;
   private deadSlots = 0;
-  /** Scope views of the current generation, by scope (`visible`). */
+  /** Views of the scopes asked since the last change, by scope (`visible`). */
   private readonly views = new Map<string, Visible>();
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
@@ -100,23 +100,22 @@ export class Bm25MemoryIndex {
   }
 
   /**
-   * Adds (or replaces) a document's leaves for one version, in its collection; `documentKey` (the
-   * document's key, its id when omitted) and each leaf's ordinal order leaves of equal score.
+   * Adds (or replaces) a document's leaves for one version, in its collection (`default` when
+   * omitted); its key (its id when omitted) and each leaf's ordinal order leaves of equal score.
    */
   addDocument(
     documentId: string,
     version: number,
     leaves: IndexedLeaf[],
-    collection = 'default',
-    documentKey = documentId,
+    { collection = 'default', key = documentId }: { collection?: string; key?: string } = {},
   ): void {
     this.removeDocument(documentId);
-    this.generation += 1;
+    this.changed();
     const slots: number[] = [];
     for (const [place, leaf] of leaves.entries()) {
       const slot = this.nodeIds.length;
       this.nodeIds.push(leaf.id);
-      this.documentKeys.push(documentKey);
+      this.documentKeys.push(key);
       this.ordinals.push(leaf.ordinal ?? place);
       this.lengths.push(leaf.dl);
       this.gramLengths.push(leaf.gl ?? 0);
@@ -141,7 +140,7 @@ export class Bm25MemoryIndex {
   removeDocument(documentId: string): void {
     const doc = this.documents.get(documentId);
     if (!doc) return;
-    this.generation += 1;
+    this.changed();
     for (const slot of doc.slots) {
       if (!this.alive[slot]) continue;
       this.alive[slot] = false;
@@ -152,6 +151,12 @@ export class Bm25MemoryIndex {
     }
     this.documents.delete(documentId);
     if (this.deadSlots > 10_000 && this.deadSlots > this.liveNodes) this.compact();
+  }
+
+  /** A new generation: scorers begun before it stop, and the scope views are computed afresh. */
+  private changed(): void {
+    this.generation += 1;
+    this.views.clear();
   }
 
   /** Number of live leaves in the scope holding each term. */
@@ -184,7 +189,7 @@ export class Bm25MemoryIndex {
         df: (term) => this.df(term, this.alive, true),
       };
     }
-    const key = `${this.generation}|${scope.collections?.join(',') ?? '*'}|${scope.documentIds?.join(',') ?? '*'}`;
+    const key = `${scope.collections?.join(',') ?? '*'}|${scope.documentIds?.join(',') ?? '*'}`;
     const cached = this.views.get(key);
     if (cached) return cached;
     const collections = scope.collections && new Set(scope.collections);
@@ -214,10 +219,9 @@ export class Bm25MemoryIndex {
       return count;
     };
     const view = { alive, n, totalLength, totalGramLength, df };
-    // The views of the last few scopes asked, until the index changes: an asker's next search
-    // reuses its view (and the document frequencies counted so far).
-    if (this.views.size >= MAX_VIEWS || !this.views.keys().next().value?.startsWith(`${this.generation}|`))
-      this.views.clear();
+    // The views of the last few scopes asked, until the index changes (`changed`): an asker's next
+    // search reuses its view (and the document frequencies counted so far).
+    if (this.views.size >= MAX_VIEWS) this.views.clear();
     this.views.set(key, view);
     return view;
   }

@@ -104,7 +104,10 @@ async function synchronize(db: Db, state: State): Promise<void> {
   for (const [id, doc] of held) if (!same(wanted.get(id), doc)) state.index.removeDocument(id);
   for (const [id, doc] of missing) {
     const leaves = loaded.get(id);
-    state.index.addDocument(id, doc.version, leaves?.leaves ?? [], doc.collection, leaves?.key);
+    state.index.addDocument(id, doc.version, leaves?.leaves ?? [], {
+      collection: doc.collection,
+      key: leaves?.key,
+    });
   }
   state.fingerprint = live[0]?.fingerprint ?? '0:0';
 }

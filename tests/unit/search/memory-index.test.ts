@@ -74,7 +74,7 @@ describe('Bm25MemoryIndex', () => {
       ['d4', 'default', [leaf('n6', { team: 5, budget: 3 })]],
     ];
     const whole = new Bm25MemoryIndex();
-    for (const [id, collection, leaves] of docs) whole.addDocument(id, 1, leaves, collection);
+    for (const [id, collection, leaves] of docs) whole.addDocument(id, 1, leaves, { collection });
     whole.removeDocument('d4');
     const query = q('budget', 'team', 'cost');
     const scopes = [
@@ -222,9 +222,9 @@ describe('Bm25MemoryIndex ties', () => {
   it('orders equal scores by document key, then ordinal, not by node id', () => {
     const index = new Bm25MemoryIndex();
     const same = (id: string, ordinal: number) => ({ ...leaf(id, { plan: 1 }), ordinal });
-    index.addDocument('d1', 1, [same('a-late', 4), same('b-early', 2)], 'default', 'z/page.md');
-    index.addDocument('d2', 1, [same('c', 7)], 'default', 'a/page.md');
-    index.addDocument('d3', 1, [same('0-first-id', 1)], 'default', 'm/page.md');
+    index.addDocument('d1', 1, [same('a-late', 4), same('b-early', 2)], { key: 'z/page.md' });
+    index.addDocument('d2', 1, [same('c', 7)], { key: 'a/page.md' });
+    index.addDocument('d3', 1, [same('0-first-id', 1)], { key: 'm/page.md' });
     expect(index.rank(q('plan'), 10, params).map((hit) => hit.nodeId)).toEqual([
       'c',
       '0-first-id',
