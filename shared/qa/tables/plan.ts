@@ -22,6 +22,8 @@ export type TableShape =
   | 'previous'
   | 'next'
   | 'choice'
+  /** Whether a row holds what the question says of it ("Is encryption enabled?"). */
+  | 'yes-no'
   /** The value a form gives the label the question names (`planForm`). */
   | 'field'
   /** No shape fits: the rows that best match the question, quoted whole (`bestRows`). */
@@ -42,6 +44,10 @@ const FIRST = /^(?:first|earliest|oldest|top)$/;
 const LAST = /^(?:last|latest|final|most recent|newest|bottom)$/;
 const BEFORE = /^(?:before|previous|preceding|above|prior)$/;
 const AFTER = /^(?:after|next|following|below|succeeding)$/;
+/** An English question that asks yes or no opens with an auxiliary verb. */
+const AUXILIARY = /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)$/;
+/** A Chinese one ends in 吗 or asks 是否 / 有没有 / 是不是. */
+const YES_NO_ZH = /(?:[吗嗎][\s？?。]*$|是否|有没有|是不是)/u;
 const NAME_HEADER =
   /\b(?:name|player|athlete|driver|rider|artist|team|candidate|winner|person|member|title|club|nation|country|song|film|album|opponent|school|city|party|ship|game|event|location|venue|builder|manufacturer|model|station|character)s?\b/i;
 const WHEN_HEADER = /\b(?:year|date|season|time|day|born|released?)s?\b/i;
@@ -310,6 +316,9 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
+  const yesNo = yesNoPlan(question, q0, table, facts, rows, filters);
+  if (yesNo) return yesNo;
+
   const scope = facts.conditions.length || applied.length ? rows : all;
   if (scope.length === 0) return undefined;
 
@@ -453,5 +462,49 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     result: values.slice(0, 6),
     how: `${nameOf(table, answer)} of the ${scope.length === 1 ? 'row' : `${scope.length} rows`}${where}.`,
     rows: scope.slice(0, 6),
+  };
+}
+
+/**
+ * A yes/no question over a table ("Is encryption enabled?", "Did Norway win more than 10 gold?",
+ * "加密是否启用？"): yes when a row meets every condition; no when the row the question is about (its
+ * first-named condition) exists but fails the rest, with what that row holds instead. Undefined
+ * when the question is no yes/no question, puts fewer than two conditions, or names no row.
+ */
+function yesNoPlan(
+  question: string,
+  words: readonly string[],
+  table: Table,
+  facts: QuestionFacts,
+  rows: number[],
+  filters: string[],
+): TablePlan | undefined {
+  const zh = /\p{Script=Han}/u.test(question);
+  if (!(zh ? YES_NO_ZH.test(question.trim()) : AUXILIARY.test(words[0] ?? ''))) return undefined;
+  if (filters.length < 2) return undefined;
+  const [yes, no] = zh ? ['是', '否'] : ['Yes', 'No'];
+  if (rows.length > 0)
+    return {
+      shape: 'yes-no',
+      result: [yes],
+      how: `A row where ${filters.join(' and ')}.`,
+      rows: rows.slice(0, 6),
+    };
+  const subject = [...facts.conditions].sort((a, b) => (a.at[0] ?? 0) - (b.at[0] ?? 0))[0];
+  if (!subject || subject.negated) return undefined;
+  const about = matchingRows(table, [subject]);
+  if (about.length === 0) return undefined;
+  const said = new Set(
+    facts.conditions.filter((c) => c !== subject && c.column !== subject.column).map((c) => c.column),
+  );
+  const held = [...said].map(
+    (c) => `${nameOf(table, c)} ${distinct(about.map((r) => cellOf(table, r, c))).join(', ')}`,
+  );
+  const instead = held.length ? `: ${held.join('; ')}` : '';
+  return {
+    shape: 'yes-no',
+    result: [no],
+    how: `No row where ${filters.join(' and ')}; the row${about.length > 1 ? 's' : ''} where ${nameOf(table, subject.column)} has ${term(subject.phrase.join(' '))}${instead}.`,
+    rows: about.slice(0, 6),
   };
 }

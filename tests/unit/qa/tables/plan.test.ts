@@ -123,6 +123,33 @@ describe('planTable', () => {
     ]);
   });
 
+  it('answers a yes/no question: yes when a row meets every condition, no with what the row holds', () => {
+    const features = table(
+      'Features',
+      ['Feature', 'Status'],
+      [
+        ['Encryption', 'Enabled'],
+        ['Audit log', 'Disabled'],
+      ],
+    );
+    expect(planTable('Is encryption enabled?', features)).toMatchObject({
+      shape: 'yes-no',
+      result: ['Yes'],
+      rows: [0],
+    });
+    const no = planTable('Is the audit log enabled?', features);
+    expect(no).toMatchObject({ shape: 'yes-no', result: ['No'], rows: [1] });
+    expect(no?.how).toMatch(/the row where Feature has ‘audit log’: Status Disabled\.$/);
+    expect(planTable('Is encryption not enabled?', features)?.result).toEqual(['No']);
+    expect(planTable('Did Norway win more than 10 gold?', medals)?.result).toEqual(['Yes']);
+    expect(planTable('Did Japan win more than 10 gold?', medals)).toMatchObject({
+      result: ['No'],
+      rows: [4],
+    });
+    // Not a yes/no question: the lookup it was.
+    expect(planTable('What is the status of encryption?', features)?.result).toEqual(['Enabled']);
+  });
+
   it('answers nothing when the question names nothing in the table', () => {
     expect(planTable('Who painted the Mona Lisa?', medals)).toBeUndefined();
   });
