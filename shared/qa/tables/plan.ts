@@ -6,7 +6,7 @@ import {
   questionWords,
   readQuestion,
 } from './question.ts';
-import { cellNumber, cellYear, isYearColumn, type Table } from './table.ts';
+import { cellNumber, cellYear, isDateColumn, isYearColumn, type Table } from './table.ts';
 
 /** The shapes of question the planner answers. */
 export type TableShape =
@@ -83,6 +83,8 @@ function answerColumn(
     let score = facts.columnScores[c] ?? 0;
     if (q.includes('who') && NAME_HEADER.test(name)) score += 0.6;
     if ((q.includes('when') || q.includes('year')) && WHEN_HEADER.test(name)) score += 0.6;
+    // "When is MV.MUKARNAS expected?": the dates ("ETA") answer it, not the column named "EXPECTED TO REPORT".
+    if (q.includes('when') && isDateColumn(table, c)) score += 0.6;
     if (q.includes('where') && WHERE_HEADER.test(name)) score += 0.6;
     if (score > bestScore) {
       best = c;
@@ -159,6 +161,19 @@ function compare(value: number | undefined, c: Comparison): boolean {
   if (c.op === '<') return value < c.value;
   if (c.op === '>=') return value >= c.value;
   return value <= c.value;
+}
+
+/** Whether a column numbers its rows (1, 2, 3 …, each filled cell one more than the last): no amount. */
+function isCounter(table: Table, column: number): boolean {
+  let last: number | undefined;
+  for (const row of table.rows) {
+    const cell = row.cells[column] ?? '';
+    if (!cell) continue;
+    const n = Number(cell);
+    if (!Number.isInteger(n) || (last !== undefined && n !== last + 1)) return false;
+    last = n;
+  }
+  return last !== undefined;
 }
 
 const distinct = (values: string[]) => [...new Set(values.filter(Boolean))];
@@ -316,7 +331,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
-  const yesNo = yesNoPlan(question, q0, table, facts, rows, filters);
+  const yesNo = yesNoPlan(question, q0, table, facts, { rows, filters, columns: condColumns });
   if (yesNo) return yesNo;
 
   const scope = facts.conditions.length || applied.length ? rows : all;
@@ -362,6 +377,29 @@ export function planTable(question: string, table: Table): TablePlan | undefined
           rows: top[1].slice(0, 6),
         };
     }
+  }
+
+  // How much, of rows the question names: the one numeric column (not of dates or years, nor a
+  // counter 1, 2, 3 …) they fill ("How much coal did MV. DEVONGATE import?" → its QTY(IMP)); never
+  // a count of rows.
+  if (text.includes(' how much ') && target < 0 && facts.conditions.length > 0 && rows.length > 0) {
+    const valued = table.columns.flatMap((_, c) =>
+      !condColumns.has(c) &&
+      facts.numeric[c] &&
+      !isYearColumn(table, c) &&
+      !isCounter(table, c) &&
+      rows.some((r) => cellNumber(cellOf(table, r, c)) !== undefined)
+        ? [c]
+        : [],
+    );
+    const [only] = valued;
+    if (only !== undefined && valued.length === 1)
+      return {
+        shape: 'lookup',
+        result: distinct(rows.map((r) => cellOf(table, r, only))).slice(0, 6),
+        how: `${nameOf(table, only)} (the one amount) of the row${rows.length > 1 ? 's' : ''}${where}.`,
+        rows: rows.slice(0, 6),
+      };
   }
 
   // How many: a numeric cell of the matching rows, else the count of matching rows.
@@ -468,7 +506,8 @@ export function planTable(question: string, table: Table): TablePlan | undefined
 /**
  * A yes/no question over a table ("Is encryption enabled?", "Did Norway win more than 10 gold?",
  * "加密是否启用？"): yes when a row meets every condition; no when the row the question is about (its
- * first-named condition) exists but fails the rest, with what that row holds instead. Undefined
+ * first-named condition) exists but fails the rest, with what that row holds in the columns the
+ * other conditions and comparisons (`met.columns`) are on. Undefined
  * when the question is no yes/no question, puts fewer than two conditions, or names no row.
  */
 function yesNoPlan(
@@ -476,9 +515,9 @@ function yesNoPlan(
   words: readonly string[],
   table: Table,
   facts: QuestionFacts,
-  rows: number[],
-  filters: string[],
+  met: { rows: number[]; filters: string[]; columns: ReadonlySet<number> },
 ): TablePlan | undefined {
+  const { rows, filters } = met;
   const zh = /\p{Script=Han}/u.test(question);
   if (!(zh ? YES_NO_ZH.test(question.trim()) : AUXILIARY.test(words[0] ?? ''))) return undefined;
   if (filters.length < 2) return undefined;
@@ -494,10 +533,8 @@ function yesNoPlan(
   if (!subject || subject.negated) return undefined;
   const about = matchingRows(table, [subject]);
   if (about.length === 0) return undefined;
-  const said = new Set(
-    facts.conditions.filter((c) => c !== subject && c.column !== subject.column).map((c) => c.column),
-  );
-  const held = [...said].map(
+  const said = [...met.columns].filter((c) => c !== subject.column);
+  const held = said.map(
     (c) => `${nameOf(table, c)} ${distinct(about.map((r) => cellOf(table, r, c))).join(', ')}`,
   );
   const instead = held.length ? `: ${held.join('; ')}` : '';

@@ -150,6 +150,25 @@ describe('planTable', () => {
     expect(planTable('What is the status of encryption?', features)?.result).toEqual(['Enabled']);
   });
 
+  it('answers "when" by a column of dates and "how much" by the one amount of the named row', () => {
+    const lineup = table(
+      'Lineup',
+      ['Expected to report', 'Vessel', 'ETA', 'Qty', 'Cargo'],
+      [
+        ['1', 'MV Mukarnas', '02/11/2017', '6412 MT', 'Soda ash'],
+        ['2', 'MV Cic Oslo', '04/10/2017', '125527 MT', 'Coal'],
+      ],
+    );
+    expect(planTable('When is MV Mukarnas expected?', lineup)).toMatchObject({
+      shape: 'lookup',
+      result: ['02/11/2017'],
+    });
+    expect(planTable('How much coal did MV Cic Oslo bring?', lineup)).toMatchObject({
+      shape: 'lookup',
+      result: ['125527 MT'],
+    });
+  });
+
   it('answers nothing when the question names nothing in the table', () => {
     expect(planTable('Who painted the Mona Lisa?', medals)).toBeUndefined();
   });
