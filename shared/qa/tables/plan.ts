@@ -2,6 +2,7 @@ import {
   type Comparison,
   comparisons,
   matchingRows,
+  namesGroup,
   type QuestionFacts,
   questionWords,
   readQuestion,
@@ -197,10 +198,12 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   const facts = readQuestion(question, table, new Set(comps.map((c) => c.at)));
   const q = facts.words;
   const text = ` ${q.join(' ')} `;
-  const condColumns = new Set(facts.conditions.map((c) => c.column));
+  const condColumns = new Set(facts.conditions.filter((c) => !namesGroup(table, c)).map((c) => c.column));
   let rows = matchingRows(table, facts.conditions);
-  const filters: string[] = facts.conditions.map(
-    (c) => `${nameOf(table, c.column)} ${c.negated ? 'does not have' : 'has'} ${term(c.phrase.join(' '))}`,
+  const filters: string[] = facts.conditions.map((c) =>
+    namesGroup(table, c)
+      ? `the row is ${c.negated ? 'not ' : ''}under ${term(c.phrase.join(' '))}`
+      : `${nameOf(table, c.column)} ${c.negated ? 'does not have' : 'has'} ${term(c.phrase.join(' '))}`,
   );
   // Comparisons that apply to a column: one that names none keeps no row out, and is no condition.
   const applied: Comparison[] = [];

@@ -212,6 +212,25 @@ export interface TableWords {
   numeric: boolean[];
   /** Per word stem: the rows holding a word of that stem, in table order. */
   stemRows: Map<string, number[]>;
+  /** Per row: the group row above it (`groupRows`), or -1. */
+  groups: number[];
+}
+
+/**
+ * Per row, the group row it stands under, or -1: a group row fills one cell of a table three or
+ * more columns wide and the row after it fills two or more ("Undergraduate" and "Graduate" above
+ * their colleges' rows); its rows are those down to the next group row.
+ */
+function groupRows(table: Table): number[] {
+  const filled = table.rows.map((row) => row.cells.filter(Boolean).length);
+  let group = -1;
+  return table.rows.map((_, r) => {
+    if (table.columns.length >= 3 && filled[r] === 1 && (filled[r + 1] ?? 0) >= 2) {
+      group = r;
+      return -1;
+    }
+    return group;
+  });
 }
 
 const wordsOfTables = new WeakMap<Table, TableWords>();
@@ -238,8 +257,17 @@ export function tableWords(table: Table): TableWords {
       return cw;
     }),
   );
-  const numeric = table.columns.map((_, i) => isNumericColumn(table, i));
-  const computed = { cells, postings, numeric, stemRows: stemPostings(postings, width) };
+  const groups = groupRows(table);
+  // Group rows' labels ("Graduate") are no values of their column.
+  const body = { ...table, rows: table.rows.filter((_, r) => groups[r + 1] !== r) };
+  const numeric = table.columns.map((_, i) => isNumericColumn(body, i));
+  const computed = {
+    cells,
+    postings,
+    numeric,
+    stemRows: stemPostings(postings, width),
+    groups,
+  };
   wordsOfTables.set(table, computed);
   return computed;
 }
@@ -358,11 +386,31 @@ function namesHeader(header: ReadonlySet<string>, word: string): boolean {
 }
 
 /**
+ * Whether a condition names a group (`groupRows`) rather than a cell of its rows: every cell of its
+ * column holding the phrase is a group row's. Its column is then no column the question uses.
+ */
+export function namesGroup(table: Table, condition: Condition): boolean {
+  const { cells, groups } = tableWords(table);
+  const held = table.rows.flatMap((_, r) =>
+    containsPhrase(cells[r]?.[condition.column] ?? [], condition.phrase) ? [r] : [],
+  );
+  return held.length > 0 && held.every((r) => groups[r + 1] === r);
+}
+
+/**
  * Rows satisfying every condition (conditions on one column: any of them). Only the rows holding
  * the rarest word of a column's phrases are read, not the whole table, when a condition must hold.
  */
 export function matchingRows(table: Table, conditions: readonly Condition[]): number[] {
-  const { cells, postings } = tableWords(table);
+  const { cells, postings, groups } = tableWords(table);
+  const members = new Map<number, number[]>();
+  groups.forEach((g, r) => {
+    if (g >= 0) members.set(g, [...(members.get(g) ?? []), r]);
+  });
+  // A row holds a phrase in a column when its cell does, or its group row's cell does.
+  const holds = (r: number, column: number, phrase: readonly string[]) =>
+    containsPhrase(cells[r]?.[column] ?? [], phrase) ||
+    ((groups[r] ?? -1) >= 0 && containsPhrase(cells[groups[r] ?? -1]?.[column] ?? [], phrase));
   const width = table.columns.length;
   const byColumn = new Map<number, Condition[]>();
   for (const c of conditions) byColumn.set(c.column, [...(byColumn.get(c.column) ?? []), c]);
@@ -372,16 +420,21 @@ export function matchingRows(table: Table, conditions: readonly Condition[]): nu
     for (const c of list)
       if (!c.negated)
         for (const cell of rarestCells(postings, c.phrase))
-          if (cell % width === column) rows.add(Math.floor(cell / width));
+          if (cell % width === column) {
+            const r = Math.floor(cell / width);
+            rows.add(r);
+            for (const m of members.get(r) ?? []) rows.add(m);
+          }
     if (list.some((c) => !c.negated) && (!pool || rows.size < pool.length))
       pool = [...rows].sort((a, b) => a - b);
   }
   return (pool ?? table.rows.map((_, r) => r)).filter((r) => {
+    // A group row labels its rows; it is none of them.
+    if (members.has(r)) return false;
     for (const [column, list] of byColumn) {
-      const cw = cells[r]?.[column] ?? [];
       const held = list.filter((c) => !c.negated);
-      if (held.length && !held.some((c) => containsPhrase(cw, c.phrase))) return false;
-      if (list.some((c) => c.negated && containsPhrase(cw, c.phrase))) return false;
+      if (held.length && !held.some((c) => holds(r, column, c.phrase))) return false;
+      if (list.some((c) => c.negated && holds(r, column, c.phrase))) return false;
     }
     return true;
   });

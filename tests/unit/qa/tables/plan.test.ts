@@ -177,6 +177,30 @@ describe('planTable', () => {
     });
   });
 
+  it('reads a row under a group row as holding the group label', () => {
+    const colleges = table(
+      'Students',
+      ['College', 'New students', 'Graduating students', 'Change'],
+      [
+        ['', 'Undergraduate', '', ''],
+        ['Cedar University', '110', '103', '+7'],
+        ['Elm College', '202', '210', '-8'],
+        ['', 'Graduate', '', ''],
+        ['Cedar University', '24', '20', '+4'],
+        ['Elm College', '43', '53', '-10'],
+      ],
+    );
+    expect(planTable('How many new graduate students did Elm College have?', colleges)).toMatchObject({
+      shape: 'lookup',
+      result: ['43'],
+      rows: [5],
+    });
+    expect(planTable('How many colleges are graduate?', colleges)).toMatchObject({
+      shape: 'count',
+      result: ['2'],
+    });
+  });
+
   it('answers nothing when the question names nothing in the table', () => {
     expect(planTable('Who painted the Mona Lisa?', medals)).toBeUndefined();
   });
