@@ -128,6 +128,9 @@ describe('dropqa CLI', () => {
     expect(search.stdout).toMatch(/1\. plan\.md > Goals/);
     const bad = await dropqa('search', 'x', '--kind', 'magic');
     expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toBe(
+      'error: --kind: Invalid option: expected one of "keyword"|"fulltext"|"semantic"|"hybrid"\n',
+    );
     const config = await dropqa('config');
     expect(JSON.parse(config.stdout).server.port).toBe(8787);
   });
