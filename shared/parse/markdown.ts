@@ -1,4 +1,4 @@
-import type { Heading, Root } from 'mdast';
+import type { Heading, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
@@ -82,13 +82,51 @@ async function sectionOf(heading: Heading, ctx: BlockContext): Promise<SectionNo
   return { type: 'section', title, children: await imageLeavesWithin(heading, ctx) };
 }
 
+/** Passes that end tables at lazy rows at most (each pass can only reveal tables further down). */
+const MAX_TABLE_PASSES = 8;
+
+/**
+ * The source parsed, with a blank line put before each table row written without a pipe. GFM reads
+ * such a line as one more row, so text that follows a table with no blank line between — common in
+ * Markdown converted from PDF and office files ("Estimate Totals" and the next table under an
+ * estimate's form) — would join it as rows.
+ */
+function parseEndingTables(text: string): { source: string; tree: Root } {
+  let source = text;
+  for (let pass = 0; ; pass++) {
+    const tree = fromMarkdown(source, SYNTAX);
+    const lazy = lazyRowStarts(tree, source);
+    if (lazy.length === 0 || pass === MAX_TABLE_PASSES) return { source, tree };
+    for (const at of lazy.reverse()) source = `${source.slice(0, at)}\n${source.slice(at)}`;
+  }
+}
+
+/** Where each table's first row without a pipe starts in the source (one per table, in order). */
+function lazyRowStarts(tree: Root, source: string): number[] {
+  const starts: number[] = [];
+  const visit = (node: Root | RootContent) => {
+    if (node.type === 'table') {
+      const lazy = node.children.find((row, i) => {
+        const from = row.position?.start.offset;
+        const to = row.position?.end.offset;
+        return i > 0 && from !== undefined && to !== undefined && !source.slice(from, to).includes('|');
+      });
+      const at = lazy?.position?.start.offset;
+      if (at !== undefined) starts.push(source.lastIndexOf('\n', at - 1) + 1);
+      return;
+    }
+    if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
+  };
+  visit(tree);
+  return starts;
+}
+
 /**
  * Parses Markdown (CommonMark + GFM tables, YAML front matter) into the document tree: sections by
  * heading, paragraphs as written, code blocks and tables intact, images read beside the document.
  */
 export async function parseMarkdown(input: ParseInput): Promise<ParsedDocument> {
-  const source = decodeText(input.bytes, input.filename).replace(/\r\n?/g, '\n');
-  const tree = fromMarkdown(source, SYNTAX);
+  const { source, tree } = parseEndingTables(decodeText(input.bytes, input.filename).replace(/\r\n?/g, '\n'));
   const images = createImageCollector(input);
   const warnings = images.warnings;
   const metadata = frontMatterOf(tree, warnings);

@@ -66,6 +66,23 @@ function namedLines(row: SheetRow, names: string[]): string {
   return text;
 }
 
+const lowerCased = (names: ReadonlyMap<number, string>) =>
+  new Map([...names].map(([column, name]) => [column, name.toLowerCase()]));
+
+/**
+ * Whether at least two of a row's cells are names of other columns of the header above it
+ * (`names`: column → lower-cased name). A cell equal to its own column's name is a value that the
+ * header row happens to hold (a sheet whose first row is data), not a new header.
+ */
+function repeatsHeader(row: SheetRow, names: ReadonlyMap<number, string>): boolean {
+  const all = new Set(names.values());
+  const moved = row.cells.filter((cell) => {
+    const name = columnLabel(cell.text).toLowerCase();
+    return all.has(name) && names.get(cell.column) !== name;
+  });
+  return moved.length >= 2;
+}
+
 /** Renders rows once the layout is known: notes, the header, then "column: value" rows. */
 function createRowRenderer(sheet: string, maxChars: number) {
   const paragraphs = createRowParagraphs(sheet, maxChars);
@@ -73,6 +90,8 @@ function createRowRenderer(sheet: string, maxChars: number) {
   const metadata: Record<string, unknown> = { sheet };
   let header: Map<number, string> | undefined;
   let headerRow = 0;
+  /** The header the rows are read under now, column → lower-cased name (the first's or a sub-table's). */
+  let currentNames = new Map<number, string>();
   // Each row's cells never hold a line break (`oneLine`), so its lines join into one string.
   let render: (row: SheetRow) => string = (row) => namedLines(row, []);
 
@@ -93,6 +112,7 @@ function createRowRenderer(sheet: string, maxChars: number) {
       if (layout.kind === 'table' && first) {
         const names = new Map(first.cells.map((cell) => [cell.column, columnLabel(cell.text)]));
         header = names;
+        currentNames = lowerCased(names);
         headerRow = first.number;
         const prefixes: string[] = [];
         for (const [column, name] of names) prefixes[column] = `${name}: `;
@@ -106,10 +126,15 @@ function createRowRenderer(sheet: string, maxChars: number) {
   let valued = false;
   const add = (row: SheetRow) => {
     // A row of labels after a blank row, under rows that held values, heads a sub-table: its own
-    // header names its columns from here on (not the first header's).
+    // header names its columns from here on (not the first header's). So does a row of labels that
+    // repeats two of the current header's names, blank row or not, even where every cell above was
+    // text (a berth line-up's "ARRIVED BUT WAITING | REPORTED | QTY(IMP) | CARGO" block under its
+    // "AT BERTH" block of "59793 MT" cells).
     const gap = previous > 0 && row.number > previous + 1;
-    if (header && gap && valued && row.cells.length > 1 && row.cells.every((cell) => cell.label)) {
+    const labels = header !== undefined && row.cells.length > 1 && row.cells.every((cell) => cell.label);
+    if (labels && ((gap && valued) || repeatsHeader(row, currentNames))) {
       const names = new Map(row.cells.map((cell) => [cell.column, columnLabel(cell.text)]));
+      currentNames = lowerCased(names);
       const prefixes: string[] = [];
       for (const [column, name] of names) prefixes[column] = `${name}: `;
       render = (r) => namedLines(r, prefixes);

@@ -6,7 +6,7 @@ import {
   questionWords,
   readQuestion,
 } from './question.ts';
-import { cellNumber, cellYear, isYearColumn, type Table } from './table.ts';
+import { cellNumber, cellYear, isDateColumn, isYearColumn, type Table } from './table.ts';
 
 /** The shapes of question the planner answers. */
 export type TableShape =
@@ -22,6 +22,8 @@ export type TableShape =
   | 'previous'
   | 'next'
   | 'choice'
+  /** Whether a row holds what the question says of it ("Is encryption enabled?"). */
+  | 'yes-no'
   /** The value a form gives the label the question names (`planForm`). */
   | 'field'
   /** No shape fits: the rows that best match the question, quoted whole (`bestRows`). */
@@ -42,6 +44,10 @@ const FIRST = /^(?:first|earliest|oldest|top)$/;
 const LAST = /^(?:last|latest|final|most recent|newest|bottom)$/;
 const BEFORE = /^(?:before|previous|preceding|above|prior)$/;
 const AFTER = /^(?:after|next|following|below|succeeding)$/;
+/** An English question that asks yes or no opens with an auxiliary verb. */
+const AUXILIARY = /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)$/;
+/** A Chinese one ends in 吗 or asks 是否 / 有没有 / 是不是. */
+const YES_NO_ZH = /(?:[吗嗎][\s？?。]*$|是否|有没有|是不是)/u;
 const NAME_HEADER =
   /\b(?:name|player|athlete|driver|rider|artist|team|candidate|winner|person|member|title|club|nation|country|song|film|album|opponent|school|city|party|ship|game|event|location|venue|builder|manufacturer|model|station|character)s?\b/i;
 const WHEN_HEADER = /\b(?:year|date|season|time|day|born|released?)s?\b/i;
@@ -77,6 +83,8 @@ function answerColumn(
     let score = facts.columnScores[c] ?? 0;
     if (q.includes('who') && NAME_HEADER.test(name)) score += 0.6;
     if ((q.includes('when') || q.includes('year')) && WHEN_HEADER.test(name)) score += 0.6;
+    // "When is MV.MUKARNAS expected?": the dates ("ETA") answer it, not the column named "EXPECTED TO REPORT".
+    if (q.includes('when') && isDateColumn(table, c)) score += 0.6;
     if (q.includes('where') && WHERE_HEADER.test(name)) score += 0.6;
     if (score > bestScore) {
       best = c;
@@ -153,6 +161,19 @@ function compare(value: number | undefined, c: Comparison): boolean {
   if (c.op === '<') return value < c.value;
   if (c.op === '>=') return value >= c.value;
   return value <= c.value;
+}
+
+/** Whether a column numbers its rows (1, 2, 3 …, each filled cell one more than the last): no amount. */
+function isCounter(table: Table, column: number): boolean {
+  let last: number | undefined;
+  for (const row of table.rows) {
+    const cell = row.cells[column] ?? '';
+    if (!cell) continue;
+    const n = Number(cell);
+    if (!Number.isInteger(n) || (last !== undefined && n !== last + 1)) return false;
+    last = n;
+  }
+  return last !== undefined;
 }
 
 const distinct = (values: string[]) => [...new Set(values.filter(Boolean))];
@@ -310,6 +331,9 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
+  const yesNo = yesNoPlan(question, q0, table, facts, { rows, filters, columns: condColumns });
+  if (yesNo) return yesNo;
+
   const scope = facts.conditions.length || applied.length ? rows : all;
   if (scope.length === 0) return undefined;
 
@@ -353,6 +377,29 @@ export function planTable(question: string, table: Table): TablePlan | undefined
           rows: top[1].slice(0, 6),
         };
     }
+  }
+
+  // How much, of rows the question names: the one numeric column (not of dates or years, nor a
+  // counter 1, 2, 3 …) they fill ("How much coal did MV. DEVONGATE import?" → its QTY(IMP)); never
+  // a count of rows.
+  if (text.includes(' how much ') && target < 0 && facts.conditions.length > 0 && rows.length > 0) {
+    const valued = table.columns.flatMap((_, c) =>
+      !condColumns.has(c) &&
+      facts.numeric[c] &&
+      !isYearColumn(table, c) &&
+      !isCounter(table, c) &&
+      rows.some((r) => cellNumber(cellOf(table, r, c)) !== undefined)
+        ? [c]
+        : [],
+    );
+    const [only] = valued;
+    if (only !== undefined && valued.length === 1)
+      return {
+        shape: 'lookup',
+        result: distinct(rows.map((r) => cellOf(table, r, only))).slice(0, 6),
+        how: `${nameOf(table, only)} (the one amount) of the row${rows.length > 1 ? 's' : ''}${where}.`,
+        rows: rows.slice(0, 6),
+      };
   }
 
   // How many: a numeric cell of the matching rows, else the count of matching rows.
@@ -453,5 +500,48 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     result: values.slice(0, 6),
     how: `${nameOf(table, answer)} of the ${scope.length === 1 ? 'row' : `${scope.length} rows`}${where}.`,
     rows: scope.slice(0, 6),
+  };
+}
+
+/**
+ * A yes/no question over a table ("Is encryption enabled?", "Did Norway win more than 10 gold?",
+ * "加密是否启用？"): yes when a row meets every condition; no when the row the question is about (its
+ * first-named condition) exists but fails the rest, with what that row holds in the columns the
+ * other conditions and comparisons (`met.columns`) are on. Undefined
+ * when the question is no yes/no question, puts fewer than two conditions, or names no row.
+ */
+function yesNoPlan(
+  question: string,
+  words: readonly string[],
+  table: Table,
+  facts: QuestionFacts,
+  met: { rows: number[]; filters: string[]; columns: ReadonlySet<number> },
+): TablePlan | undefined {
+  const { rows, filters } = met;
+  const zh = /\p{Script=Han}/u.test(question);
+  if (!(zh ? YES_NO_ZH.test(question.trim()) : AUXILIARY.test(words[0] ?? ''))) return undefined;
+  if (filters.length < 2) return undefined;
+  const [yes, no] = zh ? ['是', '否'] : ['Yes', 'No'];
+  if (rows.length > 0)
+    return {
+      shape: 'yes-no',
+      result: [yes],
+      how: `A row where ${filters.join(' and ')}.`,
+      rows: rows.slice(0, 6),
+    };
+  const subject = [...facts.conditions].sort((a, b) => (a.at[0] ?? 0) - (b.at[0] ?? 0))[0];
+  if (!subject || subject.negated) return undefined;
+  const about = matchingRows(table, [subject]);
+  if (about.length === 0) return undefined;
+  const said = [...met.columns].filter((c) => c !== subject.column);
+  const held = said.map(
+    (c) => `${nameOf(table, c)} ${distinct(about.map((r) => cellOf(table, r, c))).join(', ')}`,
+  );
+  const instead = held.length ? `: ${held.join('; ')}` : '';
+  return {
+    shape: 'yes-no',
+    result: [no],
+    how: `No row where ${filters.join(' and ')}; the row${about.length > 1 ? 's' : ''} where ${nameOf(table, subject.column)} has ${term(subject.phrase.join(' '))}${instead}.`,
+    rows: about.slice(0, 6),
   };
 }

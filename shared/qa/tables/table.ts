@@ -40,9 +40,13 @@ export function cellYear(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Whether a cell reads as a date rather than an amount ("15 October 1956", "2010-05-20"). */
+/** Whether a cell reads as a date rather than an amount ("15 October 1956", "2010-05-20", "02/11/2017"). */
 export function isDateCell(text: string): boolean {
-  return (MONTH.test(text) && cellYear(text) !== undefined) || /^\d{4}-\d{2}-\d{2}/.test(text);
+  return (
+    (MONTH.test(text) && cellYear(text) !== undefined) ||
+    /^\d{4}-\d{2}-\d{2}/.test(text) ||
+    /^\d{1,2}[/.]\d{1,2}[/.](?:\d{2}|\d{4})$/.test(text.trim())
+  );
 }
 
 /** Whether most (70%) of a column's non-empty cells pass `test`. */
@@ -61,6 +65,11 @@ function mostCells(table: Table, column: number, test: (cell: string) => boolean
 /** Whether most of a column's non-empty cells state a number (`cellNumber`) and are not dates. */
 export function isNumericColumn(table: Table, column: number): boolean {
   return mostCells(table, column, (cell) => cellNumber(cell) !== undefined && !isDateCell(cell));
+}
+
+/** Whether most of a column's cells are dates (`isDateCell`), not bare years. */
+export function isDateColumn(table: Table, column: number): boolean {
+  return mostCells(table, column, isDateCell);
 }
 
 /** Whether most of a column's non-empty cells name a year (dates, seasons, years). */

@@ -178,8 +178,15 @@ describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
     for (const source of response.sources) expect(source.relevance).toBeGreaterThan(0);
   });
 
-  it('says plainly when no calculation fits and quotes the best rows whole', async () => {
+  it('answers a yes/no question with what the named row holds', async () => {
     const response = await answer('Have the Maple Leafs won more than 50 Stanley Cups?');
+    const [, result, how] = response.answer.split('\n\n');
+    expect(result).toBe('No [1]');
+    expect(how).toMatch(/the row where Team has ‘maple leafs’: Stanley Cups 13\.$/);
+  });
+
+  it('says plainly when no calculation fits and quotes the best rows whole', async () => {
+    const response = await answer('Why have the Maple Leafs won more than 50 Stanley Cups?');
     const [, plain, rows] = response.answer.split('\n\n');
     expect(plain).toMatch(/^No calculation over this table fits the question/);
     expect(rows).toContain('- Team: Toronto Maple Leafs · Stanley Cups: 13 · Last won: 1967 [1]');

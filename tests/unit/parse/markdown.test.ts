@@ -103,6 +103,22 @@ describe('parseMarkdown', () => {
     ]);
   });
 
+  it('ends a table at a line without a pipe, so the text and table after it stay apart', async () => {
+    // An estimate converted to Markdown: no blank line after a table, a caption, then the next table.
+    const form =
+      '| Insured name | Gabriel Diaz | | VIN | 1C4R |\n| --- | --- | --- | --- | --- |\n| Phone | 555 | | Color | White |';
+    const costs = '| | Hours | Cost |\n| --- | --- | --- |\n| Parts | | 2,100 |';
+    const doc = await parseMarkdown(
+      markdownInput(`${form}\nEstimate Totals\n${costs}\nThis is a preliminary estimate.\n`),
+    );
+    expect(doc.children.map((n) => [n.type, 'text' in n ? n.text : ''])).toEqual([
+      ['table', form],
+      ['paragraph', 'Estimate Totals'],
+      ['table', costs],
+      ['paragraph', 'This is a preliminary estimate.'],
+    ]);
+  });
+
   it('makes one paragraph of a top-level list, items as lines', async () => {
     const doc = await parseMarkdown(markdownInput('- one\n\n- two\n  - nested\n1. other\n'));
     expect(doc.children[0]).toEqual({

@@ -57,4 +57,10 @@ describe('planTable over a table with Chinese headers', () => {
       result: ['29'],
     });
   });
+
+  it('answers a Chinese yes/no question', async () => {
+    const table = await champions();
+    expect(planTable('湖人是否属于西部？', table)).toMatchObject({ shape: 'yes-no', result: ['是'] });
+    expect(planTable('凯尔特人属于西部吗？', table)).toMatchObject({ shape: 'yes-no', result: ['否'] });
+  });
 });

@@ -123,6 +123,52 @@ describe('planTable', () => {
     ]);
   });
 
+  it('answers a yes/no question: yes when a row meets every condition, no with what the row holds', () => {
+    const features = table(
+      'Features',
+      ['Feature', 'Status'],
+      [
+        ['Encryption', 'Enabled'],
+        ['Audit log', 'Disabled'],
+      ],
+    );
+    expect(planTable('Is encryption enabled?', features)).toMatchObject({
+      shape: 'yes-no',
+      result: ['Yes'],
+      rows: [0],
+    });
+    const no = planTable('Is the audit log enabled?', features);
+    expect(no).toMatchObject({ shape: 'yes-no', result: ['No'], rows: [1] });
+    expect(no?.how).toMatch(/the row where Feature has ‘audit log’: Status Disabled\.$/);
+    expect(planTable('Is encryption not enabled?', features)?.result).toEqual(['No']);
+    expect(planTable('Did Norway win more than 10 gold?', medals)?.result).toEqual(['Yes']);
+    expect(planTable('Did Japan win more than 10 gold?', medals)).toMatchObject({
+      result: ['No'],
+      rows: [4],
+    });
+    // Not a yes/no question: the lookup it was.
+    expect(planTable('What is the status of encryption?', features)?.result).toEqual(['Enabled']);
+  });
+
+  it('answers "when" by a column of dates and "how much" by the one amount of the named row', () => {
+    const lineup = table(
+      'Lineup',
+      ['Expected to report', 'Vessel', 'ETA', 'Qty', 'Cargo'],
+      [
+        ['1', 'MV Mukarnas', '02/11/2017', '6412 MT', 'Soda ash'],
+        ['2', 'MV Cic Oslo', '04/10/2017', '125527 MT', 'Coal'],
+      ],
+    );
+    expect(planTable('When is MV Mukarnas expected?', lineup)).toMatchObject({
+      shape: 'lookup',
+      result: ['02/11/2017'],
+    });
+    expect(planTable('How much coal did MV Cic Oslo bring?', lineup)).toMatchObject({
+      shape: 'lookup',
+      result: ['125527 MT'],
+    });
+  });
+
   it('answers nothing when the question names nothing in the table', () => {
     expect(planTable('Who painted the Mona Lisa?', medals)).toBeUndefined();
   });
