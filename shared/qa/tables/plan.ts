@@ -50,6 +50,9 @@ const AUXILIARY = /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|w
 const YES_NO_ZH = /(?:[吗嗎][\s？?。]*$|是否|有没有|是不是)/u;
 const NAME_HEADER =
   /\b(?:name|player|athlete|driver|rider|artist|team|candidate|winner|person|member|title|club|nation|country|song|film|album|opponent|school|city|party|ship|game|event|location|venue|builder|manufacturer|model|station|character)s?\b/i;
+/** Units "how many" asks an amount in, not a number of rows ("how many tons of MOP"). */
+const UNIT =
+  /^(?:tons?|tonnes?|mt|kg|kilograms?|grams?|pounds?|lbs?|ounces?|lit(?:er|re)s?|gallons?|barrels?|met(?:er|re)s?|km|kilomet(?:er|re)s?|miles?|feet|inches|dollars?|euros?|hours?|minutes?|seconds?)$/;
 const WHEN_HEADER = /\b(?:year|date|season|time|day|born|released?)s?\b/i;
 const WHERE_HEADER = /\b(?:venue|location|city|place|country|site|stadium|town|state|region|nation)\b/i;
 
@@ -201,10 +204,13 @@ export function planTable(question: string, table: Table): TablePlan | undefined
   );
   // Comparisons that apply to a column: one that names none keeps no row out, and is no condition.
   const applied: Comparison[] = [];
+  /** The columns the applied comparisons are on, in their order. */
+  const compared: number[] = [];
   for (const comp of comps) {
     const column = numericColumn(table, facts, condColumns, comp.value);
     if (column < 0) continue;
     applied.push(comp);
+    compared.push(column);
     const read = isYear(comp.value) && isYearColumn(table, column) ? cellYear : cellNumber;
     rows = rows.filter((r) => compare(read(cellOf(table, r, column)), comp));
     filters.push(`${nameOf(table, column)} ${comp.op} ${comp.value}`);
@@ -331,7 +337,7 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
-  const yesNo = yesNoPlan(question, q0, table, facts, { rows, filters, columns: condColumns });
+  const yesNo = yesNoPlan(question, q0, table, facts, { rows, filters, columns: condColumns, compared });
   if (yesNo) return yesNo;
 
   const scope = facts.conditions.length || applied.length ? rows : all;
@@ -379,10 +385,11 @@ export function planTable(question: string, table: Table): TablePlan | undefined
     }
   }
 
-  // How much, of rows the question names: the one numeric column (not of dates or years, nor a
-  // counter 1, 2, 3 …) they fill ("How much coal did MV. DEVONGATE import?" → its QTY(IMP)); never
-  // a count of rows.
-  if (text.includes(' how much ') && target < 0 && facts.conditions.length > 0 && rows.length > 0) {
+  // How much (or how many of a unit: "how many tons"), of rows the question names: the one numeric
+  // column (not of dates or years, nor a counter 1, 2, 3 …) they fill ("How much coal did MV.
+  // DEVONGATE import?" → its QTY(IMP)); never a count of rows.
+  const amount = text.includes(' how much ') || UNIT.test(q[q.indexOf('many') + 1] ?? '');
+  if (amount && target < 0 && facts.conditions.length > 0 && rows.length > 0) {
     const valued = table.columns.flatMap((_, c) =>
       !condColumns.has(c) &&
       facts.numeric[c] &&
@@ -515,12 +522,22 @@ function yesNoPlan(
   words: readonly string[],
   table: Table,
   facts: QuestionFacts,
-  met: { rows: number[]; filters: string[]; columns: ReadonlySet<number> },
+  met: { rows: number[]; filters: string[]; columns: ReadonlySet<number>; compared: readonly number[] },
 ): TablePlan | undefined {
   const { rows, filters } = met;
   const zh = /\p{Script=Han}/u.test(question);
   if (!(zh ? YES_NO_ZH.test(question.trim()) : AUXILIARY.test(words[0] ?? ''))) return undefined;
+  // "Was its area above or below 45 square miles?" asks which, not whether.
+  if (words.includes('or') || /还是/u.test(question)) return undefined;
   if (filters.length < 2) return undefined;
+  // Rows compared with each other ("was Russia's open for more years than Singapore's?": two
+  // conditions on one column, which any row meets by one of them), or a number compared with a
+  // column the question does not name or one of years ("for more than 5 years"), are no row's
+  // yes or no.
+  const columns = facts.conditions.map((c) => c.column);
+  if (new Set(columns).size < columns.length) return undefined;
+  const namedPlainly = (c: number) => (facts.columnScores[c] ?? 0) > 0 && !isYearColumn(table, c);
+  if (!met.compared.every(namedPlainly)) return undefined;
   const [yes, no] = zh ? ['是', '否'] : ['Yes', 'No'];
   if (rows.length > 0)
     return {

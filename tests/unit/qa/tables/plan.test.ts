@@ -146,7 +146,10 @@ describe('planTable', () => {
       result: ['No'],
       rows: [4],
     });
-    // Not a yes/no question: the lookup it was.
+    // Rows compared with each other are no one row's yes or no.
+    expect(planTable('Did Canada win more gold than Japan?', medals)?.shape).not.toBe('yes-no');
+    // Not yes/no questions: an either/or, and a lookup.
+    expect(planTable('Is encryption enabled or disabled?', features)?.shape).not.toBe('yes-no');
     expect(planTable('What is the status of encryption?', features)?.result).toEqual(['Enabled']);
   });
 
@@ -166,6 +169,11 @@ describe('planTable', () => {
     expect(planTable('How much coal did MV Cic Oslo bring?', lineup)).toMatchObject({
       shape: 'lookup',
       result: ['125527 MT'],
+    });
+    expect(planTable('How many tons of coal did MV Cic Oslo bring?', lineup)?.result).toEqual(['125527 MT']);
+    expect(planTable('How many vessels carry coal?', lineup)).toMatchObject({
+      shape: 'count',
+      result: ['1'],
     });
   });
 
