@@ -72,10 +72,17 @@ const ownLocation = {
 /**
  * Pure-JavaScript packages that only DropQA's own sources import, bundled in: loading them from
  * node_modules cost a module load each (zod 95 files with every locale, drizzle-orm 107, diff 19 for
- * `status`), and the bundle keeps only what is used. A package another external package imports too
- * would be two copies; none of these is.
+ * `status`; yaml 73 for every command that reads the configuration, regexp-tree 45 for `search`,
+ * picomatch 7), and the bundle keeps only what is used. A package another external package imports
+ * too would be two copies; only picomatch is (the web build's tools), and it keeps no state.
  */
-const INLINE_PACKAGES = /^(?:zod|drizzle-orm|diff)(?:\/|$)/;
+const INLINE_PACKAGES = /^(?:zod|drizzle-orm|diff|yaml|regexp-tree|picomatch)(?:\/|$)/;
+
+/**
+ * Inlined packages whose Node entry cannot be bundled as ESM, with the entry bundled instead: yaml's
+ * is CommonJS that requires `process`; its ESM build is the same code.
+ */
+const ESM_ENTRIES = { yaml: 'browser/index.js' };
 
 /**
  * Other npm packages stay external (loaded from node_modules at run time), except those whose entry
@@ -85,6 +92,12 @@ const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./#]/ }, (args) => {
+      if (Object.hasOwn(ESM_ENTRIES, args.path)) {
+        const manifest = createRequire(join(args.resolveDir, 'index.js')).resolve(
+          `${args.path}/package.json`,
+        );
+        return { path: join(dirname(manifest), ESM_ENTRIES[args.path]) };
+      }
       if (args.kind === 'entry-point' || INLINE_PACKAGES.test(args.path)) return undefined;
       try {
         const resolved = createRequire(join(args.resolveDir, 'index.js')).resolve(args.path);
@@ -94,6 +107,24 @@ const externalPackages = {
       }
       return { path: args.path, external: true };
     });
+  },
+};
+
+/**
+ * zod re-exports every locale's messages (64 files, three quarters of its code) as `z.locales`;
+ * DropQA uses none but the English default, which zod imports by itself. The bundle keeps English only.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${join('node_modules', 'zod', '')}`)) return undefined;
+      return { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -117,7 +148,7 @@ export async function buildBundle() {
     target: 'node20',
     metafile: true,
     logLevel: 'error',
-    plugins: [externalPackages, ownLocation],
+    plugins: [englishOnlyZod, externalPackages, ownLocation],
     // Relative imports of npm packages resolve from the bundle's folder inside node_modules/.cache.
     outExtension: { '.js': '.mjs' },
   });

@@ -2,9 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { networkInterfaces, hostname as osHostname } from 'node:os';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { CLIENT_HEADER } from './client-header.ts';
 
-/** The header DropQA's own page and CLI send on every request that changes data (any value). */
-export const CLIENT_HEADER = 'X-DropQA-Client';
 /** The cookie a browser keeps the access token in, after opening the page's `/?token=...` link once. */
 export const TOKEN_COOKIE = 'dropqa_access';
 

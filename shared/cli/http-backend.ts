@@ -1,5 +1,4 @@
-import { CLIENT_HEADER } from '../api/request-guard.ts';
-import { readSse } from '../api/sse-read.ts';
+import { CLIENT_HEADER } from '../api/client-header.ts';
 import type { DiffRange, DocumentDiff } from '../diff/index.ts';
 import type { DocumentSummary, ListOptions, VersionSummary } from '../documents/index.ts';
 import { NotFoundError, reasonOf } from '../errors.ts';
@@ -11,6 +10,7 @@ import type { SearchHit, SearchRequest } from '../search/index.ts';
 import type { WatchFolderStatus, WatchStatus } from '../watch/index.ts';
 import type { Backend } from './backend.ts';
 import { type InputFile, intoCollection, readInput } from './files.ts';
+import { type HttpAnswer, httpCall } from './http-call.ts';
 
 const POLL_MS = 300;
 
@@ -50,7 +50,12 @@ export class HttpBackend implements Backend {
       );
     }
     for (const doc of documents) this.waiting.add(intoCollection(doc, collection).key);
-    const { documents: submitted } = await this.json<{
+    const response = await this.request(`/api/documents/upload${collectionQuery(collection)}`, {
+      method: 'POST',
+      body: form,
+    });
+    if (!response.ok) throw new Error(await errorText(response));
+    const { documents: submitted } = (await response.json()) as {
       documents: {
         id: string;
         key?: string;
@@ -59,7 +64,7 @@ export class HttpBackend implements Backend {
         version?: number;
         error?: { message: string };
       }[];
-    }>(`/api/documents/upload${collectionQuery(collection)}`, { method: 'POST', body: form });
+    };
     const outcomes: IngestOutcome[] = [];
     await Promise.all(
       submitted.map(async ({ id, filename, key = `uploads/${filename}`, status, version, error }) => {
@@ -196,45 +201,75 @@ export class HttpBackend implements Backend {
     }
   }
 
-  private async json<T>(path: string, init?: RequestInit): Promise<T> {
-    const response = await this.request(path, init);
-    if (!response.ok) throw new Error(await errorText(response));
-    return (await response.json()) as T;
+  /** A call whose body and answer are JSON (or empty), over `httpCall`: no `fetch` to load. */
+  private async json<T>(
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<T> {
+    let answer: HttpAnswer;
+    try {
+      answer = await httpCall(`${this.url}${path}`, {
+        ...init,
+        headers: { ...init.headers, ...this.identity() },
+      });
+    } catch (error) {
+      throw this.lost(error);
+    }
+    if (answer.status < 200 || answer.status > 299) throw new Error(errorMessage(answer));
+    return (answer.body ? JSON.parse(answer.body) : undefined) as T;
   }
 
   /**
-   * Every call to the server: with the client header its request checks ask for (and the token), and
-   * a lost connection named: which server, and what it still has queued.
+   * A call through `fetch`, for what needs its streams: a multipart upload, and an answer streamed
+   * as Server-Sent Events.
    */
   private async request(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    headers.set(CLIENT_HEADER, 'cli');
-    if (this.token) headers.set('Authorization', `Bearer ${this.token}`);
+    for (const [name, value] of Object.entries(this.identity())) headers.set(name, value);
     try {
       return await fetch(`${this.url}${path}`, { ...init, headers });
     } catch (error) {
-      const cause = reasonOf((error as { cause?: unknown }).cause ?? error);
-      const queued =
-        this.waiting.size > 0
-          ? `; still queued there: ${[...this.waiting].join(', ')} (they resume when it starts again)`
-          : '';
-      throw new Error(`lost the DropQA server at ${this.url} (${cause})${queued}`, { cause: error });
+      throw this.lost((error as { cause?: unknown }).cause ?? error);
     }
+  }
+
+  /** The client header the server's request checks ask for, and the token. */
+  private identity(): Record<string, string> {
+    return { [CLIENT_HEADER]: 'cli', ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}) };
+  }
+
+  /** A lost connection named: which server, and what it still has queued. */
+  private lost(error: unknown): Error {
+    const queued =
+      this.waiting.size > 0
+        ? `; still queued there: ${[...this.waiting].join(', ')} (they resume when it starts again)`
+        : '';
+    return new Error(`lost the DropQA server at ${this.url} (${reasonOf(error)})${queued}`, { cause: error });
   }
 }
 
 async function errorText(response: Response): Promise<string> {
-  const body = await response.text();
+  return errorMessage({
+    status: response.status,
+    statusText: response.statusText,
+    body: await response.text(),
+  });
+}
+
+/** The server's error message, else the status and the start of the body. */
+function errorMessage(answer: HttpAnswer): string {
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: string } };
-    return parsed.error?.message ?? body;
+    const parsed = JSON.parse(answer.body) as { error?: { message?: string } };
+    return parsed.error?.message ?? answer.body;
   } catch {
-    return `${response.status} ${response.statusText}: ${body.slice(0, 200)}`;
+    return `${answer.status} ${answer.statusText}: ${answer.body.slice(0, 200)}`;
   }
 }
 
 /** Reads a Server-Sent Events body into the events it carries. */
 export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncIterable<QaEvent> {
+  // Loaded by an answer only: the other commands need no SSE parser.
+  const { readSse } = await import('../api/sse-read.ts');
   for await (const frame of readSse(body)) {
     if (frame.event !== 'message' && frame.data)
       yield { type: frame.event, data: JSON.parse(frame.data) } as QaEvent;

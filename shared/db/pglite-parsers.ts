@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 
 /** The types drizzle reads as text from PGlite (it maps them itself): dates, timestamps, intervals and their arrays. */
@@ -26,26 +27,31 @@ export function hasDrizzleParsers(parsers: Record<number, unknown> | undefined):
 }
 
 /**
- * The buffer cache of a short-lived PGlite: Postgres zeroes its shared memory at start, and the
- * default 128 MB cost a one-shot command ~1 s of CPU (of ~2.6 s to open a 1,000-document folder).
+ * Postgres settings of a short-lived PGlite. Postgres zeroes its shared memory at start (the
+ * default 128 MB buffer cache cost a one-shot command ~1 s of CPU); a one-shot read also needs few
+ * backend slots (each one sizes lock and process tables).
  */
-export const SHORT_LIVED_SHARED_BUFFERS = '16MB';
+export const SHORT_LIVED_SETTINGS = ['shared_buffers=4MB', 'max_connections=4'];
 
 /**
  * Opens PGlite with the extensions the schema uses (pgvector, pg_trgm); `dir` undefined means in
- * memory. `shortLived` (a one-shot command's read) starts it with a small buffer cache.
+ * memory. `shortLived` (a one-shot command's read) starts it with the settings above, and has V8 run
+ * the WebAssembly with its baseline compiler only: optimising Postgres's hot functions in background
+ * threads cost ~1 s of CPU, more than it saves in a process that answers one command.
  */
 export async function createPglite(
   dir: string | undefined,
   options: { shortLived?: boolean } = {},
 ): Promise<PGlite> {
+  // Read when the module is compiled (below), for every module this process compiles after.
+  if (options.shortLived) setFlagsFromString('--liftoff-only');
   const [{ PGlite }, { pg_trgm }, { vector }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite-pgvector'),
   ]);
   const startParams = options.shortLived
-    ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHORT_LIVED_SHARED_BUFFERS}`]
+    ? [...PGlite.defaultStartParams, ...SHORT_LIVED_SETTINGS.flatMap((setting) => ['-c', setting])]
     : undefined;
   return PGlite.create(dir, { extensions: { vector, pg_trgm }, startParams });
 }

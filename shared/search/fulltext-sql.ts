@@ -113,6 +113,13 @@ function parseTextArray(text: string): string[] {
   );
 }
 
+/**
+ * A leaf's tsvector read once (`sv`), for a subquery the planner keeps apart (`OFFSET 0`). A leaf's
+ * tsvector is stored out of line (TOAST): each `@@` on the column itself fetches it again, so
+ * counting 30 feedback terms read every vector 30 times (3.5x slower in PGlite).
+ */
+const READ_VECTOR_ONCE = sql`n.search_vector || ''::tsvector AS sv`;
+
 /** Number of leaves in the scope, and of those holding each term (one aggregate over the scope). */
 export async function documentFrequenciesSql(
   db: Db,
@@ -122,12 +129,15 @@ export async function documentFrequenciesSql(
 ): Promise<{ n: number; df: Map<string, number> }> {
   const counts = terms.map(
     (term, i) =>
-      sql`count(*) FILTER (WHERE n.search_vector @@ ${buildOrTsquery([term])}::tsquery)::float8 AS ${sql.raw(`df${i}`)}`,
+      sql`count(*) FILTER (WHERE v.sv @@ ${buildOrTsquery([term])}::tsquery)::float8 AS ${sql.raw(`df${i}`)}`,
   );
   const [row] = await queryRows<Record<string, number>>(
     db,
     sql`SELECT count(*)::float8 AS n${terms.length ? sql`, ${sql.join(counts, sql`, `)}` : sql``}
-        FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scopeCondition(access, filters)}`,
+        FROM (
+          SELECT ${READ_VECTOR_ONCE} FROM nodes n JOIN documents d ON d.id = n.document_id
+          WHERE ${scopeCondition(access, filters)} OFFSET 0
+        ) v`,
   );
   return {
     n: Number(row?.n ?? 0),

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/index.ts';
+import { ValidationError } from '../../errors.ts';
 import { searchOptionsSchema } from '../../search/options.ts';
 import { openReader } from '../backend.ts';
 
@@ -8,7 +9,14 @@ export async function searchCommand(
   query: string,
   raw: { kind?: string; limit?: string; mode?: string; version?: string; collection?: string; json: boolean },
 ): Promise<number> {
-  const o = searchOptionsSchema.parse(raw);
+  const parsed = searchOptionsSchema.safeParse(raw);
+  // Each bad flag by name (`--kind: ...`), not zod's list of issues as JSON.
+  if (!parsed.success) {
+    throw new ValidationError(
+      parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '),
+    );
+  }
+  const o = parsed.data;
   const backend = await openReader(config);
   try {
     const hits = await backend.search(

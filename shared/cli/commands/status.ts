@@ -24,13 +24,13 @@ export async function statusCommand(
   }
   const backend = await openReader(config);
   try {
-    const documents: DocumentSummary[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await backend.documents({ limit: PAGE, offset, status }, options.collection);
-      documents.push(...page.items);
-      if (page.items.length < PAGE || documents.length >= page.total) break;
-    }
-    const watch = await backend.watchStatus();
+    const page = (offset: number) => backend.documents({ limit: PAGE, offset, status }, options.collection);
+    // The first page gives the total; the other pages and the watched folders are asked for at once
+    // (a server answers them while the others travel).
+    const [first, watch] = await Promise.all([page(0), backend.watchStatus()]);
+    const rest: Promise<{ items: DocumentSummary[] }>[] = [];
+    for (let offset = PAGE; offset < first.total; offset += PAGE) rest.push(page(offset));
+    const documents = [first, ...(await Promise.all(rest))].flatMap((p) => p.items);
     if (options.json) {
       for (const doc of documents) process.stdout.write(`${JSON.stringify(doc)}\n`);
       if (watch.folders.length > 0) process.stdout.write(`${JSON.stringify({ watch })}\n`);

@@ -128,6 +128,9 @@ describe('dropqa CLI', () => {
     expect(search.stdout).toMatch(/1\. plan\.md > Goals/);
     const bad = await dropqa('search', 'x', '--kind', 'magic');
     expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toBe(
+      'error: --kind: Invalid option: expected one of "keyword"|"fulltext"|"semantic"|"hybrid"\n',
+    );
     const config = await dropqa('config');
     expect(JSON.parse(config.stdout).server.port).toBe(8787);
   });
@@ -199,6 +202,27 @@ describe('dropqa CLI', () => {
         items: { key: string }[];
       };
       expect(listed.items.map((d) => d.key)).toEqual(['uploads/new.md']);
+
+      // status and search cost one HTTP call each: no fetch (its first call loads undici, ~0.4 s of
+      // CPU), no hono, SSE parser or yaml loaded from node_modules.
+      const loaded = join(dir, 'loaded-server.txt');
+      writeFileSync(
+        join(dir, 'server-hooks.mjs'),
+        `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(loaded)}, url + '\\n'); return next(url, context); }\n`,
+      );
+      writeFileSync(
+        join(dir, 'no-fetch.mjs'),
+        "import { register } from 'node:module';\nregister('./server-hooks.mjs', import.meta.url);\nglobalThis.fetch = () => { throw new Error('fetch was called'); };\n",
+      );
+      const env = { ...process.env, DROPQA_DATA_DIR: join(dir, 'data') };
+      const viaHttp = (...args: string[]) =>
+        run(process.execPath, ['--import', join(dir, 'no-fetch.mjs'), BIN, ...args], { env, cwd: dir });
+      expect((await viaHttp('status')).stdout).toMatch(/uploads\/new\.md {2}ready[\s\S]*data: the server at/);
+      expect((await viaHttp('search', 'release', '--kind', 'fulltext')).stdout).toMatch(
+        /1\. new\.md > Release/,
+      );
+      const urls = readFileSync(loaded, 'utf8').split('\n');
+      expect(urls.filter((url) => /node_modules\/(?:hono|eventsource-parser|yaml)\//.test(url))).toEqual([]);
       const ask = await dropqa('ask', 'When does the release ship?', '--json');
       const done = JSON.parse(ask.stdout.trim().split('\n').at(-1) ?? '{}');
       expect(done.type).toBe('done');

@@ -106,4 +106,10 @@ describe('CLI lifecycle commands through a running server', () => {
       /not found|no document/i,
     );
   });
+
+  it('names the server and the reason when it cannot be reached', async () => {
+    await expect(new HttpBackend('http://127.0.0.1:9').watchStatus()).rejects.toThrow(
+      /^lost the DropQA server at http:\/\/127\.0\.0\.1:9 \(connect ECONNREFUSED/,
+    );
+  });
 });

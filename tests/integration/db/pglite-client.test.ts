@@ -45,11 +45,13 @@ describe.each([
 });
 
 describe('a short-lived embedded database (a CLI command reading once)', () => {
-  it('starts with a small buffer cache, migrated like any other', async () => {
+  it('starts with a small buffer cache and few backend slots, migrated like any other', async () => {
     const database = await openPglite(undefined, { shortLived: true });
     try {
       const [row] = await queryRows<{ shared_buffers: string }>(database.db, sql`SHOW shared_buffers`);
-      expect(row?.shared_buffers).toBe('16MB');
+      expect(row?.shared_buffers).toBe('4MB');
+      const [slots] = await queryRows<{ max_connections: string }>(database.db, sql`SHOW max_connections`);
+      expect(slots?.max_connections).toBe('4');
       expect(await database.db.select().from(schema.documents)).toEqual([]);
     } finally {
       await database.close();
