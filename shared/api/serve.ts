@@ -10,7 +10,7 @@ import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { recoverRuntime } from '../runtime/recover.ts';
 import { openRuntime } from '../runtime/runtime.ts';
-import { warmSearchIndex } from '../search/index.ts';
+import { warmSearchIndexInBackground } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
 import { createApp } from './app.ts';
@@ -86,11 +86,7 @@ export async function startServer(
   // Load the in-memory full-text statistics once the first requests (the page) have been answered:
   // loading blocks the event loop for a moment, and the first question should not wait for it.
   if (config.search.bm25.memoryIndex) {
-    setTimeout(() => {
-      warmSearchIndex(rt.db).catch((error) =>
-        log.error('search: warming the index failed', errorFields(error)),
-      );
-    }, WARM_DELAY_MS).unref();
+    setTimeout(() => warmSearchIndexInBackground(rt.db), WARM_DELAY_MS).unref();
   }
   // The local equivalent of S3's "Object Deleted" events (in AWS the event handler deletes).
   const stopWatching =

@@ -5,6 +5,7 @@ import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
+import { invalidateMemoryIndex } from '../search/memory-sync.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
@@ -52,6 +53,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
       await reanalysis.stop();
       await ingest.idle();
       await providers.ocr?.close?.();
+      invalidateMemoryIndex(database.db);
       await database.close();
     },
   };

@@ -61,17 +61,14 @@ export async function syncedMemoryIndex(db: Db): Promise<Bm25MemoryIndex> {
 export async function readyMemoryIndex(db: Db): Promise<Bm25MemoryIndex | undefined> {
   const state = states.get(db);
   if (state?.fingerprint !== undefined) return syncedMemoryIndex(db);
-  if (!state?.syncing) {
-    syncedMemoryIndex(db).catch((error) =>
-      log.warn('search: loading the in-memory index failed; full-text is ranked in SQL', errorFields(error)),
-    );
-  }
+  if (!state?.syncing) warmSearchIndexInBackground(db);
   return undefined;
 }
 
 /**
- * Forgets the in-memory index of a database, so the next search reloads it. For code that rewrites
- * the leaves of a current version in place (the fingerprint only sees version changes).
+ * Forgets the in-memory index of a database, so the next search reloads it: for code that rewrites
+ * the leaves of a current version in place (the fingerprint only sees version changes), and before
+ * the database closes.
  */
 export function invalidateMemoryIndex(db: Db): void {
   states.delete(db);
@@ -154,11 +151,23 @@ async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string,
 }
 
 /**
- * Loads the in-memory BM25 index ahead of the first search (seconds at 50,000 paragraphs), e.g. in
- * the background once the server listens.
+ * Loads the in-memory BM25 index ahead of the first search (seconds at 50,000 paragraphs).
  *
- * @example void warmSearchIndex(db).catch((e) => log.warn(e));
+ * @example await warmSearchIndex(db);
  */
 export async function warmSearchIndex(db: Db): Promise<void> {
   await syncedMemoryIndex(db);
+}
+
+/**
+ * Starts loading the in-memory BM25 index in the background, e.g. once the server listens; full
+ * text is ranked in SQL until it ends. A failure is logged, unless the index was forgotten meanwhile
+ * (`invalidateMemoryIndex`, which closing the runtime does): a one-shot `dropqa ask` that answered
+ * before the load ended closes the database under it, and that is no failure.
+ */
+export function warmSearchIndexInBackground(db: Db): void {
+  syncedMemoryIndex(db).catch((error) => {
+    if (states.has(db))
+      log.warn('search: loading the in-memory index failed; full-text is ranked in SQL', errorFields(error));
+  });
 }

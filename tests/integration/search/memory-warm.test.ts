@@ -5,8 +5,9 @@ import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Db } from '#shared/db/client.ts';
 import { type Database, openPglite } from '#shared/db/index.ts';
+import { type LogLevel, setLogSink } from '#shared/log/logger.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
-import { warmSearchIndex } from '#shared/search/memory-sync.ts';
+import { invalidateMemoryIndex, warmSearchIndex } from '#shared/search/memory-sync.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
 import { doc, indexCorpus, para, section } from '../../helpers/corpus.ts';
 
@@ -16,7 +17,10 @@ const dialect = new PgDialect();
  * The database as search sees it, except that reading the leaves' terms (the in-memory index's
  * load) waits until `release` is called: a load that takes as long as the test wants.
  */
-function slowLoadingDb(db: Db): { db: Db; release(): void; loading: Promise<void> } {
+function slowLoadingDb(
+  db: Db,
+  afterRelease: (query: SQL) => Promise<unknown> = (query) => db.execute(query),
+): { db: Db; release(): void; loading: Promise<void> } {
   let release = () => {};
   const gate = new Promise<void>((done) => {
     release = done;
@@ -32,6 +36,7 @@ function slowLoadingDb(db: Db): { db: Db; release(): void; loading: Promise<void
           if (dialect.sqlToQuery(query).sql.includes('n.search_vector::text AS tsv')) {
             started();
             await gate;
+            return afterRelease(query);
           }
           return target.execute(query);
         };
@@ -98,6 +103,33 @@ describe('full-text search while the in-memory index loads', () => {
       const after = await ranking(slow.db, query);
       expect(after.length, query).toBeGreaterThan(0);
       expect(after, query).toEqual(before[i]);
+    }
+  });
+
+  it('says nothing of a load cut short by the database closing, and warns of one that failed', async () => {
+    const warnings: string[] = [];
+    const previous = setLogSink((level: LogLevel, message) => {
+      if (level === 'warn') warnings.push(message);
+    });
+    try {
+      for (const closing of [true, false]) {
+        warnings.length = 0;
+        const slow = slowLoadingDb(database.db, async () => {
+          throw new Error('PGlite is closed');
+        });
+        await ranking(slow.db, 'budget');
+        await slow.loading;
+        // What closing the runtime does before the database closes (a one-shot `dropqa ask`).
+        if (closing) invalidateMemoryIndex(slow.db);
+        slow.release();
+        await new Promise((done) => setTimeout(done, 50));
+        expect(warnings, closing ? 'closed' : 'failed').toEqual(
+          closing ? [] : ['search: loading the in-memory index failed; full-text is ranked in SQL'],
+        );
+        invalidateMemoryIndex(slow.db);
+      }
+    } finally {
+      setLogSink(previous);
     }
   });
 });

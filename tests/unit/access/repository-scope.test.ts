@@ -43,6 +43,8 @@ const EXEMPT: Record<string, string> = {
   cosineSimilarities: 'scores for node ids an already scoped search returned; no content',
   invalidateMemoryIndex: 'returns nothing',
   warmSearchIndex: 'returns nothing (loads the unrestricted index the local server uses)',
+  warmSearchIndexInBackground:
+    'returns nothing (starts loading the unrestricted index the local server uses)',
 };
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '../../..');
