@@ -201,7 +201,8 @@ function englishWord(word: string, tag: string): ChunkWord | undefined {
   // A capitalised plural is often a name ("Kubernetes", "Borealis"): only lower-case words are made singular.
   const key = noun && /S$/.test(tag) && word === word.toLowerCase() ? singular(lower) : lower;
   if (isStopWord(key) || isStopWord(lower) || isAmountWord(key)) return undefined;
-  const name = acronym ? word : /^\p{Lu}/u.test(word) ? capitalised(key) : key;
+  // Shown as written ("exceljs", not the "excelj" a plural rule would make): a topic name is a word of the documents.
+  const name = acronym ? word : /^\p{Lu}/u.test(word) ? capitalised(lower) : lower;
   return { key, name, written: lower, noun };
 }
 

@@ -84,6 +84,13 @@ describe('keyPhrases', () => {
     expect(topicKey('Refund  Policies')).toBe('refund policy');
     expect(topicKey('ＡＩ平台')).toBe('ai平台');
   });
+
+  it('names a phrase as the documents write it: one plural rule never makes a word of its own', () => {
+    const phrases = keyPhrases([{ text: 'The exceljs workbook reads the exceljs sheets.', weight: 1 }]);
+    const names = phrases.map((p) => p.name);
+    expect(names.some((n) => /\bexceljs\b/i.test(n))).toBe(true);
+    expect(names.some((n) => /\bexcelj\b/i.test(n))).toBe(false);
+  });
 });
 
 describe('keywordTopics', () => {
