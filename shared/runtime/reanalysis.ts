@@ -1,7 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { type ReanalysisProgress, reanalyseStale } from '../index/reanalyse.ts';
 import { errorFields, log } from '../log/logger.ts';
-import { invalidateMemoryIndex } from '../search/memory-sync.ts';
 
 /** A re-analysis running beside the runtime. */
 export interface BackgroundReanalysis {
@@ -14,8 +13,8 @@ export interface BackgroundReanalysis {
 /**
  * Re-analyses in the background the current versions an older analysis indexed (`reanalyseStale`),
  * logging its progress; search keeps working meanwhile (each node is rewritten in place), and the
- * in-memory BM25 index is reloaded from the new vectors once it is done. A database indexed by the
- * current analysis costs one count.
+ * in-memory BM25 index reloads each version once its new analysis is recorded (its fingerprint holds
+ * the analysis). A database indexed by the current analysis costs one count.
  */
 export function startReanalysis(db: Db): BackgroundReanalysis {
   let stopping = false;
@@ -26,10 +25,7 @@ export function startReanalysis(db: Db): BackgroundReanalysis {
       stopped: () => stopping,
       onProgress: (p) => log.info('search: re-analysing with the current analysis', { ...p }),
     });
-    if (result.versions > 0) {
-      invalidateMemoryIndex(db);
-      log.info('search: re-analysis done', { ...result, stopped: stopping });
-    }
+    if (result.versions > 0) log.info('search: re-analysis done', { ...result, stopped: stopping });
     return result;
   })().catch((error: unknown) => {
     log.error('search: re-analysis failed (retried on the next start)', errorFields(error));

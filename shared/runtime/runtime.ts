@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { ensureDeferredIndexes } from '../db/deferred-indexes.ts';
 import { type Db, openDatabase } from '../db/index.ts';
@@ -5,7 +6,11 @@ import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
 import { createIngestService, type IngestService } from '../pipeline/ingest.ts';
-import { invalidateMemoryIndex } from '../search/memory-sync.ts';
+import {
+  invalidateMemoryIndex,
+  keepMemoryIndexSnapshot,
+  saveMemoryIndexSnapshot,
+} from '../search/memory-sync.ts';
 import { createBlobStore } from '../storage/index.ts';
 import type { BlobStore } from '../storage/types.ts';
 import { qaDepsOf, type RuntimeQaDeps } from './qa-deps.ts';
@@ -28,15 +33,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Where the in-memory BM25 index of a data folder is kept between runs (`keepMemoryIndexSnapshot`). */
+export const searchSnapshotFile = (config: Pick<Config, 'dataDir'>) =>
+  join(config.dataDir, 'bm25-index.snapshot');
+
 /**
  * Opens the database (applying migrations), the bucket, the providers and the pipeline runner, and
- * starts re-analysing in the background what an older analysis indexed (`startReanalysis`).
+ * starts re-analysing in the background what an older analysis indexed (`startReanalysis`). The
+ * in-memory BM25 index is read back from the data folder when first needed and written there on close.
  */
 export async function openRuntime(config: Config): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
   const database = await openDatabase(config);
   await ensureDeferredIndexes(database.db);
+  keepMemoryIndexSnapshot(database.db, searchSnapshotFile(config));
   const deps = { db: database.db, store, providers, config };
   // Postgres and Aurora analyze by themselves; PGlite has no autovacuum.
   const ingest = createIngestService(
@@ -53,6 +64,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
       await reanalysis.stop();
       await ingest.idle();
       await providers.ocr?.close?.();
+      await saveMemoryIndexSnapshot(database.db);
       invalidateMemoryIndex(database.db);
       await database.close();
     },

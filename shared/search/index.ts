@@ -5,7 +5,13 @@ export { type FusionOptions, fuseScores } from './fusion.ts';
 export { hybridSearch, rankHybrid } from './hybrid.ts';
 export { hydrateHits } from './hydrate.ts';
 export { type KeywordQuery, keywordSearch, rankKeyword } from './keyword.ts';
-export { invalidateMemoryIndex, warmSearchIndex, warmSearchIndexInBackground } from './memory-sync.ts';
+export {
+  invalidateMemoryIndex,
+  keepMemoryIndexSnapshot,
+  saveMemoryIndexSnapshot,
+  warmSearchIndex,
+  warmSearchIndexInBackground,
+} from './memory-sync.ts';
 export { getChildren, getContextWindow, getNode, type NodeView } from './nodes.ts';
 export { retrievePassages } from './passages.ts';
 export { type RelatedDocument, relatedDocuments } from './related.ts';

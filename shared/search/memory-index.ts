@@ -53,6 +53,47 @@ const MAX_VIEWS = 16;
 /** Which slots are live leaves a search sees (true or 1). */
 type SlotMask = ArrayLike<boolean | number>;
 
+/**
+ * A term's packed postings: an array appended to as documents come, or a view of a snapshot's
+ * postings (`fromImage`) until a document adds to it.
+ */
+type Postings = number[] | Float64Array;
+
+/** Snapshot lists this short are copied into arrays: a view costs more memory than a few numbers. */
+const SHORT_LIST = 8;
+
+/** What the index holds of a document besides its leaves; a change of any of it reloads them. */
+export interface DocumentStamp {
+  version: number;
+  collection: string;
+  /** Its key, which orders leaves of equal score (a rename changes it, not the version). */
+  key: string;
+  /** The analysis its leaves' terms come from (a re-analysis rewrites them in place). */
+  analyzerVersion: number;
+}
+
+/** A document of an `IndexImage`: its stamp and how many of the image's leaves (in order) are its. */
+export interface ImageDocument extends DocumentStamp {
+  id: string;
+  leaves: number;
+}
+
+/**
+ * The index as flat arrays, live leaves only, in document order: what a snapshot stores
+ * (`memory-snapshot.ts`). Per leaf: id, ordinal, word and gram lengths; per term: how many of
+ * `postings` (packed, by term in `terms` order) are its.
+ */
+export interface IndexImage {
+  documents: ImageDocument[];
+  nodeIds: string[];
+  ordinals: Uint32Array;
+  lengths: Uint32Array;
+  gramLengths: Uint32Array;
+  terms: string[];
+  counts: Uint32Array;
+  postings: Float64Array;
+}
+
 /** The live leaves a search sees and the corpus statistics over them alone. */
 interface Visible {
   alive: SlotMask;
@@ -76,8 +117,8 @@ export class Bm25MemoryIndex {
   private lengths: number[] = [];
   private gramLengths: number[] = [];
   private alive: boolean[] = [];
-  private readonly postings = new Map<string, number[]>();
-  private readonly documents = new Map<string, { version: number; collection: string; slots: number[] }>();
+  private readonly postings = new Map<string, Postings>();
+  private readonly documents = new Map<string, DocumentStamp & { slots: number[] }>();
   private liveNodes = 0;
   private totalLength = 0;
   private totalGramLength = 0;
@@ -87,11 +128,12 @@ export class Bm25MemoryIndex {
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
 
-  /** The version and collection of each indexed document. */
-  versions(): Map<string, { version: number; collection: string }> {
-    return new Map(
-      [...this.documents].map(([id, doc]) => [id, { version: doc.version, collection: doc.collection }]),
-    );
+  /** The stamp (version, collection, key, analysis) of each indexed document. */
+  versions(): Map<string, DocumentStamp> {
+    const stamps = new Map<string, DocumentStamp>();
+    for (const [id, { version, collection, key, analyzerVersion }] of this.documents)
+      stamps.set(id, { version, collection, key, analyzerVersion });
+    return stamps;
   }
 
   /** Number of live leaves in the scope. */
@@ -101,13 +143,18 @@ export class Bm25MemoryIndex {
 
   /**
    * Adds (or replaces) a document's leaves for one version, in its collection (`default` when
-   * omitted); its key (its id when omitted) and each leaf's ordinal order leaves of equal score.
+   * omitted), as the analysis `analyzerVersion` (0 when omitted) indexed them; its key (its id when
+   * omitted) and each leaf's ordinal order leaves of equal score.
    */
   addDocument(
     documentId: string,
     version: number,
     leaves: IndexedLeaf[],
-    { collection = 'default', key = documentId }: { collection?: string; key?: string } = {},
+    {
+      collection = 'default',
+      key = documentId,
+      analyzerVersion = 0,
+    }: { collection?: string; key?: string; analyzerVersion?: number } = {},
   ): void {
     this.removeDocument(documentId);
     this.changed();
@@ -126,14 +173,14 @@ export class Bm25MemoryIndex {
       this.totalGramLength += leaf.gl ?? 0;
       for (const [term, count] of leaf.terms) {
         let list = this.postings.get(term);
-        if (!list) {
-          list = [];
+        if (!Array.isArray(list)) {
+          list = list ? Array.from(list) : [];
           this.postings.set(term, list);
         }
         list.push(pack(slot, count));
       }
     }
-    this.documents.set(documentId, { version, collection, slots });
+    this.documents.set(documentId, { version, collection, key, analyzerVersion, slots });
   }
 
   /** Drops a document's leaves from the scope (their postings are skipped, then compacted away). */
@@ -263,6 +310,97 @@ export class Bm25MemoryIndex {
     );
   }
 
+  /**
+   * The live leaves and their postings as flat arrays (`IndexImage`), slots renumbered in document
+   * order: `fromImage` of it ranks as this index does.
+   */
+  toImage(): IndexImage {
+    const remap = new Int32Array(this.nodeIds.length).fill(-1);
+    const documents: ImageDocument[] = [];
+    const nodeIds: string[] = [];
+    const ordinals = new Uint32Array(this.liveNodes);
+    const lengths = new Uint32Array(this.liveNodes);
+    const gramLengths = new Uint32Array(this.liveNodes);
+    for (const [id, { slots, ...stamp }] of this.documents) {
+      let leaves = 0;
+      for (const slot of slots) {
+        if (!this.alive[slot]) continue;
+        const at = nodeIds.length;
+        remap[slot] = at;
+        nodeIds.push(this.nodeIds[slot] ?? '');
+        ordinals[at] = this.ordinals[slot] ?? 0;
+        lengths[at] = this.lengths[slot] ?? 0;
+        gramLengths[at] = this.gramLengths[slot] ?? 0;
+        leaves += 1;
+      }
+      documents.push({ id, ...stamp, leaves });
+    }
+    const terms: string[] = [];
+    const counts: number[] = [];
+    let total = 0;
+    for (const [term, list] of this.postings) {
+      let count = 0;
+      for (const packed of list) if ((remap[slotOf(packed)] ?? -1) >= 0) count += 1;
+      if (count === 0) continue;
+      terms.push(term);
+      counts.push(count);
+      total += count;
+    }
+    const postings = new Float64Array(total);
+    let at = 0;
+    for (const list of this.postings.values()) {
+      for (const packed of list) {
+        const old = slotOf(packed);
+        const slot = remap[old] ?? -1;
+        if (slot >= 0) postings[at++] = packed - (old - slot) * SLOT_UNIT;
+      }
+    }
+    return {
+      documents,
+      nodeIds,
+      ordinals,
+      lengths,
+      gramLengths,
+      terms,
+      counts: Uint32Array.from(counts),
+      postings,
+    };
+  }
+
+  /**
+   * The index an image holds (`toImage`), taken as it is: the caller checked it (`readIndexSnapshot`).
+   * Long posting lists stay views of `image.postings` until a document adds to them.
+   */
+  static fromImage(image: IndexImage): Bm25MemoryIndex {
+    const index = new Bm25MemoryIndex();
+    const n = image.nodeIds.length;
+    index.nodeIds = image.nodeIds;
+    index.ordinals = Array.from(image.ordinals);
+    index.lengths = Array.from(image.lengths);
+    index.gramLengths = Array.from(image.gramLengths);
+    index.alive = new Array<boolean>(n).fill(true);
+    index.liveNodes = n;
+    let slot = 0;
+    for (const { id, leaves, ...stamp } of image.documents) {
+      const slots: number[] = [];
+      for (const end = slot + leaves; slot < end; slot++) {
+        slots.push(slot);
+        index.documentKeys.push(stamp.key);
+        index.totalLength += index.lengths[slot] ?? 0;
+        index.totalGramLength += index.gramLengths[slot] ?? 0;
+      }
+      index.documents.set(id, { ...stamp, slots });
+    }
+    let at = 0;
+    for (const [t, term] of image.terms.entries()) {
+      const count = image.counts[t] ?? 0;
+      const list = image.postings.subarray(at, at + count);
+      index.postings.set(term, count < SHORT_LIST ? Array.from(list) : list);
+      at += count;
+    }
+    return index;
+  }
+
   private compact(): void {
     const remap = new Map<number, number>();
     const ids: string[] = [];
@@ -308,7 +446,7 @@ interface ScorerView {
   lengths: readonly number[];
   gramLengths: readonly number[];
   alive: SlotMask;
-  postings: ReadonlyMap<string, readonly number[]>;
+  postings: ReadonlyMap<string, readonly number[] | Float64Array>;
   n: number;
   avgdl: number;
   avggl: number;
