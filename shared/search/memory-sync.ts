@@ -247,8 +247,10 @@ async function synchronize(db: Db, state: State): Promise<void> {
     a?.key === b?.key &&
     a?.analyzerVersion === b?.analyzerVersion;
   const missing = [...wanted].filter(([id, doc]) => !same(held.get(id), doc));
+  const catchingUp = !state.synced && state.fingerprint !== undefined;
   // A snapshot read back with little left to load: searches may wait for the rest (`readyMemoryIndex`).
-  state.settleQuick(state.fingerprint !== undefined && missing.length <= QUICK_CATCH_UP);
+  state.settleQuick(catchingUp && missing.length <= QUICK_CATCH_UP);
+  const began = performance.now();
   const loaded = new Map<string, LoadedDocument>();
   for (let start = 0; start < missing.length; start += LOAD_BATCH) {
     const batch = missing
@@ -267,6 +269,13 @@ async function synchronize(db: Db, state: State): Promise<void> {
     state.unsaved = true;
   }
   state.fingerprint = live[0]?.fingerprint ?? '0:0';
+  const dropped = [...held.keys()].filter((id) => !wanted.has(id)).length;
+  (catchingUp ? log.info : log.debug)('search: in-memory index brought up to date', {
+    ...(catchingUp ? { since: 'snapshot' } : {}),
+    loaded: missing.length,
+    dropped,
+    ms: Math.round(performance.now() - began),
+  });
   const file = snapshotFiles.get(db);
   if (file && missing.length >= SAVE_AFTER_LOADING && states.get(db) === state) void save(file, state);
 }

@@ -142,7 +142,12 @@ describe('Bm25MemoryIndex', () => {
     index.addDocument('d2', 1, [leaf('other', { budget: 1, extra: 1 })]);
     index.addDocument('d1', 2, [leaf('new', { plan: 1 })]);
     expect(index.rank(q('budget'), 10, params).map((h) => h.nodeId)).toEqual(['other']);
-    expect(index.versions().get('d1')).toEqual({ version: 2, collection: 'default' });
+    expect(index.versions().get('d1')).toEqual({
+      version: 2,
+      collection: 'default',
+      key: 'd1',
+      analyzerVersion: 0,
+    });
     index.removeDocument('d2');
     expect(index.rank(q('budget'), 10, params)).toEqual([]);
     expect(index.size()).toBe(1);
