@@ -3,7 +3,8 @@
  * the corpus on this machine. For each size, a fresh data folder gets generated documents
  * (bench/corpus.ts) ingested offline by the real pipeline, then: ingest time and rate, peak RSS of the
  * process (the server's runtime and its database worker thread), data folder size, search p50 / p95
- * per kind (after the in-memory BM25 index's load, timed with its CPU), the first `delta` of an
+ * per kind (after the in-memory BM25 index's load from the database and from its snapshot, each
+ * timed with its CPU), the first `delta` of an
  * offline answer, and, with the runtime closed, the cold start of `dropqa serve` (until it answers,
  * and until its first full-text search answered) and of `dropqa status` (wall and CPU). Prints a table, writes bench/results/scale-<time>.json and
  * draws the curves into docs/scale.svg (`--svg <path>` elsewhere, `--svg none` not at all).
@@ -20,8 +21,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
-import { warmSearchIndex } from '#shared/search/memory-sync.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
+import { timeIndexLoads } from './index-load.ts';
 import { timeCommand, timeServerStart } from './processes.ts';
 import { timeAsk } from './qa.ts';
 import { benchSearch } from './search.ts';
@@ -53,9 +54,12 @@ interface Measured {
   dataMb: number;
   search: Record<string, { p50: number; p95: number }>;
   firstDeltaMs: number;
-  /** The in-memory BM25 index's load on an opened data folder: wall, and CPU of the process. */
+  /** The in-memory BM25 index's load from the database on an opened data folder: wall, and CPU of the process. */
   indexLoadSeconds: number;
   indexLoadCpuSeconds: number;
+  /** Its snapshot read back and brought up to date (what a later start does): wall and CPU (absent in older results). */
+  snapshotReadSeconds?: number;
+  snapshotReadCpuSeconds?: number;
   serverReadySeconds: number;
   /** From starting the server until its first full-text search answered. */
   firstSearchSeconds: number;
@@ -137,12 +141,9 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
       };
       if (KEEP) writeFileSync(recordFile, JSON.stringify(record, null, 2));
     }
-    // Loaded before the timed searches, which would otherwise be ranked in SQL until it is.
-    const loadStarted = performance.now();
-    const loadCpu = process.cpuUsage();
-    await warmSearchIndex(rt.db);
-    const indexLoadSeconds = (performance.now() - loadStarted) / 1000;
-    const loadCpuUsed = process.cpuUsage(loadCpu);
+    // Loaded before the timed searches, which would otherwise be ranked in SQL until it is; its
+    // snapshot is left in the folder for the server's start below.
+    const loads = await timeIndexLoads(rt);
     const latency = await benchSearch(rt.db, rt.qa, generateQueries(QUERIES), QUERIES);
     const questions = generateQueries(6, 11).map((q) => `What do the documents say about ${q}?`);
     await timeAsk(rt.qa, questions[0] ?? 'report', 'auto');
@@ -165,8 +166,10 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
         Object.entries(latency).map(([kind, s]) => [kind, { p50: s.p50, p95: s.p95 }]),
       ),
       firstDeltaMs: median(deltas),
-      indexLoadSeconds,
-      indexLoadCpuSeconds: (loadCpuUsed.user + loadCpuUsed.system) / 1e6,
+      indexLoadSeconds: loads.fromDatabase.wall,
+      indexLoadCpuSeconds: loads.fromDatabase.cpu,
+      snapshotReadSeconds: loads.read.wall,
+      snapshotReadCpuSeconds: loads.read.cpu,
       serverReadySeconds: start.ready,
       firstSearchSeconds: start.firstSearch,
       statusSeconds: status.wall,
@@ -204,6 +207,7 @@ const header = [
   ...kinds.map((k) => `${k} p50 / p95`),
   'first delta',
   'BM25 index load (CPU)',
+  'snapshot read (CPU)',
   'server ready',
   'first full-text search',
   'CLI status (CPU)',
@@ -220,6 +224,9 @@ const table = runs.map((r) => [
   ...kinds.map((k) => `${r.search[k]?.p50.toFixed(1)} / ${r.search[k]?.p95.toFixed(1)} ms`),
   `${r.firstDeltaMs.toFixed(0)} ms`,
   `${r.indexLoadSeconds.toFixed(1)} s (${r.indexLoadCpuSeconds.toFixed(1)} s)`,
+  r.snapshotReadSeconds === undefined
+    ? '-'
+    : `${r.snapshotReadSeconds.toFixed(2)} s (${r.snapshotReadCpuSeconds?.toFixed(2)} s)`,
   `${r.serverReadySeconds.toFixed(2)} s`,
   `${r.firstSearchSeconds.toFixed(2)} s`,
   `${r.statusSeconds.toFixed(2)} s${r.statusCpuSeconds === undefined ? '' : ` (${r.statusCpuSeconds.toFixed(2)} s)`}`,
@@ -280,6 +287,7 @@ if (SVG !== 'none' && curve.length >= 2) {
             { name: 'server ready', points: at((r) => r.serverReadySeconds) },
             { name: 'first full-text search', points: at((r) => r.firstSearchSeconds) },
             { name: 'BM25 index load', points: at((r) => r.indexLoadSeconds) },
+            { name: 'BM25 snapshot read', points: at((r) => r.snapshotReadSeconds ?? 0) },
             { name: 'CLI status', points: at((r) => r.statusSeconds) },
           ],
         },
