@@ -1,15 +1,21 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { type Config, parseConfig } from '#shared/config/index.ts';
+import type { Db } from '#shared/db/client.ts';
 import { deleteDocument, renameDocument } from '#shared/documents/index.ts';
 import { type LogFields, type LogLevel, setLogSink } from '#shared/log/logger.ts';
 import { openRuntime, type Runtime, searchSnapshotFile } from '#shared/runtime/runtime.ts';
 import { fulltextSearch } from '#shared/search/fulltext.ts';
-import { invalidateMemoryIndex, warmSearchIndex } from '#shared/search/memory-sync.ts';
+import {
+  invalidateMemoryIndex,
+  keepMemoryIndexSnapshot,
+  warmSearchIndex,
+} from '#shared/search/memory-sync.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const FILES: Record<string, string> = {
@@ -24,6 +30,24 @@ const FILES: Record<string, string> = {
   'uploads/ops.md': '# Ops\n\nStorage costs, storage review and the quarter budget of the ops team.\n',
 };
 const QUERIES = ['storage budget', 'team review', '出口配额', 'budget', 'quarter hiring'];
+
+/** The database with every statement's text recorded in `statements`. */
+function recorded(db: Db): { db: Db; statements: string[] } {
+  const dialect = new PgDialect();
+  const statements: string[] = [];
+  const spied = new Proxy(db, {
+    get(target, property) {
+      if (property === 'execute')
+        return (query: SQL) => {
+          statements.push(dialect.sqlToQuery(query).sql);
+          return target.execute(query);
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db: spied, statements };
+}
 
 /** Log lines the search's in-memory index writes (info and above), while `run` runs. */
 async function searchLog<T>(
@@ -177,5 +201,25 @@ describe('the in-memory BM25 index snapshot in the data folder', () => {
       // Written again on close: the next start reads it.
       expect(readFileSync(file).equals(bytes), damage).toBe(true);
     }
+  });
+
+  it('answers the first search after a start from the snapshot, not ranked in SQL', async () => {
+    const config = newConfig();
+    const first = await open(config);
+    await ingest(first, FILES);
+    const expected = JSON.parse(await rankings(first))[0];
+    await first.close();
+    const second = await open(config);
+    const { db, statements } = recorded(second.db);
+    keepMemoryIndexSnapshot(db, searchSnapshotFile(config));
+    const hits = await fulltextSearch(
+      { ...second.qa, db, access: ALL_COLLECTIONS },
+      QUERIES[0] ?? '',
+      {},
+      20,
+    );
+    expect(JSON.parse(JSON.stringify(hits))).toEqual(expected);
+    expect(statements.some((text) => text.includes('ts_rank('))).toBe(false);
+    expect(statements.some((text) => text.includes('search_vector::text'))).toBe(false);
   });
 });

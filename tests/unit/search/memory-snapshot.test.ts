@@ -89,6 +89,35 @@ describe('Bm25MemoryIndex images', () => {
     }
     expect(rankings(restored)).toEqual(rankings(direct));
   });
+  it('compacts postings it read back once most of its leaves are gone', () => {
+    const big = () => {
+      const index = new Bm25MemoryIndex();
+      for (let d = 0; d < 30; d++)
+        index.addDocument(
+          `d${d}`,
+          1,
+          Array.from({ length: 800 }, (_, i) => ({
+            id: `d${d}-${i}`,
+            dl: 3 + (i % 7),
+            terms: new Map([
+              ['common', { tf: 1 + (i % 3), titleTf: 0 }],
+              [`t${i % 50}`, { tf: 1, titleTf: 0 }],
+            ]),
+          })),
+        );
+      return index;
+    };
+    const restored = Bm25MemoryIndex.fromImage(big().toImage());
+    const direct = big();
+    for (const index of [restored, direct]) for (let d = 0; d < 20; d++) index.removeDocument(`d${d}`);
+    const query = [
+      { term: 'common', weight: 1 },
+      { term: 't7', weight: 1 },
+    ];
+    expect(restored.size()).toBe(10 * 800);
+    expect(restored.rank(query, 30, params)).toEqual(direct.rank(query, 30, params));
+    expect(restored.toImage().postings).toEqual(direct.toImage().postings);
+  });
 });
 
 describe('index snapshot files', () => {
