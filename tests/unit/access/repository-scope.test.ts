@@ -42,6 +42,8 @@ const EXEMPT: Record<string, string> = {
   listConversations: "the owner's conversation titles and turn counts, no document text",
   cosineSimilarities: 'scores for node ids an already scoped search returned; no content',
   invalidateMemoryIndex: 'returns nothing',
+  keepMemoryIndexSnapshot: 'returns nothing (names the file the unrestricted index is kept in)',
+  saveMemoryIndexSnapshot: 'returns nothing (writes the unrestricted index to its file)',
   warmSearchIndex: 'returns nothing (loads the unrestricted index the local server uses)',
   warmSearchIndexInBackground:
     'returns nothing (starts loading the unrestricted index the local server uses)',
