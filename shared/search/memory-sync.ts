@@ -20,6 +20,9 @@ import { parseTsvectorCounts } from './tsvector-text.ts';
  */
 const LOAD_BATCH = 5;
 
+/** A sync loading more documents than this fills a copy of the index as it loads them (`synchronize`). */
+const STAGE_AFTER = 100;
+
 /** A sync that loaded this many documents from the database writes the snapshot: a restart would load them again. */
 const SAVE_AFTER_LOADING = 100;
 
@@ -251,23 +254,35 @@ async function synchronize(db: Db, state: State): Promise<void> {
   // A snapshot read back with little left to load: searches may wait for the rest (`readyMemoryIndex`).
   state.settleQuick(catchingUp && missing.length <= QUICK_CATCH_UP);
   const began = performance.now();
-  const loaded = new Map<string, LoadedDocument>();
+  const stale = [...held].filter(([id, doc]) => !same(wanted.get(id), doc)).map(([id]) => id);
+  // Never half an update for a concurrent search: a large sync (a first load) fills a copy batch by
+  // batch and swaps it in, so that one batch of parsed leaves is held at a time (all of them at
+  // 500,000 paragraphs, ~70 bytes a term of a leaf, passed a 4 GB heap); a small one loads its
+  // documents, then changes the index in one step.
+  const staged = missing.length > STAGE_AFTER;
+  const index = !staged
+    ? state.index
+    : held.size === 0
+      ? new Bm25MemoryIndex()
+      : Bm25MemoryIndex.fromImage(state.index.toImage());
+  if (staged) for (const id of stale) index.removeDocument(id);
+  const pending: [string, DocumentStamp, IndexedLeaf[]][] = [];
   for (let start = 0; start < missing.length; start += LOAD_BATCH) {
-    const batch = missing
-      .slice(start, start + LOAD_BATCH)
-      .map(([id, doc]) => [id, doc.version] as [string, number]);
-    for (const [id, leaves] of await loadLeaves(db, batch)) loaded.set(id, leaves);
+    const batch = missing.slice(start, start + LOAD_BATCH);
+    const loaded = await loadLeaves(
+      db,
+      batch.map(([id, doc]) => [id, doc.version]),
+    );
+    for (const [id, doc] of batch) {
+      const leaves = loaded.get(id) ?? [];
+      if (staged) index.addDocument(id, doc.version, leaves, doc);
+      else pending.push([id, doc, leaves]);
+    }
   }
-  // Applied without awaiting, so a concurrent search never sees half an update.
-  for (const [id, doc] of held) {
-    if (same(wanted.get(id), doc)) continue;
-    state.index.removeDocument(id);
-    state.unsaved = true;
-  }
-  for (const [id, doc] of missing) {
-    state.index.addDocument(id, doc.version, loaded.get(id)?.leaves ?? [], doc);
-    state.unsaved = true;
-  }
+  if (!staged) for (const id of stale) index.removeDocument(id);
+  for (const [id, doc, leaves] of pending) index.addDocument(id, doc.version, leaves, doc);
+  state.index = index;
+  if (stale.length > 0 || missing.length > 0) state.unsaved = true;
   state.fingerprint = live[0]?.fingerprint ?? '0:0';
   const dropped = [...held.keys()].filter((id) => !wanted.has(id)).length;
   (catchingUp ? log.info : log.debug)('search: in-memory index brought up to date', {
@@ -280,12 +295,8 @@ async function synchronize(db: Db, state: State): Promise<void> {
   if (file && missing.length >= SAVE_AFTER_LOADING && states.get(db) === state) void save(file, state);
 }
 
-/** A document's leaves as the index holds them. */
-interface LoadedDocument {
-  leaves: IndexedLeaf[];
-}
-
-async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, LoadedDocument>> {
+/** The leaves of the given document versions, by document, as the index holds them. */
+async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string, IndexedLeaf[]>> {
   const rows = await readPaged<{
     document_id: string;
     id: string;
@@ -303,17 +314,17 @@ async function loadLeaves(db: Db, docs: [string, number][]): Promise<Map<string,
     keyType: 'uuid',
     rowBytes: sql`96 + coalesce(octet_length(n.search_vector::text), 0)`,
   });
-  const byDoc = new Map<string, LoadedDocument>();
+  const byDoc = new Map<string, IndexedLeaf[]>();
   for (const row of rows) {
-    const doc = byDoc.get(row.document_id) ?? { leaves: [] };
-    doc.leaves.push({
+    const leaves = byDoc.get(row.document_id) ?? [];
+    leaves.push({
       id: row.id,
       ordinal: Number(row.ordinal),
       dl: Number(row.dl),
       gl: Number(row.gl),
       terms: row.tsv ? parseTsvectorCounts(row.tsv) : new Map(),
     });
-    byDoc.set(row.document_id, doc);
+    byDoc.set(row.document_id, leaves);
   }
   return byDoc;
 }
