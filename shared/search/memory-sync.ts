@@ -255,11 +255,11 @@ async function synchronize(db: Db, state: State): Promise<void> {
   state.settleQuick(catchingUp && missing.length <= QUICK_CATCH_UP);
   const began = performance.now();
   const stale = [...held].filter(([id, doc]) => !same(wanted.get(id), doc)).map(([id]) => id);
-  // Never half an update for a concurrent search: a large sync (a first load) fills a copy batch by
-  // batch and swaps it in, so that one batch of parsed leaves is held at a time (all of them at
-  // 500,000 paragraphs, ~70 bytes a term of a leaf, passed a 4 GB heap); a small one loads its
-  // documents, then changes the index in one step.
-  const staged = missing.length > STAGE_AFTER;
+  // Never half an update for a concurrent search: a first load or a large sync fills a new index
+  // (a copy of this one) batch by batch and swaps it in, holding one batch of parsed leaves at a
+  // time (all of them at 500,000 paragraphs, ~70 bytes a term of a leaf, passed a 4 GB heap); a
+  // small sync loads its documents, then changes the index in one step.
+  const staged = held.size === 0 || missing.length > STAGE_AFTER;
   const index = !staged
     ? state.index
     : held.size === 0
