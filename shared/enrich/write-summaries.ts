@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
+import { rowValues } from '#shared/db/row-values.ts';
 import { buildTsvector } from '#shared/index/tsvector.ts';
 
 /** A section or document node with its new summary. */
@@ -11,6 +12,9 @@ export interface SummaryUpdate {
   /** The hash of what the summary was made from, kept in metadata so a later version can reuse it. */
   key: string;
 }
+
+/** The casts of a summary row: id, summary, search vector, token and gram counts, index text, key. */
+const SUMMARY_CASTS = ['uuid', 'text', 'tsvector', 'int', 'int', 'text', 'text'];
 
 /**
  * Stores summaries and re-indexes their nodes (title weight A, summary weight C) with one
@@ -34,14 +38,10 @@ export async function writeSummaries(db: Db, updates: SummaryUpdate[]): Promise<
     ] as const;
   });
   for (const batch of byteBatches(rows, parameterBytes)) {
-    const values = batch.map(
-      ([id, summary, tsvector, tokenCount, gramCount, indexText, key]) =>
-        sql`(${id}::uuid, ${summary}::text, ${tsvector}::tsvector, ${tokenCount}::int, ${gramCount}::int, ${indexText}::text, ${key}::text)`,
-    );
     await db.execute(sql`
       UPDATE nodes SET summary = v.summary, search_vector = v.search_vector, token_count = v.token_count, gram_count = v.gram_count,
         index_text = v.index_text, metadata = nodes.metadata || jsonb_build_object('summaryKey', v.key)
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, summary, search_vector, token_count, gram_count, index_text, key)
+      FROM (VALUES ${rowValues(batch, SUMMARY_CASTS)}) AS v(id, summary, search_vector, token_count, gram_count, index_text, key)
       WHERE nodes.id = v.id`);
   }
 }

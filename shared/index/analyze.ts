@@ -72,5 +72,19 @@ export function isCharacterGram(term: string): boolean {
 
 /** One token's search term: the Porter stem of an English word, any other token as it is. */
 export function stemTerm(token: string): string {
-  return STEMMABLE.test(token) ? stemmer(token) : token;
+  if (!STEMMABLE.test(token)) return token;
+  let stem = stems.get(token);
+  if (stem === undefined) {
+    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+    stem = stemmer(token);
+    stems.set(token, stem);
+  }
+  return stem;
 }
+
+/**
+ * Stems of the words seen lately: text repeats its words, and each stem is a dozen pattern
+ * replacements (a document's nodes, summaries and topics stem ~10,000 words). Emptied when full.
+ */
+const stems = new Map<string, string>();
+const STEM_CACHE_SIZE = 50_000;

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
+import { rowValues } from '#shared/db/row-values.ts';
 import type { NodeType } from '#shared/db/schema.ts';
 import { vectorLiteral } from '#shared/db/vector-literal.ts';
 import { withWrites } from '#shared/db/with-writes.ts';
@@ -95,12 +96,13 @@ export async function embedNodes(
   );
   const writes = (await options.writes?.(rows.length)) ?? [];
   for (const [n, batch] of batches.entries()) {
-    const values = batch.map(
-      (r) => sql`(${r.nodeId}::uuid, ${embedder.model}, ${embedder.dimensions}::int, ${r.literal}::vector)`,
+    const values = rowValues(
+      batch.map((r) => [r.nodeId, embedder.model, embedder.dimensions, r.literal]),
+      EMBEDDING_CASTS,
     );
     const insert = sql`
       INSERT INTO embeddings (node_id, model, dimensions, embedding)
-      VALUES ${sql.join(values, sql`, `)}
+      VALUES ${values}
       ON CONFLICT (node_id, model) DO UPDATE
         SET dimensions = excluded.dimensions, embedding = excluded.embedding, created_at = now()`;
     await db.execute(n === batches.length - 1 ? withWrites(writes, insert) : insert);
@@ -108,6 +110,9 @@ export async function embedNodes(
   if (batches.length === 0) for (const write of writes) await db.execute(write);
   return { embedded: rows.length };
 }
+
+/** The casts of an embeddings row: node id, model, dimensions, vector. */
+const EMBEDDING_CASTS = ['uuid', '', 'int', 'vector'];
 
 async function embedBatch(embedder: Embedder, texts: string[]): Promise<number[][]> {
   let vectors: number[][];

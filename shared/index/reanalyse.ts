@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
+import { rowValues } from '#shared/db/row-values.ts';
 import { ANALYZER_VERSION } from './analyze.ts';
 import { leafIndexBody, leafIndexParts } from './flatten.ts';
 import { buildTsvector, type IndexedTokens } from './tsvector.ts';
@@ -97,13 +98,9 @@ export async function reanalyseVersion(db: Db, ref: VersionRef): Promise<number>
     return [node.id, tokens.tsvector, tokens.tokenCount, tokens.gramCount] as const;
   });
   for (const batch of byteBatches(rows, parameterBytes)) {
-    const values = batch.map(
-      ([id, tsvector, tokenCount, gramCount]) =>
-        sql`(${id}::uuid, ${tsvector}::tsvector, ${tokenCount}::int, ${gramCount}::int)`,
-    );
     await db.execute(sql`
       UPDATE nodes SET search_vector = v.search_vector, token_count = v.token_count, gram_count = v.gram_count
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, search_vector, token_count, gram_count)
+      FROM (VALUES ${rowValues(batch, ['uuid', 'tsvector', 'int', 'int'])}) AS v(id, search_vector, token_count, gram_count)
       WHERE nodes.id = v.id`);
   }
   await db.execute(sql`

@@ -28,7 +28,8 @@ export interface IndexedTokens {
  * // { tsvector: "'budget':1A,2B 'grew':3B", tokenCount: 3, gramCount: 0 }
  */
 export function buildTsvector(parts: WeightedText[]): IndexedTokens {
-  const positions = new Map<string, string[]>();
+  // Each lexeme's positions as the literal writes them ("1A,2B"), in order of first occurrence.
+  const positions = new Map<string, string>();
   let position = 0;
   let grams = 0;
   for (const part of parts) {
@@ -36,13 +37,14 @@ export function buildTsvector(parts: WeightedText[]): IndexedTokens {
     for (const token of searchTerms(part.text)) {
       position += 1;
       if (isCharacterGram(token)) grams += 1;
-      const list = positions.get(token) ?? [];
-      list.push(`${Math.min(position, MAX_POSITION)}${part.weight}`);
-      positions.set(token, list);
+      const at = `${Math.min(position, MAX_POSITION)}${part.weight}`;
+      const list = positions.get(token);
+      positions.set(token, list === undefined ? at : `${list},${at}`);
     }
   }
-  const lexemes = [...positions].map(([token, list]) => `${quoteLexeme(token)}:${list.join(',')}`);
-  return { tsvector: lexemes.join(' '), tokenCount: position - grams, gramCount: grams };
+  let tsvector = '';
+  for (const [token, list] of positions) tsvector += `${tsvector ? ' ' : ''}${quoteLexeme(token)}:${list}`;
+  return { tsvector, tokenCount: position - grams, gramCount: grams };
 }
 
 /**
@@ -54,5 +56,6 @@ export function buildOrTsquery(tokens: string[]): string {
 }
 
 function quoteLexeme(token: string): string {
+  if (!token.includes('\\') && !token.includes("'")) return `'${token}'`;
   return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }

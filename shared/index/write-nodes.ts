@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#shared/db/client.ts';
 import { byteBatches, parameterBytes } from '#shared/db/data-api-limits.ts';
+import { rowValues } from '#shared/db/row-values.ts';
 import { withWrites } from '#shared/db/with-writes.ts';
 import type { NodeRow } from './node-row.ts';
 
@@ -47,6 +48,7 @@ const valuesOf = (r: NodeRow): unknown[] => [
 ];
 
 const COLUMN_LIST = sql.raw(COLUMNS.map(([name]) => name).join(', '));
+const CASTS = COLUMNS.map(([, cast]) => cast);
 
 /** True when `writeNodes` writes these rows in one statement (atomic without a transaction). */
 export function fitsOneStatement(rows: NodeRow[]): boolean {
@@ -71,19 +73,9 @@ export async function writeNodes(
   const batches = byteBatches(tuples, parameterBytes);
   if ((replacing || writes.length > 0) && batches.length === 0) batches.push([]);
   for (const [n, batch] of batches.entries()) {
-    const values = batch.map(
-      (tuple) =>
-        sql`(${sql.join(
-          tuple.map((value, i) => {
-            const cast = COLUMNS[i]?.[1];
-            return cast ? sql`${value}::${sql.raw(cast)}` : sql`${value}`;
-          }),
-          sql`, `,
-        )})`,
-    );
     const insert =
-      values.length > 0
-        ? sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${sql.join(values, sql`, `)}`
+      batch.length > 0
+        ? sql`INSERT INTO nodes (${COLUMN_LIST}) VALUES ${rowValues(batch, CASTS)}`
         : undefined;
     const first = n === 0 ? [...(replacing ? [deleteVersionNodes(replacing)] : []), ...writes] : [];
     if (insert) await db.execute(withWrites(first, insert));

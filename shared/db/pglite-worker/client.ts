@@ -10,6 +10,16 @@ import {
 } from './errors.ts';
 import type { HostOptions, HostReply, HostRequest, HostResult } from './protocol.ts';
 
+/**
+ * The worker's young generation, twice V8's default: every statement's parameters and results are
+ * copied through it (a document's ~300 KB of values, its vectors decoded from text), and with the
+ * default it was collected every few statements. 150 generated documents (bench/ingest-cpu.ts,
+ * load ~3, all threads): 145 / 140 / 139 / 133 ms of CPU a document with the default, 125 / 122
+ * with 96 MB and 128 / 126 with 192 (the main thread and V8's helper threads did less too); 384 MB
+ * gained nothing.
+ */
+const YOUNG_GENERATION_MB = 96;
+
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Request = WithoutId<HostRequest>;
 
@@ -164,7 +174,10 @@ export class PgliteWorkerClient {
   }
 
   #spawn(): Promise<void> {
-    const worker = new Worker(new URL('./boot.js', import.meta.url), { workerData: this.#options });
+    const worker = new Worker(new URL('./boot.js', import.meta.url), {
+      workerData: this.#options,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.#worker = worker;
     let ready = false;
     return new Promise((resolve, reject) => {
