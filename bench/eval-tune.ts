@@ -24,7 +24,8 @@ const B = [0.3, 0.4, 0.5, 0.6, 0.75, 0.9];
 const WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1];
 /** Cosine floors in standard deviations above the candidates' mean; -Infinity is plain min-max. */
 const FLOORS = [Number.NEGATIVE_INFINITY, 0, 1, 1.5, 2, 2.5, 3];
-const GRIDS = ['bm25', 'idf', 'feedback', 'hybrid'] as const;
+const GRIDS = ['bm25', 'idf', 'feedback', 'hybrid', 'title'] as const;
+const COVERAGE = [0, 0.25, 0.5, 1, 2];
 const EXPONENTS = [1, 1.25, 1.5, 2];
 const TITLE_WEIGHTS = [1, 1.5, 2, 3];
 const FEEDBACK = [
@@ -91,6 +92,36 @@ try {
   if (grids.has('idf')) await idfGrid();
   if (grids.has('feedback')) await feedbackGrid();
   if (grids.has('hybrid')) await hybridGrid();
+  if (grids.has('title')) await titleGrid();
+
+  async function titleGrid() {
+    const variants = (process.env.TC_VARIANTS ?? 'mul,0,0;add,0,0;mul,1,0;mul,0,1').split(';');
+    console.log(`\n${set.name}: full-text nDCG@10 by title coverage weight (columns)\n`);
+    console.log(`| mode,wordsOnly,expansion | ${COVERAGE.join(' | ')} |`);
+    console.log(`|---|${COVERAGE.map(() => '---').join('|')}|`);
+    for (const variant of variants) {
+      const [mode = 'mul', words = '0', exp = '0'] = variant.split(',');
+      process.env.DROPQA_TC_MODE = mode;
+      process.env.DROPQA_TC_WORDS = words;
+      process.env.DROPQA_TC_EXP = exp;
+      const cells: string[] = [];
+      let base: number[] | undefined;
+      for (const titleCoverage of COVERAGE) {
+        const deps = withSearch({ titleCoverage });
+        const per: number[] = [];
+        for (const [i, q] of queries.entries()) {
+          const ranked = (await rankFulltext(deps, q.text, {}, DEPTH)).map((n) => docOf.get(n.nodeId) ?? '?');
+          per.push(queryMetrics(ranked, set.qrels.get(queries[i]?.id ?? '') ?? new Map()).ndcg10);
+        }
+        base ??= per;
+        const up = per.filter((v, i) => v > (base?.[i] ?? 0) + 1e-9).length;
+        const down = per.filter((v, i) => v < (base?.[i] ?? 0) - 1e-9).length;
+        const mean = per.reduce((a, b) => a + b, 0) / per.length;
+        cells.push(`${mean.toFixed(4)} (+${up}/-${down})`);
+      }
+      console.log(`| ${variant} | ${cells.join(' | ')} |`);
+    }
+  }
 
   async function bm25Grid() {
     console.log(`\n${set.name}: full-text nDCG@10 by k1 (rows) and b (columns), ${queries.length} queries\n`);

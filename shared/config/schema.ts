@@ -172,6 +172,7 @@ const configShape = z.strictObject({
           idfExponent: num(1.5).pipe(z.number().min(0.5).max(4)),
           /** An occurrence in the title or section path counts this many times in term frequency. */
           titleWeight: num(2).pipe(z.number().min(0).max(10)),
+          titleCoverage: num(0).pipe(z.number().min(0).max(10)),
           /**
            * The second field of CJK text, its character unigrams and bigrams, scored apart from the
            * words with its own length and these parameters (Anserini's defaults) and summed with

@@ -14,6 +14,7 @@ export interface Bm25Params {
   b: number;
   idfExponent?: number;
   titleWeight?: number;
+  titleCoverage?: number;
   grams?: Omit<Bm25Params, 'grams'>;
 }
 

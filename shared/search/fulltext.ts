@@ -71,6 +71,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
     b: bm25.b,
     idfExponent: bm25.idfExponent,
     titleWeight: bm25.titleWeight,
+    titleCoverage: bm25.titleCoverage,
     grams: bm25.grams,
   };
   const scope = bm25.memoryIndex !== false ? memoryScope(deps.access, filters) : undefined;
@@ -102,7 +103,8 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   // Character grams are matched, not shown: highlights name the query's words.
   const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
-  if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
+  if (scorer?.current)
+    scorer.add(expansionTerms(terms, model, feedback, share), process.env.DROPQA_TC_EXP === '1');
   const ranked = scorer?.current
     ? scorer.top(limit)
     : await rank(expandQuery(terms, model, feedback, share), limit);
