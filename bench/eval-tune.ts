@@ -95,7 +95,7 @@ try {
   if (grids.has('title')) await titleGrid();
 
   async function titleGrid() {
-    const variants = (process.env.TC_VARIANTS ?? 'mul,0,0;add,0,0;mul,1,0;mul,0,1').split(';');
+    const variants = (process.env.TC_VARIANTS ?? 'mul,0,1;add,0,1;sq,0,1;mul,1,1;mul,0,0').split(';');
     console.log(`\n${set.name}: full-text nDCG@10 by title coverage weight (columns)\n`);
     console.log(`| mode,wordsOnly,expansion | ${COVERAGE.join(' | ')} |`);
     console.log(`|---|${COVERAGE.map(() => '---').join('|')}|`);

@@ -104,7 +104,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
   if (scorer?.current)
-    scorer.add(expansionTerms(terms, model, feedback, share), process.env.DROPQA_TC_EXP === '1');
+    scorer.add(expansionTerms(terms, model, feedback, share), process.env.DROPQA_TC_EXP !== '0');
   const ranked = scorer?.current
     ? scorer.top(limit)
     : await rank(expandQuery(terms, model, feedback, share), limit);

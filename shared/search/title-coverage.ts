@@ -29,3 +29,7 @@ export function fuseTitleCoverage(
       return score * (1 + weight * coverage);
   }
 }
+
+export function withTitleCoverage(score: number, coverage: number, weight: number): number {
+  return weight > 0 ? score * (1 + weight * coverage) : score;
+}
