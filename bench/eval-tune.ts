@@ -2,7 +2,7 @@
  * `node bin/run-ts.js bench/eval-tune.ts <BEIR set dir> --data <dir> [--limit N]`: the tables that
  * chose the search defaults. On a data folder `npm run eval -- <set> --data <dir>` has ingested, it
  * measures nDCG@10 over grids of BM25 k1 x b, idf exponent x title weight, pseudo-relevance feedback
- * (full-text) and of hybrid semantic weights, each through the product's own ranking functions with
+ * (full-text), of hybrid semantic weights and of the title coverage weight (`--grids title`), each through the product's own ranking functions with
  * only those parameters changed (the k1 x b grid without feedback). Prints Markdown tables.
  */
 
@@ -94,33 +94,27 @@ try {
   if (grids.has('hybrid')) await hybridGrid();
   if (grids.has('title')) await titleGrid();
 
+  /** Full-text by `search.bm25.titleCoverage`, each weight's queries up / down against weight 0. */
   async function titleGrid() {
-    const variants = (process.env.TC_VARIANTS ?? 'mul,0,1;add,0,1;sq,0,1;mul,1,1;mul,0,0').split(';');
-    console.log(`\n${set.name}: full-text nDCG@10 by title coverage weight (columns)\n`);
-    console.log(`| mode,wordsOnly,expansion | ${COVERAGE.join(' | ')} |`);
+    console.log(`\n${set.name}: full-text nDCG@10 by title coverage weight (queries up / down against 0)\n`);
+    console.log(`| weight | ${COVERAGE.join(' | ')} |`);
     console.log(`|---|${COVERAGE.map(() => '---').join('|')}|`);
-    for (const variant of variants) {
-      const [mode = 'mul', words = '0', exp = '0'] = variant.split(',');
-      process.env.DROPQA_TC_MODE = mode;
-      process.env.DROPQA_TC_WORDS = words;
-      process.env.DROPQA_TC_EXP = exp;
-      const cells: string[] = [];
-      let base: number[] | undefined;
-      for (const titleCoverage of COVERAGE) {
-        const deps = withSearch({ titleCoverage });
-        const per: number[] = [];
-        for (const [i, q] of queries.entries()) {
-          const ranked = (await rankFulltext(deps, q.text, {}, DEPTH)).map((n) => docOf.get(n.nodeId) ?? '?');
-          per.push(queryMetrics(ranked, set.qrels.get(queries[i]?.id ?? '') ?? new Map()).ndcg10);
-        }
-        base ??= per;
-        const up = per.filter((v, i) => v > (base?.[i] ?? 0) + 1e-9).length;
-        const down = per.filter((v, i) => v < (base?.[i] ?? 0) - 1e-9).length;
-        const mean = per.reduce((a, b) => a + b, 0) / per.length;
-        cells.push(`${mean.toFixed(4)} (+${up}/-${down})`);
+    const cells: string[] = [];
+    let base: number[] | undefined;
+    for (const titleCoverage of COVERAGE) {
+      const deps = withSearch({ titleCoverage });
+      const per: number[] = [];
+      for (const q of queries) {
+        const ranked = (await rankFulltext(deps, q.text, {}, DEPTH)).map((n) => docOf.get(n.nodeId) ?? '?');
+        per.push(queryMetrics(ranked, set.qrels.get(q.id) ?? new Map()).ndcg10);
       }
-      console.log(`| ${variant} | ${cells.join(' | ')} |`);
+      const before = base ?? per;
+      base = before;
+      const up = per.filter((v, i) => v > (before[i] ?? 0) + 1e-9).length;
+      const down = per.filter((v, i) => v < (before[i] ?? 0) - 1e-9).length;
+      cells.push(`${(per.reduce((a, b) => a + b, 0) / per.length).toFixed(4)} (+${up}/-${down})`);
     }
+    console.log(`| nDCG@10 | ${cells.join(' | ')} |`);
   }
 
   async function bm25Grid() {

@@ -103,8 +103,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   // Character grams are matched, not shown: highlights name the query's words.
   const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
-  if (scorer?.current)
-    scorer.add(expansionTerms(terms, model, feedback, share), process.env.DROPQA_TC_EXP !== '0');
+  if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
   const ranked = scorer?.current
     ? scorer.top(limit)
     : await rank(expandQuery(terms, model, feedback, share), limit);

@@ -7,8 +7,7 @@ import {
   weightedTf,
 } from './bm25.ts';
 import { compareCodePoints, comparePositions } from './tie-break.ts';
-import { coverageMode, coverageWordsOnly, fuseTitleCoverage } from './title-coverage.ts';
-import { isCharacterGram } from '#shared/index/analyze.ts';
+import { withTitleCoverage } from './title-coverage.ts';
 import type { TermCount } from './tsvector-text.ts';
 import type { RankedNode } from './types.ts';
 
@@ -332,8 +331,9 @@ export class Bm25Scorer {
   /** Per distinct term, a bit per leaf (32 terms to a block): which terms each leaf holds. */
   private readonly masks: Uint32Array[] = [];
   private readonly terms = new Map<string, number>();
-  /** Per slot, the query weight its title and section path hold. */
+  /** Per slot, the worth of the added terms its title and section path hold (`withTitleCoverage`). */
   private readonly titled: Float64Array;
+  /** The worth of every added term some leaf in scope holds. */
   private queryWeight = 0;
 
   constructor(
@@ -349,7 +349,7 @@ export class Bm25Scorer {
     return this.view.unchanged();
   }
 
-  add(terms: readonly QueryTerm[], covered = true): void {
+  add(terms: readonly QueryTerm[]): void {
     if (!this.current) throw new Error('the BM25 index changed since this scorer began');
     const { n, alive } = this.view;
     const scores = this.scores;
@@ -364,8 +364,7 @@ export class Bm25Scorer {
       const lengths = gram ? this.view.gramLengths : this.view.lengths;
       const avgdl = gram ? this.view.avggl : this.view.avgdl;
       const termWeight = bm25TermWeight(n, df, params, weight);
-      const counts = covered && !(coverageWordsOnly() && isCharacterGram(term));
-      if (counts) this.queryWeight += termWeight;
+      this.queryWeight += termWeight;
       const titled = this.titled;
       const t = this.bitOf(term);
       const block = this.masks[t >>> 5] as Uint32Array;
@@ -376,7 +375,7 @@ export class Bm25Scorer {
         const low = packed - slot * SLOT_UNIT;
         const titleTf = Math.floor(low / TF_BITS);
         const tf = weightedTf(low % TF_BITS, titleTf, params);
-        if (counts && titleTf > 0) titled[slot] = (titled[slot] ?? 0) + termWeight;
+        if (titleTf > 0) titled[slot] = (titled[slot] ?? 0) + termWeight;
         const norm = k1 * (1 - b + (b * (lengths[slot] ?? 0)) / (avgdl || 1));
         // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
         if (scores[slot] === 0) this.touched.push(slot);
@@ -402,21 +401,16 @@ export class Bm25Scorer {
     }));
   }
 
-  /** The scores with the title coverage fused in. */
+  /** The scores with the title coverage fused in (`withTitleCoverage`), the BM25 scores without it. */
   private fused(): Float64Array {
     const weight = this.params.titleCoverage ?? 0;
     if (!(weight > 0) || !(this.queryWeight > 0)) return this.scores;
-    const mode = coverageMode();
-    let best = 0;
-    for (const slot of this.touched) best = Math.max(best, this.scores[slot] ?? 0);
     const out = new Float64Array(this.scores.length);
     for (const slot of this.touched)
-      out[slot] = fuseTitleCoverage(
+      out[slot] = withTitleCoverage(
         this.scores[slot] ?? 0,
         (this.titled[slot] ?? 0) / this.queryWeight,
         weight,
-        best,
-        mode,
       );
     return out;
   }
