@@ -48,11 +48,11 @@ const CASES = [
     pages: [
       [
         'Serum sclerostin and hip fractures',
-        'Higher levels predicted fractures in women followed for ten years.',
+        'Higher levels came before breaks in women followed for ten years.',
       ],
       [
         'Bone news',
-        'Sclerostin, a bone protein, was measured in serum: sclerostin rose with age, and hip fractures and sclerostin were discussed at the meeting on fractures.',
+        'Serum sclerostin, a bone protein: whether serum sclerostin can predict hip fractures, and how to predict hip fractures, was discussed.',
       ],
       ['Exercise', 'Exercise lowers the risk of falls in older adults.'],
       ['Vitamin D', 'Vitamin D levels were lower in older patients.'],
