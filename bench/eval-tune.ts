@@ -2,7 +2,7 @@
  * `node bin/run-ts.js bench/eval-tune.ts <BEIR set dir> --data <dir> [--limit N]`: the tables that
  * chose the search defaults. On a data folder `npm run eval -- <set> --data <dir>` has ingested, it
  * measures nDCG@10 over grids of BM25 k1 x b, idf exponent x title weight, pseudo-relevance feedback
- * (full-text) and of hybrid semantic weights, each through the product's own ranking functions with
+ * (full-text), of hybrid semantic weights and of the title coverage weight (`--grids title`), each through the product's own ranking functions with
  * only those parameters changed (the k1 x b grid without feedback). Prints Markdown tables.
  */
 
@@ -24,7 +24,8 @@ const B = [0.3, 0.4, 0.5, 0.6, 0.75, 0.9];
 const WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1];
 /** Cosine floors in standard deviations above the candidates' mean; -Infinity is plain min-max. */
 const FLOORS = [Number.NEGATIVE_INFINITY, 0, 1, 1.5, 2, 2.5, 3];
-const GRIDS = ['bm25', 'idf', 'feedback', 'hybrid'] as const;
+const GRIDS = ['bm25', 'idf', 'feedback', 'hybrid', 'title'] as const;
+const COVERAGE = [0, 0.25, 0.5, 1, 2];
 const EXPONENTS = [1, 1.25, 1.5, 2];
 const TITLE_WEIGHTS = [1, 1.5, 2, 3];
 const FEEDBACK = [
@@ -91,6 +92,30 @@ try {
   if (grids.has('idf')) await idfGrid();
   if (grids.has('feedback')) await feedbackGrid();
   if (grids.has('hybrid')) await hybridGrid();
+  if (grids.has('title')) await titleGrid();
+
+  /** Full-text by `search.bm25.titleCoverage`, each weight's queries up / down against weight 0. */
+  async function titleGrid() {
+    console.log(`\n${set.name}: full-text nDCG@10 by title coverage weight (queries up / down against 0)\n`);
+    console.log(`| weight | ${COVERAGE.join(' | ')} |`);
+    console.log(`|---|${COVERAGE.map(() => '---').join('|')}|`);
+    const cells: string[] = [];
+    let base: number[] | undefined;
+    for (const titleCoverage of COVERAGE) {
+      const deps = withSearch({ titleCoverage });
+      const per: number[] = [];
+      for (const q of queries) {
+        const ranked = (await rankFulltext(deps, q.text, {}, DEPTH)).map((n) => docOf.get(n.nodeId) ?? '?');
+        per.push(queryMetrics(ranked, set.qrels.get(q.id) ?? new Map()).ndcg10);
+      }
+      const before = base ?? per;
+      base = before;
+      const up = per.filter((v, i) => v > (before[i] ?? 0) + 1e-9).length;
+      const down = per.filter((v, i) => v < (before[i] ?? 0) - 1e-9).length;
+      cells.push(`${(per.reduce((a, b) => a + b, 0) / per.length).toFixed(4)} (+${up}/-${down})`);
+    }
+    console.log(`| nDCG@10 | ${cells.join(' | ')} |`);
+  }
 
   async function bm25Grid() {
     console.log(`\n${set.name}: full-text nDCG@10 by k1 (rows) and b (columns), ${queries.length} queries\n`);

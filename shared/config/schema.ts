@@ -173,6 +173,11 @@ const configShape = z.strictObject({
           /** An occurrence in the title or section path counts this many times in term frequency. */
           titleWeight: num(2).pipe(z.number().min(0).max(10)),
           /**
+           * Leaf score x (1 + this x the share of the query's idf weight its title and section path
+           * hold) (`withTitleCoverage`); 0 is plain BM25. Off until measured on every dev set.
+           */
+          titleCoverage: num(0).pipe(z.number().min(0).max(10)),
+          /**
            * The second field of CJK text, its character unigrams and bigrams, scored apart from the
            * words with its own length and these parameters (Anserini's defaults) and summed with
            * them: domainrag-dev full-text nDCG@10 up, docs/quality.md (issue 29, two fields).

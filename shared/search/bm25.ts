@@ -14,6 +14,8 @@ export interface Bm25Params {
   b: number;
   idfExponent?: number;
   titleWeight?: number;
+  /** Weight of the title coverage fused into a leaf's score (`withTitleCoverage`); 0 or omitted: none. */
+  titleCoverage?: number;
   grams?: Omit<Bm25Params, 'grams'>;
 }
 

@@ -57,17 +57,37 @@ export async function rankFulltextSql(
   const dfs = terms.map(
     (_, i) => sql`count(*) FILTER (WHERE ${col('tf', i)} > 0)::float8 AS ${col('df', i)}`,
   );
-  const parts = weighted.map(([, weight], i) => {
+  // Each term's worth, w * idf^e (`bm25TermWeight`), for a term some candidate holds.
+  const worths = weighted.map(([, weight], i) => {
+    const p = fields[i]?.params ?? params;
+    const df = sql`f.${col('df', i)}`;
+    return sql`CASE WHEN ${df} > 0 THEN ${weight}::float8 * power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${p.idfExponent ?? 1}::float8) ELSE 0 END`;
+  });
+  const parts = weighted.map((_, i) => {
     const { gram, params: p } = fields[i] ?? { gram: false, params };
     const k1 = sql`${p.k1}::float8`;
     const b = sql`${p.b}::float8`;
-    const exponent = sql`${p.idfExponent ?? 1}::float8`;
     const length = gram ? sql`c.gl / s.avggl` : sql`c.dl / s.avgdl`;
     const tf = sql`c.${col('tf', i)}`;
-    const df = sql`f.${col('df', i)}`;
-    return sql`CASE WHEN ${tf} > 0 THEN ${weight}::float8 * power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${exponent})
+    return sql`CASE WHEN ${tf} > 0 THEN ${worths[i]}
       * ${tf} * (${k1} + 1) / (${tf} + ${k1} * (1 - ${b} + ${b} * ${length})) ELSE 0 END`;
   });
+  const bm25 = sql`(${sql.join(parts, sql` + `)})`;
+  const coverageWeight = params.titleCoverage ?? 0;
+  // The share of the query's worth the leaf's title and section path hold (`titleCoverage`).
+  const coverage = sql`(${sql.join(
+    worths.map((worth, i) => sql`CASE WHEN c.${col('at', i)} THEN ${worth} ELSE 0 END`),
+    sql` + `,
+  )}) / nullif(${sql.join(worths, sql` + `)}, 0)`;
+  const score =
+    coverageWeight > 0 ? sql`${bm25} * (1 + ${coverageWeight}::float8 * coalesce(${coverage}, 0))` : bm25;
+  const titled =
+    coverageWeight > 0
+      ? terms.map(
+          (term, i) =>
+            sql`, ts_filter(n.search_vector, '{a}') @@ ${buildOrTsquery([term])}::tsquery AS ${col('at', i)}`,
+        )
+      : [];
   const found = terms.map((term, i) => sql`CASE WHEN c.${col('tf', i)} > 0 THEN ${term}::text END`);
   const rows = await queryRows<{
     id: string;
@@ -84,12 +104,12 @@ export async function rankFulltextSql(
           FROM nodes n JOIN documents d ON d.id = n.document_id WHERE ${scope}
         ),
         c AS (
-          SELECT n.id, d.key, n.ordinal, n.token_count::float8 AS dl, n.gram_count::float8 AS gl, ${sql.join(tfs, sql`, `)}
+          SELECT n.id, d.key, n.ordinal, n.token_count::float8 AS dl, n.gram_count::float8 AS gl, ${sql.join(tfs, sql`, `)}${sql.join(titled, sql``)}
           FROM nodes n JOIN documents d ON d.id = n.document_id
           WHERE ${scope} AND n.search_vector @@ ${buildOrTsquery(terms)}::tsquery
         ),
         f AS (SELECT ${sql.join(dfs, sql`, `)} FROM c)
-        SELECT c.id, c.key, c.ordinal, (${sql.join(parts, sql` + `)}) AS score,
+        SELECT c.id, c.key, c.ordinal, ${score} AS score,
           array_remove(ARRAY[${sql.join(found, sql`, `)}]::text[], NULL) AS terms
         FROM c CROSS JOIN s CROSS JOIN f
         ORDER BY score DESC, ${tieOrder('c')}

@@ -71,6 +71,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
     b: bm25.b,
     idfExponent: bm25.idfExponent,
     titleWeight: bm25.titleWeight,
+    titleCoverage: bm25.titleCoverage,
     grams: bm25.grams,
   };
   const scope = bm25.memoryIndex !== false ? memoryScope(deps.access, filters) : undefined;

@@ -7,6 +7,7 @@ import {
   weightedTf,
 } from './bm25.ts';
 import { compareCodePoints, comparePositions } from './tie-break.ts';
+import { withTitleCoverage } from './title-coverage.ts';
 import type { TermCount } from './tsvector-text.ts';
 import type { RankedNode } from './types.ts';
 
@@ -468,12 +469,17 @@ export class Bm25Scorer {
   /** Per distinct term, a bit per leaf (32 terms to a block): which terms each leaf holds. */
   private readonly masks: Uint32Array[] = [];
   private readonly terms = new Map<string, number>();
+  /** Per slot, the worth of the added terms its title and section path hold (`withTitleCoverage`). */
+  private readonly titled: Float64Array;
+  /** The worth of every added term some leaf in scope holds. */
+  private queryWeight = 0;
 
   constructor(
     private readonly view: ScorerView,
     private readonly params: Bm25Params,
   ) {
     this.scores = new Float64Array(view.nodeIds.length);
+    this.titled = new Float64Array(view.nodeIds.length);
   }
 
   /** False once the index has changed since this scorer began: rank afresh then. */
@@ -496,6 +502,8 @@ export class Bm25Scorer {
       const lengths = gram ? this.view.gramLengths : this.view.lengths;
       const avgdl = gram ? this.view.avggl : this.view.avgdl;
       const termWeight = bm25TermWeight(n, df, params, weight);
+      this.queryWeight += termWeight;
+      const titled = this.titled;
       const t = this.bitOf(term);
       const block = this.masks[t >>> 5] as Uint32Array;
       const bit = 1 << (t & 31);
@@ -503,7 +511,9 @@ export class Bm25Scorer {
         const slot = slotOf(packed);
         if (!alive[slot]) continue;
         const low = packed - slot * SLOT_UNIT;
-        const tf = weightedTf(low % TF_BITS, Math.floor(low / TF_BITS), params);
+        const titleTf = Math.floor(low / TF_BITS);
+        const tf = weightedTf(low % TF_BITS, titleTf, params);
+        if (titleTf > 0) titled[slot] = (titled[slot] ?? 0) + termWeight;
         const norm = k1 * (1 - b + (b * (lengths[slot] ?? 0)) / (avgdl || 1));
         // The term weight > 0 and tf >= 1, so a touched slot never scores 0.
         if (scores[slot] === 0) this.touched.push(slot);
@@ -519,13 +529,28 @@ export class Bm25Scorer {
    */
   top(limit: number): RankedNode[] {
     const terms = [...this.terms.keys()];
-    return this.best(limit).map((slot) => ({
+    const final = this.fused();
+    return this.best(limit, final).map((slot) => ({
       nodeId: this.view.nodeIds[slot] ?? '',
       documentKey: this.view.documentKeys[slot] ?? '',
       ordinal: this.view.ordinals[slot] ?? 0,
-      score: this.scores[slot] ?? 0,
+      score: final[slot] ?? 0,
       highlights: terms.filter((_, t) => ((this.masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0),
     }));
+  }
+
+  /** The scores with the title coverage fused in (`withTitleCoverage`), the BM25 scores without it. */
+  private fused(): Float64Array {
+    const weight = this.params.titleCoverage ?? 0;
+    if (!(weight > 0) || !(this.queryWeight > 0)) return this.scores;
+    const out = new Float64Array(this.scores.length);
+    for (const slot of this.touched)
+      out[slot] = withTitleCoverage(
+        this.scores[slot] ?? 0,
+        (this.titled[slot] ?? 0) / this.queryWeight,
+        weight,
+      );
+    return out;
   }
 
   /** The term's bit index, a new one (and a new block every 32) for a term not seen before. */
@@ -539,9 +564,8 @@ export class Bm25Scorer {
   }
 
   /** The `limit` best slots by score, then document key and ordinal, without sorting every candidate. */
-  private best(limit: number): number[] {
+  private best(limit: number, scores: Float64Array): number[] {
     const { nodeIds: ids, documentKeys: keys, ordinals } = this.view;
-    const scores = this.scores;
     const better = (a: number, b: number): boolean => {
       const diff = (scores[a] ?? 0) - (scores[b] ?? 0);
       if (diff !== 0) return diff > 0;

@@ -135,22 +135,31 @@ interface FieldParams {
 /**
  * Okapi BM25 over two fields written out plainly: its own counting, no shared code but the segmenter
  * and its stop words. Per field, idf raised to `idfExponent`, title tokens counted `titleWeight`
- * times, the field's own length and average; a leaf's score is the sum of its two fields'.
+ * times, the field's own length and average; a leaf's score is the sum of its two fields', times
+ * 1 + `titleCoverage` x the share of the query's worth (idf^exponent of each term some leaf holds)
+ * that the leaf's title and section path hold.
  */
 function expectedScores(
   scope: Leaf[],
   query: string,
-  params: FieldParams & { grams: FieldParams },
+  params: FieldParams & { titleCoverage: number; grams: FieldParams },
 ): Map<string, number> {
   const n = scope.length;
   const scores = new Map<string, number>();
+  const titled = new Map<string, number>();
+  let worthTotal = 0;
   const fields = [
     { of: (leaf: Leaf) => leaf.words, queryTerms: [...new Set(terms(query))], params },
     { of: (leaf: Leaf) => leaf.grams, queryTerms: [...new Set(grams(query))], params: params.grams },
   ];
+  const keyOf = (leaf: Leaf) => `${leaf.documentId}|${leaf.content}`;
   for (const { of, queryTerms, params: p } of fields) {
     const { k1, b, idfExponent, titleWeight } = p;
     const avgdl = scope.reduce((sum, leaf) => sum + of(leaf).tokens.length, 0) / n || 1;
+    for (const term of queryTerms) {
+      const df = scope.filter((other) => of(other).tokens.includes(term)).length;
+      if (df > 0) worthTotal += Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
+    }
     for (const leaf of scope) {
       const field = of(leaf);
       let score = 0;
@@ -159,15 +168,18 @@ function expectedScores(
         const count = field.tokens.filter((t) => t === term).length;
         if (count === 0) continue;
         matched = true;
-        const tf = count + (titleWeight - 1) * field.titleTokens.filter((t) => t === term).length;
+        const inTitle = field.titleTokens.filter((t) => t === term).length;
+        const tf = count + (titleWeight - 1) * inTitle;
         const df = scope.filter((other) => of(other).tokens.includes(term)).length;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
         score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * field.tokens.length) / avgdl));
+        if (inTitle > 0) titled.set(keyOf(leaf), (titled.get(keyOf(leaf)) ?? 0) + idf);
       }
-      const key = `${leaf.documentId}|${leaf.content}`;
-      if (matched) scores.set(key, (scores.get(key) ?? 0) + score);
+      if (matched) scores.set(keyOf(leaf), (scores.get(keyOf(leaf)) ?? 0) + score);
     }
   }
+  for (const [key, score] of scores)
+    scores.set(key, score * (1 + (params.titleCoverage * (titled.get(key) ?? 0)) / worthTotal));
   return scores;
 }
 
@@ -183,6 +195,7 @@ describe.each(DRIVERS)('fulltextSearch BM25 (%s)', (driver) => {
           b: 0.6,
           idfExponent: 1.7,
           titleWeight: 3,
+          titleCoverage: 0.7,
           grams: { k1: 1.1, b: 0.3, idfExponent: 1.2, titleWeight: 2 },
         },
         feedback: { documents: 0 },

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
+import { loadConfig } from '#shared/config/index.ts';
+import type { Database } from '#shared/db/index.ts';
+import { fulltextSearch } from '#shared/search/fulltext.ts';
+import { hybridSearch } from '#shared/search/hybrid.ts';
+import { warmSearchIndex } from '#shared/search/memory-sync.ts';
+import type { SearchDeps } from '#shared/search/types.ts';
+import {
+  type CorpusDocument,
+  doc,
+  type IndexedDocument,
+  indexCorpus,
+  para,
+  testEmbedder,
+} from '../../helpers/corpus.ts';
+import { DRIVERS, openTestDatabase } from '../../helpers/db.ts';
+
+/**
+ * A page whose title names what a question asks about (an admissions page, a paper's title) and a
+ * page whose text merely mentions the same words more often (a news item): the title's page comes
+ * first with title coverage (`search.bm25.titleCoverage`, here at weight 1), the mentioning page
+ * without it.
+ */
+const WEIGHT = 1;
+const CASES = [
+  {
+    name: 'a Chinese admissions page',
+    query: '中国人民大学英语保送生招生计划人数是多少？',
+    titled: '中国人民大学2023年外语类保送生招生简章',
+    mentions: '新闻动态',
+    pages: [
+      ['中国人民大学2023年外语类保送生招生简章', '报名时间为3月1日至3月10日，英语专业计划录取40人。'],
+      [
+        '新闻动态',
+        '中国人民大学举行保送生座谈会，英语保送生代表发言。学校介绍了保送生招生计划，保送生和家长参加了座谈。',
+      ],
+      ['本科招生章程', '学校按照招生计划录取考生，录取结果在网上公布。'],
+      ['校园生活', '学生在食堂吃饭，在图书馆读书，在操场锻炼身体。'],
+      ['学院介绍', '外国语学院设有英语、法语、德语、日语等专业。'],
+    ],
+  },
+  {
+    name: 'an English paper title',
+    query: 'Does serum sclerostin predict hip fractures?',
+    titled: 'Serum sclerostin and hip fractures',
+    mentions: 'Bone news',
+    pages: [
+      [
+        'Serum sclerostin and hip fractures',
+        'Higher levels came before breaks in women followed for ten years.',
+      ],
+      [
+        'Bone news',
+        'Serum sclerostin, a bone protein: whether serum sclerostin can predict hip fractures, and how to predict hip fractures, was discussed.',
+      ],
+      ['Exercise', 'Exercise lowers the risk of falls in older adults.'],
+      ['Vitamin D', 'Vitamin D levels were lower in older patients.'],
+      ['Diet', 'Protein intake and bone density in adults.'],
+    ],
+  },
+];
+
+describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))(
+  'a page whose title names the subject: $name ($driver)',
+  ({ driver, query, titled, mentions, pages }) => {
+    let database: Database;
+    let ids: Map<string, IndexedDocument>;
+    const config = loadConfig({ env: {} });
+    const corpus: CorpusDocument[] = pages.map(([title = '', text = ''], i) => ({
+      filename: `p${i}.md`,
+      versions: [doc(title, para(text))],
+    }));
+
+    beforeAll(async () => {
+      database = await openTestDatabase(driver);
+      ids = await indexCorpus(database.db, corpus);
+      await warmSearchIndex(database.db);
+    }, 120_000);
+
+    afterAll(async () => {
+      await database?.close();
+    });
+
+    const deps = (titleCoverage: number, memoryIndex: boolean): SearchDeps => ({
+      db: database.db,
+      access: ALL_COLLECTIONS,
+      embedder: testEmbedder(),
+      search: { ...config.search, bm25: { ...config.search.bm25, titleCoverage, memoryIndex } },
+    });
+    const titleOf = (documentId: string) =>
+      corpus.find((c) => ids.get(c.filename)?.id === documentId)?.versions[0]?.title;
+
+    it('outranks a page that merely mentions it, in memory and in SQL, full-text and hybrid', async () => {
+      for (const memoryIndex of [true, false]) {
+        const hits = await fulltextSearch(deps(WEIGHT, memoryIndex), query, {}, 5);
+        expect(
+          hits.slice(0, 2).map((h) => titleOf(h.documentId)),
+          `memory ${memoryIndex}`,
+        ).toEqual([titled, mentions]);
+        const hybrid = await hybridSearch(deps(WEIGHT, memoryIndex), query, {}, 5);
+        expect(titleOf(hybrid[0]?.documentId ?? ''), `hybrid, memory ${memoryIndex}`).toBe(titled);
+      }
+    });
+
+    it('is what puts it first: without title coverage the mentioning page wins', async () => {
+      const hits = await fulltextSearch(deps(0, true), query, {}, 5);
+      expect(titleOf(hits[0]?.documentId ?? '')).toBe(mentions);
+    });
+
+    it('scores alike in memory and in SQL', async () => {
+      const view = (hits: Awaited<ReturnType<typeof fulltextSearch>>) =>
+        hits.map((h) => `${h.score.toFixed(6)} ${titleOf(h.documentId)}`).sort();
+      const memory = await fulltextSearch(deps(WEIGHT, true), query, {}, 50);
+      const inSql = await fulltextSearch(deps(WEIGHT, false), query, {}, 50);
+      expect(view(inSql)).toEqual(view(memory));
+    });
+  },
+);
