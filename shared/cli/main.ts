@@ -16,7 +16,7 @@ Usage:
   dropqa search "<query>"              [--kind keyword|fulltext|semantic|hybrid] [--mode exact|regex|fuzzy] [--limit N]
                                        [--collection NAME] [--json]
   dropqa tree <file | key | id>        the document's section tree [--json] [--version N]
-  dropqa status                        every document's status (processing step, failure reason) [--status S]
+  dropqa status                        documents' status (processing step, failure reason) [--status S] [--all]
                                        [--collection NAME] [--json]
   dropqa versions <key or id>          a document's versions with hash, size, dates and stats [--json]
   dropqa diff <key or id>              what changed between two versions [--from N] [--to M] (default previous vs current) [--json]

@@ -8,6 +8,7 @@ export const CLI_OPTIONS = {
   kind: { type: 'string' },
   limit: { type: 'string' },
   status: { type: 'string' },
+  all: { type: 'boolean', default: false },
   topic: { type: 'string', multiple: true },
   document: { type: 'string', multiple: true },
   'show-reasoning': { type: 'boolean', default: false },
