@@ -8,7 +8,7 @@ import type { Config } from '../config/index.ts';
 import { watchVanishedObjects } from '../documents/index.ts';
 import { ConfigError } from '../errors.ts';
 import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
-import { recoverRuntime } from '../runtime/recover.ts';
+import { requeueDivergedObjects } from '../runtime/recover.ts';
 import { openRuntime } from '../runtime/runtime.ts';
 import { warmSearchIndexInBackground } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
@@ -23,6 +23,7 @@ const WARM_DELAY_MS = 1000;
 export async function startServer(
   config: Config,
 ): Promise<{ url: string; token?: string; close(): Promise<void> }> {
+  const started = new Date();
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const running = readServerLock(dataDir);
@@ -33,17 +34,14 @@ export async function startServer(
   // Uploads a stopped server was receiving: this server alone stages under the data folder (lock).
   await clearStaging(stagingDir(dataDir));
   const rt = await openRuntime(config);
-  // Crash recovery before any new work: what a stopped process left is resumed or marked failed, and
-  // stored objects that differ from the database are queued.
-  const recovered = await recoverRuntime(rt);
-  const { resumed, requeued, failed, diverged } = recovered;
-  if (resumed.length + requeued.length + failed.length + diverged.length > 0) {
+  // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
+  // Stored objects that differ from the database are queued once listening (`requeueDivergedObjects`).
+  const { resumed, requeued, failed } = await rt.ingest.recover();
+  if (resumed.length + requeued.length + failed.length > 0) {
     log.info('ingest: recovered interrupted work', {
       resumed: resumed.length,
       requeued: requeued.length,
       markedFailed: failed.length,
-      storedObjectsDiffering: diverged.length,
-      ...(diverged.length > 0 ? { differingKeys: diverged.map((d) => d.key).join(', ') } : {}),
     });
   }
   // Folders named by watch.directories are followed (local files only; the AWS deployment has S3 events),
@@ -100,11 +98,24 @@ export async function startServer(
       : () => {};
   // Started once listening: the catch-up on a large folder must not delay the page.
   watcher.start().catch((error) => log.error('watch: could not start', errorFields(error)));
+  // Once listening too: a stat of every document's object (~1 s at 10,000). Uploads arriving
+  // meanwhile write after `started`, so they are not taken for objects a stopped process left.
+  const storedObjectsChecked = requeueDivergedObjects(rt, { writtenBefore: started }).then(
+    (diverged) => {
+      if (diverged.length === 0) return;
+      log.info('ingest: recovered interrupted work', {
+        storedObjectsDiffering: diverged.length,
+        differingKeys: diverged.map((d) => d.key).join(', '),
+      });
+    },
+    (error) => log.error('ingest: stored-objects check failed', errorFields(error)),
+  );
   return {
     url,
     ...(token ? { token } : {}),
     async close() {
       stopWatching();
+      await storedObjectsChecked;
       await watcher.close();
       await new Promise<void>((done) => server.close(() => done()));
       await rt.close();

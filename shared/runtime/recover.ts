@@ -18,7 +18,20 @@ export interface StartupRecovery extends RecoveryReport {
  */
 export async function recoverRuntime(rt: Pick<Runtime, 'db' | 'store' | 'ingest'>): Promise<StartupRecovery> {
   const report = await rt.ingest.recover();
-  const diverged = await divergedObjects(rt.db, rt.store);
+  return { ...report, diverged: await requeueDivergedObjects(rt) };
+}
+
+/**
+ * Queues a reindex of every settled document whose stored object differs from its latest version
+ * (`divergedObjects`, objects written from `writtenBefore` on left to their own pipelines): the
+ * second half of `recoverRuntime`, which a server runs once listening (a stat per document: ~1 s at
+ * 10,000).
+ */
+export async function requeueDivergedObjects(
+  rt: Pick<Runtime, 'db' | 'store' | 'ingest'>,
+  options: { writtenBefore?: Date } = {},
+): Promise<DivergedObject[]> {
+  const diverged = await divergedObjects(rt.db, rt.store, options);
   for (const object of diverged) await rt.ingest.reindex(object.documentId);
-  return { ...report, diverged };
+  return diverged;
 }

@@ -28,11 +28,17 @@ interface StoredVersion {
  * while the database knows only the old version, and nothing queued. Sizes are compared for every
  * document; the SHA-256 only where the size matches and the object was written after the version was
  * registered (or the store cannot tell when it was written), so a start reads few objects. A missing
- * object is the bucket scan's (removeVanishedObjects), not this.
+ * object is the bucket scan's (removeVanishedObjects), not this. Objects written at or after
+ * `writtenBefore` (the start of the process checking, which serves uploads meanwhile) are its own
+ * uploads, whose pipelines run: left alone.
  *
  * @example for (const d of await divergedObjects(db, store)) await ingest.reindex(d.documentId);
  */
-export async function divergedObjects(db: Db, store: BlobStore): Promise<DivergedObject[]> {
+export async function divergedObjects(
+  db: Db,
+  store: BlobStore,
+  options: { writtenBefore?: Date } = {},
+): Promise<DivergedObject[]> {
   const rows = await queryRows<StoredVersion>(
     db,
     sql`SELECT d.id AS "documentId", d.key, v.version, v.file_hash AS "fileHash",
@@ -46,7 +52,7 @@ export async function divergedObjects(db: Db, store: BlobStore): Promise<Diverge
   );
   // Looked at several at once: one at a time, a start waited for 1,000 file stats in a row (1.5 s
   // over 1,000 documents at load ~20), and the wait grew with the corpus.
-  const found = await mapLimit(rows, HEADS_AT_ONCE, (row) => difference(store, row));
+  const found = await mapLimit(rows, HEADS_AT_ONCE, (row) => difference(store, row, options.writtenBefore));
   return rows.flatMap((row, i) => {
     const what = found[i];
     return what ? [{ ...pick(row), difference: what }] : [];
@@ -57,9 +63,14 @@ export async function divergedObjects(db: Db, store: BlobStore): Promise<Diverge
 const HEADS_AT_ONCE = 8;
 
 /** How a document's stored object differs from its latest stored version, if it does. */
-async function difference(store: BlobStore, row: StoredVersion): Promise<string | undefined> {
+async function difference(
+  store: BlobStore,
+  row: StoredVersion,
+  writtenBefore: Date | undefined,
+): Promise<string | undefined> {
   const head = await store.head(row.key);
   if (!head) return undefined;
+  if (writtenBefore && head.lastModified && head.lastModified >= writtenBefore) return undefined;
   const recorded = Number(row.fileSize);
   if (head.size !== recorded) return `size ${head.size} != ${recorded}`;
   // Refused unread (too large): no hash was recorded, the size is all there is to compare.

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, parseConfig } from '#shared/config/index.ts';
+import { startServer } from '#shared/api/serve.ts';
+import { type Config, loadConfig, parseConfig } from '#shared/config/index.ts';
 import { queryRows } from '#shared/db/index.ts';
 import { contentHash } from '#shared/pipeline/unchanged.ts';
 import { recoverRuntime } from '#shared/runtime/recover.ts';
@@ -91,5 +92,41 @@ describe('start-up recovery of stored objects that differ from the database', ()
     };
     expect(await divergedObjects(rt.db, store)).toEqual([]);
     expect(most).toBe(3);
+  });
+
+  it('leaves an object written since the checking process started to its own upload', async () => {
+    const started = new Date();
+    await new Promise((r) => setTimeout(r, 20));
+    await rt.store.put('uploads/untouched.md', text(3, 'Refunds take 90 days, or more.'));
+    expect(await divergedObjects(rt.db, rt.store, { writtenBefore: started })).toEqual([]);
+    expect((await divergedObjects(rt.db, rt.store)).map((d) => d.key)).toEqual(['uploads/untouched.md']);
+  });
+
+  it('is queued by a starting server once it listens', async () => {
+    // The object of the test above, left differing, as a killed re-upload would leave it.
+    await rt.close();
+    const server = await startServer(
+      loadConfig({ env: {}, overrides: { dataDir: join(root, 'data'), server: { port: 0 } } }),
+    );
+    try {
+      type Versions = { versions: { version: number; status: string }[] };
+      const documents = (await (await fetch(`${server.url}/api/documents?q=untouched`)).json()) as {
+        items: { id: string }[];
+      };
+      const id = documents.items[0]?.id;
+      let versions: Versions = { versions: [] };
+      for (
+        let i = 0;
+        i < 600 && !versions.versions.some((v) => v.version === 2 && v.status === 'ready');
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 50));
+        versions = (await (await fetch(`${server.url}/api/documents/${id}/versions`)).json()) as Versions;
+      }
+      expect(versions.versions.map((v) => [v.version, v.status])).toContainEqual([2, 'ready']);
+    } finally {
+      await server.close();
+      rt = await openRuntime(config);
+    }
   });
 });
