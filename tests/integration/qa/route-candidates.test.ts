@@ -22,7 +22,10 @@ describe.each(DRIVERS)('route candidates kept between questions (%s)', (driver) 
       { filename: 'harbor-plan.md', versions: [doc('Harbor Expansion Plan', para('Quays and cranes.'))] },
       {
         filename: 'budget.md',
-        versions: [doc('Fiscal Outlook 2024', para('Costs.')), doc('Annual Spending Review', para('Costs again.'))],
+        versions: [
+          doc('Fiscal Outlook 2024', para('Costs.')),
+          doc('Annual Spending Review', para('Costs again.')),
+        ],
         current: 1,
       },
     ]);
