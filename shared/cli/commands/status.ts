@@ -2,7 +2,7 @@ import type { Config } from '../../config/index.ts';
 import type { DocumentStatus } from '../../db/schema.ts';
 import type { DocumentSummary } from '../../documents/index.ts';
 import { formatBytes } from '../../text/format-bytes.ts';
-import { openReader } from '../backend.ts';
+import { openReader, type Reader } from '../backend.ts';
 import { formatStatus } from '../format.ts';
 
 const PAGE = 200;
@@ -16,22 +16,19 @@ const UNSETTLED: DocumentStatus[] = ['queued', 'processing', 'failed'];
  */
 const LISTED = 50;
 
-type Reader = Awaited<ReturnType<typeof openReader>>;
-
 /** Every document of `status` (every live one when undefined), newest change first. */
 async function everyDocument(
   backend: Reader,
   status: DocumentStatus | undefined,
   collection: string | undefined,
-  first?: { items: DocumentSummary[]; total: number },
 ): Promise<DocumentSummary[]> {
   const page = (offset: number) => backend.documents({ limit: PAGE, offset, status }, collection);
-  const head = first && first.items.length >= Math.min(first.total, PAGE) ? first : await page(0);
   // The first page gives the total; the other pages are asked for at once (a server answers them
   // while the others travel).
+  const first = await page(0);
   const rest: Promise<{ items: DocumentSummary[] }>[] = [];
-  for (let offset = head.items.length; offset < head.total; offset += PAGE) rest.push(page(offset));
-  return [head, ...(await Promise.all(rest))].flatMap((p) => p.items);
+  for (let offset = PAGE; offset < first.total; offset += PAGE) rest.push(page(offset));
+  return [first, ...(await Promise.all(rest))].flatMap((p) => p.items);
 }
 
 /**
@@ -61,7 +58,7 @@ export async function statusCommand(
     let documents: DocumentSummary[];
     let unlisted = 0;
     if (whole) {
-      documents = await everyDocument(backend, status, collection, latest);
+      documents = latest.total <= LISTED ? latest.items : await everyDocument(backend, status, collection);
     } else {
       const [unsettled, ready] = await Promise.all([
         Promise.all(UNSETTLED.map((s) => everyDocument(backend, s, collection))),
