@@ -5,8 +5,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { createPglite, hasDrizzleParsers, installDrizzleParsers } from './pglite-parsers.ts';
+import type { DrizzlePgliteClient } from './pglite-worker/client.ts';
 import type * as schema from './schema.ts';
 import { installVectorSerializer } from './vector-binary.ts';
+import { attachWriteClock, countingWrites, type WriteClock } from './write-clock.ts';
 
 /** The database handle every core function takes: the same drizzle API on PGlite, node-postgres or the Data API. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -50,7 +52,7 @@ export async function openPgliteWorker(
   const { PgliteWorkerClient } = await import('./pglite-worker/client.ts');
   const client = await PgliteWorkerClient.open({ dir, statementTimeoutMs });
   try {
-    const db = await migratedDrizzle(client.drizzleClient as PGlite);
+    const db = await migratedDrizzle(client.drizzleClient);
     // A new database has the vector type only now.
     await client.installSerializers();
     return { db, driver: 'pglite', close: () => client.close() };
@@ -60,15 +62,20 @@ export async function openPgliteWorker(
   }
 }
 
-/** Drizzle over a PGlite client (in-process or the worker's proxy), with the migrations applied. */
-async function migratedDrizzle(client: PGlite): Promise<Db> {
+/**
+ * Drizzle over a PGlite client (in-process or the worker's proxy), with the migrations applied and
+ * its writes counted (`write-clock.ts`: this process is the data folder's one writer).
+ */
+async function migratedDrizzle(client: DrizzlePgliteClient): Promise<Db> {
   // Each driver loads when chosen: the Lambda functions (Data API) never pay for PGlite or pg.
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }, schema] = await Promise.all([
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
     import('./schema.ts'),
   ]);
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const clock: WriteClock = { ticks: 0 };
+  const db = drizzlePglite({ client: countingWrites(client, clock) as PGlite, schema }) as unknown as Db;
+  attachWriteClock(db, clock);
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return db;
 }
@@ -79,7 +86,7 @@ async function migratedDrizzle(client: PGlite): Promise<Db> {
  * instead and left out of each call. A call passing other parsers keeps them. Only drizzle reads
  * this instance's results (tests also serve it over the wire, unparsed).
  */
-function withDrizzleParsers(pglite: PGlite): PGlite {
+function withDrizzleParsers(pglite: PGlite): DrizzlePgliteClient {
   type Options = Parameters<PGlite['query']>[2];
   const lean = (options: Options): Options => {
     if (!hasDrizzleParsers(options?.parsers)) return options;
@@ -87,7 +94,7 @@ function withDrizzleParsers(pglite: PGlite): PGlite {
     const { parsers: _merged, ...rest } = options ?? {};
     return rest;
   };
-  const client: Pick<PGlite, 'query' | 'transaction'> = {
+  const client: DrizzlePgliteClient = {
     query: (text, params, options) => pglite.query(text, params, lean(options)),
     transaction: (run) =>
       pglite.transaction((tx) =>
@@ -99,7 +106,7 @@ function withDrizzleParsers(pglite: PGlite): PGlite {
       ),
   };
   // The drizzle PGlite driver calls nothing else on its client.
-  return client as PGlite;
+  return client;
 }
 
 /**

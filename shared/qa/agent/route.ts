@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
+import { stampUnlessUnwritten } from '#shared/db/write-clock.ts';
 import { classifyTitle, type SectionCategory } from '#shared/parse/structure/category.ts';
 import type { SearchFilters } from '#shared/search/types.ts';
 
@@ -35,7 +36,8 @@ const namesRead = new WeakMap<Db, { stamp: string; candidates: RouteCandidate[] 
  * needs every live document's names, and reading titles from the nodes costs ~0.5 s at 10,000
  * documents (random reads of each one's document node): they are kept per database and read again
  * only when a document appears, goes, is renamed or changes its current version, which one small
- * statement over `documents` tells (~20 ms at 10,000).
+ * statement over `documents` tells (~20 ms at 10,000; not asked again while an embedded database
+ * is not written: `stampUnlessUnwritten`).
  */
 export async function routeCandidates(db: Db, filters: SearchFilters): Promise<RouteCandidate[]> {
   const all = await liveNames(db);
@@ -46,13 +48,15 @@ export async function routeCandidates(db: Db, filters: SearchFilters): Promise<R
 
 async function liveNames(db: Db): Promise<RouteCandidate[]> {
   // Stamped before the names are read: a change in between makes the next stamp differ.
-  const [row] = await queryRows<{ stamp: string }>(
-    db,
-    sql`SELECT count(*)::text || ':' || coalesce(sum(hashtextextended(
-          d.id::text || ':' || d.current_version::text || ':' || d.filename, 0)), 0)::text AS stamp
-        FROM documents d WHERE ${LIVE}`,
-  );
-  const stamp = row?.stamp ?? '';
+  const stamp = await stampUnlessUnwritten(db, 'route-names', async () => {
+    const [row] = await queryRows<{ stamp: string }>(
+      db,
+      sql`SELECT count(*)::text || ':' || coalesce(sum(hashtextextended(
+            d.id::text || ':' || d.current_version::text || ':' || d.filename, 0)), 0)::text AS stamp
+          FROM documents d WHERE ${LIVE}`,
+    );
+    return row?.stamp ?? '';
+  });
   const known = namesRead.get(db);
   if (known?.stamp === stamp) return known.candidates;
   // Paged: every live document's name passes the Data API's 1 MiB result at a few thousand. The
