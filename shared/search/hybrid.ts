@@ -24,15 +24,21 @@ export const rankHybrid: QueryRanker = async (deps, query, filters, limit, signa
   ]);
   const kept = semantic.filter((hit) => hit.score >= deps.search.minSemanticScore);
   const cosine = new Map(semantic.map((hit) => [hit.nodeId, hit.score]));
-  const unknown = fulltext.filter((hit) => !cosine.has(hit.nodeId)).map((hit) => hit.nodeId);
-  if (unknown.length > 0) {
+  /** Looks up the cosines of the hits the semantic side did not return. */
+  const addCosines = async (hits: readonly { nodeId: string }[]) => {
+    const unknown = hits.filter((hit) => !cosine.has(hit.nodeId)).map((hit) => hit.nodeId);
+    if (unknown.length === 0) return;
     signal?.throwIfAborted();
     const similarities = await cosineSimilarities(deps.db, deps.embedder, await vectorPromise, unknown);
     for (const [id, similarity] of similarities) cosine.set(id, similarity);
-  }
+  };
   const { semanticWeight, cosineFloorZ } = deps.search.hybrid;
-  const fused = fuseScores(fulltext, kept, cosine, { semanticWeight, cosineFloorZ });
-  return fused.slice(0, limit).map((hit) => ({ ...hit, relevance: cosine.get(hit.nodeId) ?? 0 }));
+  // At weight 0 (the offline embedder) the fusion orders by BM25 alone: only the hits returned
+  // need their cosine, as their relevance, not the whole depth read.
+  if (semanticWeight > 0) await addCosines(fulltext);
+  const fused = fuseScores(fulltext, kept, cosine, { semanticWeight, cosineFloorZ }).slice(0, limit);
+  if (semanticWeight <= 0) await addCosines(fused);
+  return fused.map((hit) => ({ ...hit, relevance: cosine.get(hit.nodeId) ?? 0 }));
 };
 
 /**
