@@ -169,7 +169,8 @@ export function overlaps(a: string, b: string): boolean {
 }
 
 /** A topic name's normalised key and search tokens, as `termOverlap` compares them. */
-interface TopicTerms {
+/** What `termOverlap` compares of a topic name (`topicTerms`). */
+export interface TopicTerms {
   name: string;
   key: string;
   tokens: Set<string>;
@@ -179,11 +180,15 @@ interface TopicTerms {
   named: boolean;
 }
 
-/** Terms of the names compared lately (existing topics are compared with every new document's). */
+/**
+ * Terms of the names compared lately. The topic mirror keeps its topics' terms itself (it compares
+ * every new document's names with thousands of them); this serves the other callers.
+ */
 const termsCache = new Map<string, TopicTerms>();
 const TERMS_CACHE_SIZE = 20_000;
 
-function topicTerms(name: string): TopicTerms {
+/** A topic name's normalised key and search tokens (segmenting and singularising it: cache the result). */
+export function topicTerms(name: string): TopicTerms {
   let terms = termsCache.get(name);
   if (!terms) {
     if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
@@ -203,7 +208,11 @@ function topicTerms(name: string): TopicTerms {
  * @example termOverlap('Project Borealis', 'borealis') // 1; termOverlap('data platform', 'data team') // 0.33
  */
 export function termOverlap(a: string, b: string): number {
-  const [ta, tb] = [topicTerms(a), topicTerms(b)];
+  return termsOverlap(topicTerms(a), topicTerms(b));
+}
+
+/** `termOverlap` of two names' terms. */
+export function termsOverlap(ta: TopicTerms, tb: TopicTerms): number {
   if (ta.key === tb.key) return 1;
   const [short, long] = ta.key.length <= tb.key.length ? [ta, tb] : [tb, ta];
   if (short.named && long.spaced.endsWith(short.spaced)) return 1;
@@ -221,8 +230,8 @@ export function termOverlap(a: string, b: string): number {
  *
  * @example overlapKeys('Project Borealis') // ['k:project borealis', 'w:borealis', 't:project', 't:borealis']
  */
-export function overlapKeys(name: string): string[] {
-  const { key, tokens } = topicTerms(name);
+export function overlapKeys(name: string | TopicTerms): string[] {
+  const { key, tokens } = typeof name === 'string' ? topicTerms(name) : name;
   return [`k:${key}`, `w:${key.slice(key.lastIndexOf(' ') + 1)}`, ...[...tokens].map((t) => `t:${t}`)];
 }
 

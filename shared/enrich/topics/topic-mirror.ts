@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
 import type { Embedder } from '#shared/llm/types.ts';
-import { overlapKeys, termOverlap } from '#shared/text/topics.ts';
+import { overlapKeys, type TopicTerms, termsOverlap, topicTerms } from '#shared/text/topics.ts';
 import { cosine, SparseCosine } from './sparse-cosine.ts';
 import { hasDirection, type Nearness, nearestTopics } from './topic-vectors.ts';
 
@@ -10,6 +10,8 @@ import { hasDirection, type Nearness, nearestTopics } from './topic-vectors.ts';
 interface Entry {
   id: string;
   name: string;
+  /** Its name's terms, computed once (`sameByTerms` compares them with every new document's names). */
+  terms: TopicTerms;
   /** `created_at` in microseconds: topics are ordered by it, then id, as `ORDER BY created_at, id`. */
   createdAt: number;
 }
@@ -157,9 +159,10 @@ async function readVectors(tx: Db, mirror: Mirror, embedder: Embedder): Promise<
   mirror.vectors = { embedder: embedderKey(embedder), index };
 }
 
-function add(mirror: Mirror, entry: Entry): void {
+function add(mirror: Mirror, topic: Omit<Entry, 'terms'>): void {
+  const entry = { ...topic, terms: topicTerms(topic.name) };
   mirror.topics.set(entry.id, entry);
-  for (const key of overlapKeys(entry.name)) {
+  for (const key of overlapKeys(entry.terms)) {
     const set = mirror.index.get(key);
     if (set) set.add(entry);
     else mirror.index.set(key, new Set([entry]));
@@ -171,7 +174,7 @@ function remove(mirror: Mirror, id: string): void {
   if (!entry) return;
   mirror.topics.delete(id);
   mirror.vectors?.index.remove(id);
-  for (const key of overlapKeys(entry.name)) {
+  for (const key of overlapKeys(entry.terms)) {
     const set = mirror.index.get(key);
     set?.delete(entry);
     if (set?.size === 0) mirror.index.delete(key);
@@ -194,11 +197,12 @@ const before = (a: Entry, b: Entry) =>
 
 /** The best term match among the topics sharing an `overlapKeys` key with `name`, in table order. */
 function sameByTerms(mirror: Mirror, name: string, mergeThreshold: number): TermMatch | undefined {
+  const terms = topicTerms(name);
   const sharing = new Set<Entry>();
-  for (const key of overlapKeys(name)) for (const entry of mirror.index.get(key) ?? []) sharing.add(entry);
+  for (const key of overlapKeys(terms)) for (const entry of mirror.index.get(key) ?? []) sharing.add(entry);
   let same: (TermMatch & { entry: Entry }) | undefined;
   for (const entry of sharing) {
-    const score = termOverlap(entry.name, name);
+    const score = termsOverlap(entry.terms, terms);
     if (score < mergeThreshold || score <= 0) continue;
     if (!same || score > same.score || (score === same.score && before(entry, same.entry)))
       same = { id: entry.id, name: entry.name, score, entry };
