@@ -21,6 +21,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'dropqa-cli');
 const CURRENT = join(CACHE, 'current.json');
 const ENTRY = join(ROOT, 'shared', 'cli', 'main.ts');
+const WORKER_HOST = join(ROOT, 'shared', 'db', 'pglite-worker', 'host.ts');
 /** Builds older than this are removed by the next build (a running CLI may still load their chunks). */
 const KEEP_OLD_MS = 60 * 60 * 1000;
 
@@ -139,7 +140,10 @@ export async function buildBundle() {
   const id = `${Date.now().toString(36)}-${process.pid}`;
   const outdir = join(CACHE, id);
   const result = await esbuild.build({
-    entryPoints: { main: ENTRY },
+    // The embedded database's worker thread starts from its own entry in the same folder
+    // (`workerEntry` in shared/db/pglite-worker/client.ts), sharing the chunks.
+    entryPoints: { main: ENTRY, 'pglite-host': WORKER_HOST },
+    define: { 'process.env.DROPQA_CLI_BUNDLE': JSON.stringify(outdir) },
     outdir,
     bundle: true,
     splitting: true,

@@ -7,9 +7,9 @@ import { errorFields, log } from '#shared/log/logger.ts';
 import type { Config } from '../config/index.ts';
 import { watchVanishedObjects } from '../documents/index.ts';
 import { ConfigError } from '../errors.ts';
-import { readServerLock, removeServerLock, writeServerLock } from '../runtime/lock.ts';
+import { assertNoServer, removeServerLock, writeServerLock } from '../runtime/lock.ts';
 import { requeueDivergedObjects } from '../runtime/recover.ts';
-import { openRuntime } from '../runtime/runtime.ts';
+import { openRuntime, type RuntimeOptions } from '../runtime/runtime.ts';
 import { warmSearchIndexInBackground } from '../search/index.ts';
 import { clearStaging, stagingDir } from '../storage/staging.ts';
 import { createFolderWatcher, type WatchEvent, watchedFolders } from '../watch/index.ts';
@@ -19,21 +19,23 @@ import { allowedHosts, isLoopback } from './request-guard.ts';
 
 const WARM_DELAY_MS = 1000;
 
-/** Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once listening. */
+/**
+ * Starts the local product: database, bucket, pipeline and HTTP app on one port. Resolves once
+ * listening. `options.database`: the database already opening (`dropqa serve` starts it first).
+ */
 export async function startServer(
   config: Config,
+  options: RuntimeOptions = {},
 ): Promise<{ url: string; token?: string; close(): Promise<void> }> {
   const started = new Date();
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const running = readServerLock(dataDir);
-  if (running)
-    throw new ConfigError(`Another DropQA server (pid ${running.pid}) is using ${dataDir} at ${running.url}`);
+  assertNoServer(dataDir);
   // A missing or clashing watched folder fails the start before anything is opened.
   watchedFolders(config.watch.directories);
   // Uploads a stopped server was receiving: this server alone stages under the data folder (lock).
   await clearStaging(stagingDir(dataDir));
-  const rt = await openRuntime(config);
+  const rt = await openRuntime(config, options);
   // Crash recovery before any new work: what a stopped process left is resumed or marked failed.
   // Stored objects that differ from the database are queued once listening (`requeueDivergedObjects`).
   const { resumed, requeued, failed } = await rt.ingest.recover();

@@ -59,6 +59,8 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_live_key').on(t.key).where(sql`${t.deletedAt} is null`),
     index('documents_collection').on(t.collection),
+    // Crash recovery's documents left queued (see document_versions_processing).
+    index('documents_queued').on(t.updatedAt).where(sql`${t.status} = 'queued' and ${t.deletedAt} is null`),
   ],
 );
 
@@ -124,6 +126,9 @@ export const documentVersions = pgTable(
     // No pending list: nothing vacuums an embedded database, and every search scanned the list
     // of entries not yet merged (up to 4 MB), growing with each document's kept phrases.
     index('document_versions_topic_phrases').using('gin', t.topicPhrases).with({ fastupdate: false }),
+    // Crash recovery at every start reads the versions left processing: without it, every version
+    // (~0.2 s at 10,000 documents on a cold embedded database).
+    index('document_versions_processing').on(t.createdAt).where(sql`${t.status} = 'processing'`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../errors.ts';
 
 /** Written by a running server into its data folder, so other processes talk to it instead of opening the database. */
 export interface ServerLock {
@@ -27,6 +28,13 @@ export function readServerLock(dataDir: string): ServerLock | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Throws when a live server uses this data folder: its database is open in that process, and only there. */
+export function assertNoServer(dataDir: string): void {
+  const running = readServerLock(dataDir);
+  if (running)
+    throw new ConfigError(`Another DropQA server (pid ${running.pid}) is using ${dataDir} at ${running.url}`);
 }
 
 export function writeServerLock(dataDir: string, lock: ServerLock): void {

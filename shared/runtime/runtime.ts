@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { ensureDeferredIndexes } from '../db/deferred-indexes.ts';
-import { type Db, openDatabase } from '../db/index.ts';
+import { type Database, type Db, openDatabase } from '../db/index.ts';
 import { plannerStatistics } from '../db/planner-statistics.ts';
 import { createProviders } from '../llm/providers.ts';
 import type { Providers } from '../llm/types.ts';
@@ -37,15 +37,20 @@ export interface Runtime {
 export const searchSnapshotFile = (config: Pick<Config, 'dataDir'>) =>
   join(config.dataDir, 'bm25-index.snapshot');
 
+export interface RuntimeOptions {
+  /** The configuration's database, already opening (`openDatabase(config)`), e.g. while modules load. */
+  database?: Promise<Database>;
+}
+
 /**
  * Opens the database (applying migrations), the bucket, the providers and the pipeline runner, and
  * starts re-analysing in the background what an older analysis indexed (`startReanalysis`). The
  * in-memory BM25 index is read back from the data folder when first needed and written there on close.
  */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const providers = createProviders(config);
   const store = createBlobStore(config);
-  const database = await openDatabase(config);
+  const database = await (options.database ?? openDatabase(config));
   await ensureDeferredIndexes(database.db);
   keepMemoryIndexSnapshot(database.db, searchSnapshotFile(config));
   const deps = { db: database.db, store, providers, config };

@@ -1,0 +1,2 @@
+CREATE INDEX "document_versions_processing" ON "document_versions" USING btree ("created_at") WHERE "document_versions"."status" = 'processing';--> statement-breakpoint
+CREATE INDEX "documents_queued" ON "documents" USING btree ("updated_at") WHERE "documents"."status" = 'queued' and "documents"."deleted_at" is null;
