@@ -3,8 +3,8 @@
  * the corpus on this machine. For each size, a fresh data folder gets generated documents
  * (bench/corpus.ts) ingested offline by the real pipeline, then: ingest time and rate, peak RSS of the
  * process (the server's runtime and its database worker thread), data folder size, search p50 / p95
- * per kind (after the in-memory BM25 index's load from the database and from its snapshot, each
- * timed with its CPU), the first `delta` of an
+ * per kind (on a runtime opened afresh, its in-memory BM25 index read back from the snapshot, after
+ * the index's load from the database and from its snapshot were timed with their CPU), the first `delta` of an
  * offline answer, and, with the runtime closed, the cold start of `dropqa serve` (until it answers,
  * and until its first full-text search answered) and of `dropqa status` (wall and CPU). Prints a table, writes bench/results/scale-<time>.json and
  * draws the curves into docs/scale.svg (`--svg <path>` elsewhere, `--svg none` not at all).
@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#shared/config/index.ts';
 import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
+import { syncedMemoryIndex } from '#shared/search/memory-sync.ts';
 import { generateDocument, generateQueries } from './corpus.ts';
 import { timeIndexLoads } from './index-load.ts';
 import { timeCommand, timeServerStart } from './processes.ts';
@@ -141,16 +142,21 @@ async function measure(corpus: string, docs: number, paragraphs: number): Promis
       };
       if (KEEP) writeFileSync(recordFile, JSON.stringify(record, null, 2));
     }
-    // Loaded before the timed searches, which would otherwise be ranked in SQL until it is; its
-    // snapshot is left in the folder for the server's start below.
+    // Its snapshot is left in the folder for the searches and the server's start below.
     const loads = await timeIndexLoads(rt);
-    const latency = await benchSearch(rt.db, rt.qa, generateQueries(QUERIES), QUERIES);
+    await rt.close();
+    // Searched on a runtime opened afresh, as after a server's start (the index read back from its
+    // snapshot), not on the one that just built the index three times: at 10,000 documents its
+    // garbage (~2 GB of heap) put collections into the timed searches (semantic p95 629 ms).
+    const live = await openRuntime(loadConfig({ overrides: { dataDir } }));
+    await syncedMemoryIndex(live.db);
+    const latency = await benchSearch(live.db, live.qa, generateQueries(QUERIES), QUERIES);
     const questions = generateQueries(6, 11).map((q) => `What do the documents say about ${q}?`);
-    await timeAsk(rt.qa, questions[0] ?? 'report', 'auto');
+    await timeAsk(live.qa, questions[0] ?? 'report', 'auto');
     const deltas: number[] = [];
     for (const question of questions.slice(1))
-      deltas.push((await timeAsk(rt.qa, question, 'auto')).firstDelta);
-    await rt.close();
+      deltas.push((await timeAsk(live.qa, question, 'auto')).firstDelta);
+    await live.close();
     clearInterval(sampler);
     const start = await timeServerStart(dataDir);
     const status = await timeCommand(dataDir, ['status']);
