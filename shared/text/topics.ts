@@ -224,6 +224,30 @@ export function termsOverlap(ta: TopicTerms, tb: TopicTerms): number {
 }
 
 /**
+ * The `overlapKeys` keys to look up for the names whose `termOverlap` with `terms` can reach
+ * `threshold` (> 0): its own key (the same name), the keys of its endings after a space (a name it
+ * ends), its last word when it may end another (`named`), and of its tokens only the rarest that
+ * such a name must share. A share of tokens (Jaccard) of `threshold` or more needs at least
+ * `ceil(threshold * n)` of its `n` tokens, so a name holding none of any `n - ceil(threshold * n) + 1`
+ * of them cannot reach it ("prefix filtering"); taking the rarest (`sizeOf`, the names under a key)
+ * leaves the fewest candidates, where every token's names grew with the topics (a word as common as
+ * 系统 is in thousands of topic names).
+ *
+ * @example mergeKeys(topicTerms('Project Borealis'), 0.85, sizeOf) // ['k:project borealis', 'k:borealis', 'w:borealis', 't:borealis']
+ */
+export function mergeKeys(terms: TopicTerms, threshold: number, sizeOf: (key: string) => number): string[] {
+  const { key } = terms;
+  const keys = [`k:${key}`];
+  for (let at = key.indexOf(' '); at >= 0; at = key.indexOf(' ', at + 1)) keys.push(`k:${key.slice(at + 1)}`);
+  if (terms.named) keys.push(`w:${key.slice(key.lastIndexOf(' ') + 1)}`);
+  const tokens = [...terms.tokens].map((t) => `t:${t}`).sort((a, b) => sizeOf(a) - sizeOf(b));
+  // The epsilon keeps 0.85 x 20 = 17.000000000000004 from needing 18 tokens.
+  const needed = Math.max(1, Math.ceil(threshold * tokens.length - 1e-9));
+  keys.push(...tokens.slice(0, tokens.length - needed + 1));
+  return keys;
+}
+
+/**
  * Keys under which to index a topic name so that every name with a `termOverlap` above 0 against it
  * shares one of them: its normalised key (same name), its key's last word (a name ending the
  * other's ends on the same word) and its search tokens (shared words).

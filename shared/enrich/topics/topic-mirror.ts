@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '#shared/db/client.ts';
 import { readPaged } from '#shared/db/paged-read.ts';
 import type { Embedder } from '#shared/llm/types.ts';
-import { overlapKeys, type TopicTerms, termsOverlap, topicTerms } from '#shared/text/topics.ts';
+import { mergeKeys, overlapKeys, type TopicTerms, termsOverlap, topicTerms } from '#shared/text/topics.ts';
 import { cosine, SparseCosine } from './sparse-cosine.ts';
 import { hasDirection, type Nearness, nearestTopics } from './topic-vectors.ts';
 
@@ -195,11 +195,13 @@ function apply(mirror: Mirror, changes: TopicChanges, embedder: Embedder): void 
 const before = (a: Entry, b: Entry) =>
   a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
 
-/** The best term match among the topics sharing an `overlapKeys` key with `name`, in table order. */
+/** The best term match at `mergeThreshold` or above among the topics that can reach it (`mergeKeys`), in table order. */
 function sameByTerms(mirror: Mirror, name: string, mergeThreshold: number): TermMatch | undefined {
   const terms = topicTerms(name);
   const sharing = new Set<Entry>();
-  for (const key of overlapKeys(terms)) for (const entry of mirror.index.get(key) ?? []) sharing.add(entry);
+  const sizeOf = (key: string) => mirror.index.get(key)?.size ?? 0;
+  for (const key of mergeKeys(terms, mergeThreshold, sizeOf))
+    for (const entry of mirror.index.get(key) ?? []) sharing.add(entry);
   let same: (TermMatch & { entry: Entry }) | undefined;
   for (const entry of sharing) {
     const score = termsOverlap(entry.terms, terms);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine, SparseCosine } from '#shared/enrich/topics/sparse-cosine.ts';
 import { HashingEmbedder } from '#shared/llm/offline/hashing-embedder.ts';
-import { overlapKeys, termOverlap } from '#shared/text/topics.ts';
+import { mergeKeys, overlapKeys, termOverlap, topicTerms } from '#shared/text/topics.ts';
 
 const NAMES = [
   'Project Borealis',
@@ -33,6 +33,60 @@ describe('overlapKeys', () => {
         const shared = overlapKeys(a).some((key) => overlapKeys(b).includes(key));
         if (termOverlap(a, b) > 0) expect(shared, `${a} / ${b}`).toBe(true);
       }
+  });
+});
+
+describe('mergeKeys', () => {
+  // Names of a few words drawn from a small vocabulary: most pairs share some, few reach a high share.
+  const WORDS = [
+    'data',
+    'Platform',
+    'team',
+    'cell',
+    'Borealis',
+    'policy',
+    '系统',
+    '数据',
+    '网络',
+    '安全',
+    '平台',
+  ];
+  const generated = Array.from({ length: 300 }, (_, i) => {
+    const count = 1 + (i % 4);
+    return Array.from({ length: count }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(
+      /[a-z]/i.test(WORDS[i % WORDS.length] ?? '') ? ' ' : '',
+    );
+  });
+  const names = [...NAMES, ...generated];
+  const index = new Map<string, number>();
+  for (const name of names) for (const key of overlapKeys(name)) index.set(key, (index.get(key) ?? 0) + 1);
+  const sizeOf = (key: string) => index.get(key) ?? 0;
+
+  it('looks up a key of every name whose terms can reach the threshold, as a scan over all names finds', () => {
+    let reached = 0;
+    for (const threshold of [0, 0.3, 0.5, 0.85, 1])
+      for (const a of names) {
+        const keys = new Set(mergeKeys(topicTerms(a), threshold, sizeOf));
+        for (const b of names) {
+          const score = termOverlap(b, a);
+          if (!(score > 0) || score < threshold) continue;
+          reached += 1;
+          expect(
+            overlapKeys(b).some((key) => keys.has(key)),
+            `${a} / ${b} (${score.toFixed(2)} at ${threshold})`,
+          ).toBe(true);
+        }
+      }
+    expect(reached).toBeGreaterThan(1000);
+  });
+
+  it('looks up fewer names than every shared token at a high threshold', () => {
+    const looked = (threshold: number) =>
+      names.reduce(
+        (sum, a) => sum + mergeKeys(topicTerms(a), threshold, sizeOf).reduce((n, k) => n + sizeOf(k), 0),
+        0,
+      );
+    expect(looked(0.85)).toBeLessThan(looked(0) / 2);
   });
 });
 
