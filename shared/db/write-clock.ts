@@ -2,8 +2,8 @@ import type { Db } from './client.ts';
 import type { DrizzlePgliteClient } from './pglite-worker/client.ts';
 
 /**
- * Counts what may have changed an embedded database: every statement but a plain `SELECT` and every
- * transaction, once it ended. A PGlite data folder has one process writing it, so when the count is
+ * Counts what may have changed an embedded database: every statement but a read (`mayWrite`) and
+ * every transaction, once it ended. A PGlite data folder has one process writing it, so when the count is
  * the same after a read as before it, nothing was written since that read: what was derived from it
  * still holds without asking the database again. Postgres and the Data API have writers elsewhere
  * and no clock.
@@ -21,7 +21,7 @@ export function countingWrites(client: DrizzlePgliteClient, clock: WriteClock): 
       try {
         return await client.query(text, params, options);
       } finally {
-        if (!READ_ONLY.test(text)) clock.ticks++;
+        if (mayWrite(text)) clock.ticks++;
       }
     },
     transaction: async (run) => {
@@ -34,7 +34,15 @@ export function countingWrites(client: DrizzlePgliteClient, clock: WriteClock): 
   };
 }
 
-const READ_ONLY = /^\s*select\s/i;
+/**
+ * False for a read: a `SELECT`, or a `WITH` query whose statements are all `SELECT`s (a recursive
+ * read of a node's ancestors, say). A read taken for a write costs one stamp read more; never the
+ * other way round.
+ */
+function mayWrite(text: string): boolean {
+  if (/^\s*select\s/i.test(text)) return false;
+  return !/^\s*with\s/i.test(text) || /\b(?:insert|update|delete|merge)\b/i.test(text);
+}
 
 /** Records that `db` runs on a client counting on `clock` (`countingWrites`). */
 export function attachWriteClock(db: Db, clock: WriteClock): void {

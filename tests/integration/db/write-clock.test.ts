@@ -33,8 +33,21 @@ describe.each([
     const first = await documentsStamp(reads);
     await queryRows(database.db, sql`SELECT 1`);
     await database.db.select().from(schema.documents);
+    await queryRows(
+      database.db,
+      sql`WITH RECURSIVE up AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM up WHERE n < 3) SELECT n FROM up`,
+    );
     expect(await documentsStamp(reads)).toBe(first);
     expect(reads.n).toBe(1);
+
+    // A WITH query holding a write is a write.
+    await queryRows(
+      database.db,
+      sql`WITH moved AS (UPDATE documents SET status = status WHERE false RETURNING id) SELECT count(*) FROM moved`,
+    );
+    await documentsStamp(reads);
+    expect(reads.n).toBe(2);
+    reads.n = 1;
 
     await database.db.insert(schema.documents).values({ key: 'a.md', filename: 'a.md', status: 'queued' });
     expect(await documentsStamp(reads)).toBe(String(Number(first) + 1));
