@@ -2,8 +2,8 @@ import type { Db } from './client.ts';
 import type { DrizzlePgliteClient } from './pglite-worker/client.ts';
 
 /**
- * Counts what may have changed an embedded database: every statement but a read (`mayWrite`) and
- * every transaction, once it ended. A PGlite data folder has one process writing it, so when the count is
+ * Counts what may have changed an embedded database: every statement but a read (`mayWrite`), and
+ * every transaction holding one, once it ended. A PGlite data folder has one process writing it, so when the count is
  * the same after a read as before it, nothing was written since that read: what was derived from it
  * still holds without asking the database again. Postgres and the Data API have writers elsewhere
  * and no clock.
@@ -25,10 +25,21 @@ export function countingWrites(client: DrizzlePgliteClient, clock: WriteClock): 
       }
     },
     transaction: async (run) => {
+      let wrote = false;
       try {
-        return await client.transaction(run);
+        return await client.transaction((tx) =>
+          run(
+            Object.assign(Object.create(tx) as typeof tx, {
+              query: ((text, params, options) => {
+                if (mayWrite(text)) wrote = true;
+                return tx.query(text, params, options);
+              }) as typeof tx.query,
+            }),
+          ),
+        );
       } finally {
-        clock.ticks++;
+        // Counted once it ended: its writes are seen from then on (or rolled back).
+        if (wrote) clock.ticks++;
       }
     },
   };

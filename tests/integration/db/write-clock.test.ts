@@ -63,6 +63,14 @@ describe.each([
     expect(await documentsStamp(reads)).toBe(String(Number(first) + 2));
     expect(reads.n).toBe(4);
 
+    // A transaction of reads alone (a semantic search's settings and query) leaves it.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('hnsw.ef_search', '40', true)`);
+      await tx.select().from(schema.documents);
+    });
+    expect(await documentsStamp(reads)).toBe(String(Number(first) + 2));
+    expect(reads.n).toBe(4);
+
     // A failed write and a rolled-back transaction move the clock too (nothing to tell them apart).
     await expect(
       database.db.transaction(async (tx) => {
