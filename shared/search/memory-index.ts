@@ -1,10 +1,4 @@
-import {
-  type Bm25Params,
-  bm25TermWeight,
-  distinctTerms,
-  type QueryTerm,
-  termField,
-} from './bm25.ts';
+import { type Bm25Params, bm25TermWeight, distinctTerms, type QueryTerm, termField } from './bm25.ts';
 import { compareCodePoints, comparePositions } from './tie-break.ts';
 import { withTitleCoverage } from './title-coverage.ts';
 import type { TermCount } from './tsvector-text.ts';
