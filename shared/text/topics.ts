@@ -168,8 +168,7 @@ export function overlaps(a: string, b: string): boolean {
   return ` ${a} `.includes(` ${b} `) || ` ${b} `.includes(` ${a} `);
 }
 
-/** A topic name's normalised key and search tokens, as `termOverlap` compares them. */
-/** What `termOverlap` compares of a topic name (`topicTerms`). */
+/** A topic name's normalised key and search tokens, as `termOverlap` compares them (`topicTerms`). */
 export interface TopicTerms {
   name: string;
   key: string;
