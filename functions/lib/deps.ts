@@ -25,5 +25,5 @@ async function open(): Promise<PipelineDeps> {
   const config = loadConfig();
   // No migrations here: the migration function applies them on deploy.
   const { db } = await openDataApi(dataApiOf(config));
-  return { db, store: createBlobStore(config), providers: createProviders(config), config };
+  return { db, store: await createBlobStore(config), providers: createProviders(config), config };
 }

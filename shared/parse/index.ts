@@ -2,7 +2,6 @@ export { decodeText, detectFileType } from './detect.ts';
 export { type ImageInfo, readImageInfo } from './image-info.ts';
 export { type ImagePath, resolveImagePath } from './image-path.ts';
 export { DEFAULT_PARSE_LIMITS, type ParseLimits, parseLimitsOf } from './limits.ts';
-export { markdownParser, parseMarkdown } from './markdown.ts';
 export { parseDocument } from './parse-document.ts';
 export { parsers } from './registry.ts';
 export { renderMarkdown } from './render-markdown.ts';

@@ -49,7 +49,7 @@ export interface RuntimeOptions {
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const providers = createProviders(config);
-  const store = createBlobStore(config);
+  const store = await createBlobStore(config);
   const database = await (options.database ?? openDatabase(config));
   await ensureDeferredIndexes(database.db);
   keepMemoryIndexSnapshot(database.db, searchSnapshotFile(config));

@@ -2,5 +2,4 @@ export { contentTypeOf } from './content-type.ts';
 export { createBlobStore } from './create.ts';
 export { assertSafeKey, assertSafePrefix, MAX_KEY_BYTES } from './keys.ts';
 export { LocalBlobStore } from './local.ts';
-export { S3BlobStore, type S3BlobStoreOptions } from './s3.ts';
 export type { BlobInfo, BlobStore } from './types.ts';

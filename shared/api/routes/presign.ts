@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import { presignS3Put } from './s3-presign.ts';
+import { LocalBlobStore } from '../../storage/local.ts';
 
 export type PresignResult =
   | {
@@ -30,12 +30,16 @@ export async function presignUpload(
       `body.size: ${request.size} bytes is above the ${maxBytes} limit (limits.maxFileBytes)`,
     );
   }
-  const signed = await presignS3Put(rt.store, {
-    key: request.key,
-    size: request.size,
-    contentType: request.contentType ?? 'application/octet-stream',
-    expiresSeconds,
-  });
+  // The S3 side (the AWS SDK's client) is loaded only for a bucket that may be S3, not on a local start.
+  const signed =
+    rt.store instanceof LocalBlobStore
+      ? undefined
+      : await (await import('./s3-presign.ts')).presignS3Put(rt.store, {
+          key: request.key,
+          size: request.size,
+          contentType: request.contentType ?? 'application/octet-stream',
+          expiresSeconds,
+        });
   if (!signed) {
     return {
       supported: false,

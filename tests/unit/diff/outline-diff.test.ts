@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOutline, diffOutlines, type OutlineRow, type VersionOutline } from '#shared/diff/index.ts';
 import { flattenTree } from '#shared/index/flatten.ts';
-import { parseMarkdown } from '#shared/parse/index.ts';
+import { parseMarkdown } from '#shared/parse/markdown.ts';
 
 /** A Markdown version as the diff reads it from `nodes` rows (parsed and flattened for real). */
 async function outline(markdown: string, version: number): Promise<VersionOutline> {

@@ -7,19 +7,19 @@ import { LocalBlobStore } from '#shared/storage/local.ts';
 import { S3BlobStore } from '#shared/storage/s3.ts';
 
 describe('createBlobStore', () => {
-  it('uses <dataDir>/bucket by default', () => {
-    const store = createBlobStore(parseConfig({ dataDir: '/tmp/dq' }));
+  it('uses <dataDir>/bucket by default', async () => {
+    const store = await createBlobStore(parseConfig({ dataDir: '/tmp/dq' }));
     expect(store).toBeInstanceOf(LocalBlobStore);
     expect((store as LocalBlobStore).root).toBe(resolve('/tmp/dq', 'bucket'));
   });
 
-  it('uses storage.dir when set', () => {
-    const store = createBlobStore(parseConfig({ storage: { dir: join('/tmp', 'b') } }));
+  it('uses storage.dir when set', async () => {
+    const store = await createBlobStore(parseConfig({ storage: { dir: join('/tmp', 'b') } }));
     expect((store as LocalBlobStore).root).toBe(resolve('/tmp/b'));
   });
 
-  it('creates an S3 store for the named bucket when storage.kind is s3', () => {
-    const store = createBlobStore(
+  it('creates an S3 store for the named bucket when storage.kind is s3', async () => {
+    const store = await createBlobStore(
       parseConfig({
         storage: { kind: 's3', bucket: 'docs', endpoint: 'http://127.0.0.1:9', forcePathStyle: 'true' },
       }),
@@ -28,8 +28,8 @@ describe('createBlobStore', () => {
     expect((store as S3BlobStore).bucket).toBe('docs');
   });
 
-  it('refuses half a set of static credentials', () => {
+  it('refuses half a set of static credentials', async () => {
     const config = parseConfig({ storage: { kind: 's3', bucket: 'docs', accessKeyId: 'AKIA' } });
-    expect(() => createBlobStore(config)).toThrow(ConfigError);
+    await expect(createBlobStore(config)).rejects.toThrow(ConfigError);
   });
 });
