@@ -79,6 +79,12 @@ export const documentVersions = pgTable(
     objectKey: text('object_key').notNull(),
     /** The Markdown rendition written at parse time. */
     markdownKey: text('markdown_key'),
+    /**
+     * The version's title (its document node's), written at parse time: a question's route reads
+     * every live document's name from one join instead of a document node each (~12 s at 50,000
+     * documents). Null for versions parsed before it was recorded (the node is read for those).
+     */
+    title: text('title'),
     status: text('status').$type<VersionStatus>().notNull().default('processing'),
     step: text('step'),
     error: text('error'),

@@ -62,7 +62,9 @@ export async function mergeVersionStats(
   await db.execute(versionStatsUpdate(ref, stats, extra));
 }
 
-type VersionExtra = Partial<Pick<VersionRow, 'markdownKey' | 'fileType' | 'warnings' | 'analyzerVersion'>>;
+type VersionExtra = Partial<
+  Pick<VersionRow, 'markdownKey' | 'fileType' | 'warnings' | 'analyzerVersion' | 'title'>
+>;
 
 /** The UPDATE of `mergeVersionStats`, for a step that sends it with another statement (`withWrites`). */
 export function versionStatsUpdate(
@@ -73,6 +75,7 @@ export function versionStatsUpdate(
   const sets = [sql`stats = stats || ${JSON.stringify(stats)}::jsonb`, sql`updated_at = now()`];
   if (extra.markdownKey !== undefined) sets.push(sql`markdown_key = ${extra.markdownKey}`);
   if (extra.fileType !== undefined) sets.push(sql`file_type = ${extra.fileType}`);
+  if (extra.title !== undefined) sets.push(sql`title = ${extra.title}`);
   if (extra.warnings !== undefined) sets.push(sql`warnings = ${pgArray(extra.warnings)}::text[]`);
   if (extra.analyzerVersion != null) sets.push(sql`analyzer_version = ${extra.analyzerVersion}::int`);
   return sql`UPDATE document_versions SET ${sql.join(sets, sql`, `)}

@@ -98,6 +98,7 @@ export async function parse(raw: unknown, deps: PipelineDeps): Promise<ParseOutp
       {
         markdownKey,
         fileType: type,
+        title: tree.title,
         warnings: tree.warnings.slice(0, WARNINGS_KEPT).map(cut),
         analyzerVersion: ANALYZER_VERSION,
       },

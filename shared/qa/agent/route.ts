@@ -33,8 +33,9 @@ const namesRead = new WeakMap<Db, { stamp: string; candidates: RouteCandidate[] 
 
 /**
  * The live documents (within the request's documents, if limited) a route may pick. Every question
- * needs every live document's names, and reading titles from the nodes costs ~0.5 s at 10,000
- * documents (random reads of each one's document node): they are kept per database and read again
+ * needs every live document's names: the titles are their current versions' (`document_versions.title`,
+ * one join; a version parsed before the title was recorded has its document node read, a random
+ * read each: ~0.5 s at 10,000 documents, ~12 s at 50,000). They are kept per database and read again
  * only when a document appears, goes, is renamed or changes its current version, which one small
  * statement over `documents` tells (~20 ms at 10,000; not asked again while an embedded database
  * is not written: `stampUnlessUnwritten`).
@@ -60,13 +61,14 @@ async function liveNames(db: Db): Promise<RouteCandidate[]> {
   const known = namesRead.get(db);
   if (known?.stamp === stamp) return known.candidates;
   // Paged: every live document's name passes the Data API's 1 MiB result at a few thousand. The
-  // title is its version's document node (ordinal 0), looked up per document.
+  // node is read only where the version has no title recorded (COALESCE runs its subquery then).
   const candidates = await readPaged<RouteCandidate>(db, {
     columns: sql`c.id, c.filename, c.title`,
-    from: sql`(SELECT d.id, d.filename,
+    from: sql`(SELECT d.id, d.filename, coalesce(v.title,
           (SELECT n.title FROM nodes n WHERE n.document_id = d.id AND n.version = d.current_version
-            AND n.ordinal = 0 AND n.node_type = 'document' LIMIT 1) AS title
-        FROM documents d WHERE ${LIVE}) c`,
+            AND n.ordinal = 0 AND n.node_type = 'document' LIMIT 1)) AS title
+        FROM documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version
+        WHERE ${LIVE}) c`,
     key: sql`c.id`,
     keyType: 'uuid',
     rowBytes: sql`64 + octet_length(c.filename) + coalesce(octet_length(c.title), 0)`,

@@ -78,6 +78,8 @@ describe('ingest pipeline', () => {
       status: 'ready',
       error: null,
       markdownKey: `documents/${id}/v1/content.md`,
+      // Recorded at parse time for the question router (the front matter's title).
+      title: 'Field guide',
     });
     expect(version?.completedAt).toBeInstanceOf(Date);
     expect(version?.stats).toMatchObject({ sections: 3, images: 1, tables: 1 });

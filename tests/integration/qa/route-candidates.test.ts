@@ -59,10 +59,24 @@ describe.each(DRIVERS)('route candidates kept between questions (%s)', (driver) 
     expect(await routedTo(database, 'When is high water in the tide tables?')).toBe('corpus');
   });
 
+  it('takes the title recorded with the current version, the document node only where none is', async () => {
+    const plan = ids.get('harbor-plan.md') ?? '';
+    // The parse step records the title before the version becomes current; here the rename is what
+    // tells the router its names changed.
+    await database.db.execute(
+      sql`UPDATE document_versions SET title = 'Harbour Masterplan' WHERE document_id = ${plan}::uuid`,
+    );
+    await database.db.execute(sql`UPDATE documents SET filename = 'harbour.md' WHERE id = ${plan}::uuid`);
+    expect(await routedTo(database, 'What is in the Harbour Masterplan?')).toBe('harbour.md');
+    expect(await routedTo(database, 'What is in the Harbor Expansion Plan?')).toBe('corpus');
+    // budget.md's versions have no recorded title: its current version's document node names it.
+    expect(await routedTo(database, 'What does the annual spending review say?')).toBe('budget.md');
+  });
+
   it('limits the candidates to the request’s documents', async () => {
     const budget = ids.get('budget.md') ?? '';
     const candidates = await routeCandidates(database.db, { documentIds: [budget] });
     expect(candidates.map((c) => c.id)).toEqual([budget]);
-    expect(await routedTo(database, 'What does port-plan say?', [budget])).toBe('budget.md');
+    expect(await routedTo(database, 'What does harbour say?', [budget])).toBe('budget.md');
   });
 });
