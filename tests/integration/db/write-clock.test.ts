@@ -84,6 +84,39 @@ describe.each([
     expect(reads.n).toBe(5);
   });
 
+  it('keeps the stamp through the writes of asking (history, conversations, the throttle), not through others', async () => {
+    const reads = { n: 0 };
+    await queryRows(database.db, sql`UPDATE documents SET status = status WHERE false`);
+    await documentsStamp(reads);
+    const conversation = (
+      await database.db.insert(schema.conversations).values({ title: 'harbour' }).returning()
+    )[0];
+    await database.db
+      .insert(schema.qaHistory)
+      .values({ question: 'q?', answer: 'a.', mode: 'auto', conversationId: conversation?.id ?? '' });
+    await queryRows(database.db, sql`UPDATE "conversations" SET title = 'port' WHERE false`);
+    await database.db
+      .insert(schema.askThrottle)
+      .values({ subject: 'k', tokens: 1, updatedMs: 0, allowed: true })
+      .onConflictDoUpdate({ target: schema.askThrottle.subject, set: { tokens: 2 } });
+    await database.db.transaction(async (tx) => {
+      await tx.delete(schema.qaHistory).where(sql`false`);
+    });
+    await documentsStamp(reads);
+    expect(reads.n).toBe(1);
+
+    // A statement writing a stamped table beside them moves the clock; so does one whose target is not named.
+    await queryRows(
+      database.db,
+      sql`WITH h AS (DELETE FROM qa_history WHERE false RETURNING id) UPDATE documents SET status = status WHERE false`,
+    );
+    await documentsStamp(reads);
+    expect(reads.n).toBe(2);
+    await queryRows(database.db, sql`CREATE TEMP TABLE IF NOT EXISTS scratch (n int)`);
+    await documentsStamp(reads);
+    expect(reads.n).toBe(3);
+  });
+
   it('reads again when a write ends while the stamp is being read', async () => {
     const reads = { n: 0 };
     await documentsStamp(reads);
