@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '#shared/db/client.ts';
+import { type Db, queryRows } from '#shared/db/client.ts';
 import { ConfigError } from '#shared/errors.ts';
 import type { Embedder } from '#shared/llm/types.ts';
 
@@ -71,15 +71,35 @@ export async function ensureVectorIndex(
     // Built over many rows (the end of a bulk ingest), the graph outgrows the default 64 MB and the
     // build takes ~1.8x as long (1,000 documents: 44 s -> 25 s); the setting ends with the transaction.
     // Only here: the per-document calls run concurrently, where a transaction each buys nothing.
-    await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`));
+    const [row] = await queryRows<{ n: number }>(
+      tx as unknown as Db,
+      sql.raw(`SELECT count(*)::int AS n FROM embeddings WHERE ${vectorPredicate(embedder)}`),
+    );
+    const memory = buildMemoryMb(Number(row?.n ?? 0), embedder.dimensions, hnsw.m);
+    await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '${memory}MB'`));
     // A build over every row may take longer than database.statementTimeoutMs allows a statement.
     await tx.execute(sql.raw('SET LOCAL statement_timeout = 0'));
     await tx.execute(create);
   });
 }
 
-/** Memory for building the HNSW graph in one pass (pgvector builds in memory while it fits). */
-const BUILD_MEMORY = '512MB';
+/** Bounds of the memory for building the HNSW graph at the end of a bulk load, in MB. */
+const BUILD_MEMORY_MB = { min: 64, max: 1024 };
+
+/**
+ * Memory (MB) for building the HNSW graph of `vectors` in one pass: pgvector builds in memory while
+ * the graph fits and inserts the rest one by one on disk, ~4.7x as slow (70,000 vectors of 256
+ * dimensions, m 8: 25 s in memory, 118 s with 16 MB, which held 11,977 of them: 1,401 bytes a
+ * vector, the vector's 4 x 256 + 8 and ~46 bytes of links per m). A quarter more than the graph
+ * takes, within 64 MB .. 1 GB: a fixed 512 MB held ~380,000 such vectors, and 10,000 documents of
+ * 50 paragraphs have ~700,000 (their build was ~1,880 s, most of the ingest's slowdown). The
+ * database's WebAssembly memory ends at 2 GiB, so past ~766,000 vectors the build spills anyway
+ * (docs/scale.md says where the embedded default should stop).
+ */
+export function buildMemoryMb(vectors: number, dimensions: number, m: number): number {
+  const bytes = vectors * (4 * dimensions + 8 + 46 * m) * 1.25;
+  return Math.min(BUILD_MEMORY_MB.max, Math.max(BUILD_MEMORY_MB.min, Math.ceil(bytes / 2 ** 20)));
+}
 
 function checkModel(model: string): void {
   if (!SAFE_MODEL.test(model)) {
