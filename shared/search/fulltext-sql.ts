@@ -43,6 +43,7 @@ export async function rankFulltextSql(
   filters: SearchFilters,
   limit: number,
   params: Bm25Params,
+  asked?: ReadonlySet<string>,
 ): Promise<RankedNode[]> {
   const weighted = [...distinctTerms(queryTerms)].filter(([, weight]) => weight > 0);
   if (weighted.length === 0) return [];
@@ -74,20 +75,54 @@ export async function rankFulltextSql(
   });
   const bm25 = sql`(${sql.join(parts, sql` + `)})`;
   const coverageWeight = params.titleCoverage ?? 0;
-  // The share of the query's worth the leaf's title and section path hold (`titleCoverage`).
-  const coverage = sql`(${sql.join(
-    worths.map((worth, i) => sql`CASE WHEN c.${col('at', i)} THEN ${worth} ELSE 0 END`),
+  // Title coverage (`titleShare`): of the worth of the leaf's title and section path (every distinct
+  // weight-A lexeme's idf^e at weight 1, df over the scope: `tw`), the share the question's own
+  // terms hold, squared.
+  const askedWorth = sql`(${sql.join(
+    terms.map((term, i) => {
+      if (asked && !asked.has(term)) return sql`0`;
+      const p = fields[i]?.params ?? params;
+      const df = sql`f.${col('df', i)}`;
+      return sql`CASE WHEN c.${col('at', i)} AND ${df} > 0 THEN power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${p.idfExponent ?? 1}::float8) ELSE 0 END`;
+    }),
     sql` + `,
-  )}) / nullif(${sql.join(worths, sql` + `)}, 0)`;
-  const score =
-    coverageWeight > 0 ? sql`${bm25} * (1 + ${coverageWeight}::float8 * coalesce(${coverage}, 0))` : bm25;
+  )})`;
+  // Postgres' least ignores a null: a leaf without a title term (no row in tw) has coverage 0.
+  const coverage = sql`power(least(1, coalesce(${askedWorth} / nullif(tw.worth, 0), 0)), 2)`;
+  const score = coverageWeight > 0 ? sql`${bm25} * (1 + ${coverageWeight}::float8 * ${coverage})` : bm25;
   const titled =
     coverageWeight > 0
-      ? terms.map(
-          (term, i) =>
-            sql`, ts_filter(n.search_vector, '{a}') @@ ${buildOrTsquery([term])}::tsquery AS ${col('at', i)}`,
-        )
+      ? [
+          sql`, ts_filter(n.search_vector, '{a}') AS title_vector`,
+          ...terms.map(
+            (term, i) =>
+              sql`, ts_filter(n.search_vector, '{a}') @@ ${buildOrTsquery([term])}::tsquery AS ${col('at', i)}`,
+          ),
+        ]
       : [];
+  const wordExponent = sql`${params.idfExponent ?? 1}::float8`;
+  const gramExponent = sql`${(params.grams ?? params).idfExponent ?? 1}::float8`;
+  // Each distinct title lexeme of the candidates, its df over the scope (one pass over the scope's
+  // vectors), then each candidate's title worth; a gram ('#' and a CJK character or pair:
+  // `isCharacterGram`) in the gram field when it has its own parameters.
+  const titleWorth =
+    coverageWeight > 0
+      ? sql`,
+        tl AS (SELECT DISTINCT u.lexeme FROM c, unnest(c.title_vector) AS u),
+        tdf AS (
+          SELECT u.lexeme, count(*)::float8 AS df
+          FROM nodes n JOIN documents d ON d.id = n.document_id, unnest(n.search_vector) AS u
+          WHERE ${scope} AND u.lexeme IN (SELECT lexeme FROM tl)
+          GROUP BY u.lexeme
+        ),
+        tw AS (
+          SELECT c.id, sum(power(ln(1 + (s.n - tdf.df + 0.5) / (tdf.df + 0.5)),
+            CASE WHEN ${params.grams ? sql`left(u.lexeme, 1) = '#'` : sql`false`} THEN ${gramExponent} ELSE ${wordExponent} END)) AS worth
+          FROM c CROSS JOIN s, unnest(c.title_vector) AS u JOIN tdf ON tdf.lexeme = u.lexeme
+          GROUP BY c.id
+        )`
+      : sql``;
+  const titleJoin = coverageWeight > 0 ? sql`LEFT JOIN tw ON tw.id = c.id` : sql``;
   const found = terms.map((term, i) => sql`CASE WHEN c.${col('tf', i)} > 0 THEN ${term}::text END`);
   const rows = await queryRows<{
     id: string;
@@ -108,10 +143,10 @@ export async function rankFulltextSql(
           FROM nodes n JOIN documents d ON d.id = n.document_id
           WHERE ${scope} AND n.search_vector @@ ${buildOrTsquery(terms)}::tsquery
         ),
-        f AS (SELECT ${sql.join(dfs, sql`, `)} FROM c)
+        f AS (SELECT ${sql.join(dfs, sql`, `)} FROM c)${titleWorth}
         SELECT c.id, c.key, c.ordinal, ${score} AS score,
           array_remove(ARRAY[${sql.join(found, sql`, `)}]::text[], NULL) AS terms
-        FROM c CROSS JOIN s CROSS JOIN f
+        FROM c CROSS JOIN s CROSS JOIN f ${titleJoin}
         ORDER BY score DESC, ${tieOrder('c')}
         LIMIT ${limit}::int`,
   );

@@ -78,11 +78,13 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   const index = scope ? await readyMemoryIndex(deps.db) : undefined;
   signal?.throwIfAborted();
   const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index && { index, scope });
+  // Title coverage weighs the question's own terms (`titleShare`), not those feedback adds.
+  const asked = new Set(terms.map((t) => t.term));
   const rank = async (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> => {
     signal?.throwIfAborted();
     return index
-      ? index.rank(weighted, depth, params, scope)
-      : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params);
+      ? index.rank(weighted, depth, params, scope, asked)
+      : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params, asked);
   };
   if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
@@ -103,7 +105,7 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   // Character grams are matched, not shown: highlights name the query's words.
   const own = new Set(terms.map((t) => t.term).filter((term) => !isCharacterGram(term)));
   // The index may have changed while the leaves were read: then rank the expanded query afresh.
-  if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share));
+  if (scorer?.current) scorer.add(expansionTerms(terms, model, feedback, share), { expansion: true });
   const ranked = scorer?.current
     ? scorer.top(limit)
     : await rank(expandQuery(terms, model, feedback, share), limit);

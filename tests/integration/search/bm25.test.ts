@@ -136,8 +136,8 @@ interface FieldParams {
  * Okapi BM25 over two fields written out plainly: its own counting, no shared code but the segmenter
  * and its stop words. Per field, idf raised to `idfExponent`, title tokens counted `titleWeight`
  * times, the field's own length and average; a leaf's score is the sum of its two fields', times
- * 1 + `titleCoverage` x the share of the query's worth (idf^exponent of each term some leaf holds)
- * that the leaf's title and section path hold.
+ * 1 + `titleCoverage` x the squared share of its title and section path's worth (idf^exponent of each
+ * of their distinct terms, in its field) that the query's terms hold.
  */
 function expectedScores(
   scope: Leaf[],
@@ -147,7 +147,7 @@ function expectedScores(
   const n = scope.length;
   const scores = new Map<string, number>();
   const titled = new Map<string, number>();
-  let worthTotal = 0;
+  const titleWorth = new Map<string, number>();
   const fields = [
     { of: (leaf: Leaf) => leaf.words, queryTerms: [...new Set(terms(query))], params },
     { of: (leaf: Leaf) => leaf.grams, queryTerms: [...new Set(grams(query))], params: params.grams },
@@ -156,12 +156,13 @@ function expectedScores(
   for (const { of, queryTerms, params: p } of fields) {
     const { k1, b, idfExponent, titleWeight } = p;
     const avgdl = scope.reduce((sum, leaf) => sum + of(leaf).tokens.length, 0) / n || 1;
-    for (const term of queryTerms) {
-      const df = scope.filter((other) => of(other).tokens.includes(term)).length;
-      if (df > 0) worthTotal += Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
-    }
     for (const leaf of scope) {
       const field = of(leaf);
+      for (const term of new Set(field.titleTokens)) {
+        const df = scope.filter((other) => of(other).tokens.includes(term)).length;
+        const worth = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** idfExponent;
+        titleWorth.set(keyOf(leaf), (titleWorth.get(keyOf(leaf)) ?? 0) + worth);
+      }
       let score = 0;
       let matched = false;
       for (const term of queryTerms) {
@@ -178,8 +179,10 @@ function expectedScores(
       if (matched) scores.set(keyOf(leaf), (scores.get(keyOf(leaf)) ?? 0) + score);
     }
   }
-  for (const [key, score] of scores)
-    scores.set(key, score * (1 + (params.titleCoverage * (titled.get(key) ?? 0)) / worthTotal));
+  for (const [key, score] of scores) {
+    const share = Math.min(1, (titled.get(key) ?? 0) / (titleWorth.get(key) ?? 1)) ** 2;
+    scores.set(key, score * (1 + params.titleCoverage * share));
+  }
   return scores;
 }
 

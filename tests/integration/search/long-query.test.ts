@@ -124,9 +124,9 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
         bm25: { ...config.search.bm25, ...search.bm25, memoryIndex },
       },
     });
-    /** Plain Okapi BM25, as full-text ranked before idf was sharpened. */
+    /** Plain Okapi BM25, as full-text ranked before idf was sharpened and title coverage. */
     const plain = {
-      bm25: { ...config.search.bm25, idfExponent: 1, titleWeight: 1 },
+      bm25: { ...config.search.bm25, idfExponent: 1, titleWeight: 1, titleCoverage: 0 },
       feedback: { ...config.search.feedback, documents: 0 },
     };
     const titleOf = (documentId: string) =>

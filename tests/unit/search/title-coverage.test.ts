@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bm25Score, bm25TermWeight } from '#shared/search/bm25.ts';
 import { Bm25MemoryIndex } from '#shared/search/memory-index.ts';
-import { withTitleCoverage } from '#shared/search/title-coverage.ts';
+import { titleShare, withTitleCoverage } from '#shared/search/title-coverage.ts';
 
 const params = { k1: 0.9, b: 0.5 };
 /** A leaf from term -> tf, or term -> [tf, of which in the title]. */
@@ -27,11 +27,22 @@ function pages(): Bm25MemoryIndex {
 }
 
 describe('withTitleCoverage', () => {
-  it('multiplies the score by 1 + weight x the share of the query weight the title holds', () => {
+  it('multiplies the score by 1 + weight x the title coverage', () => {
     expect(withTitleCoverage(4, 0.5, 1)).toBeCloseTo(6, 12);
     expect(withTitleCoverage(4, 1, 1)).toBeCloseTo(8, 12);
     expect(withTitleCoverage(4, 0, 1)).toBe(4);
     expect(withTitleCoverage(4, 1, 0)).toBe(4);
+  });
+});
+
+describe('titleShare', () => {
+  it('is the share of the title worth the question holds, squared, at most 1', () => {
+    expect(titleShare(3, 4)).toBeCloseTo(0.5625, 12);
+    expect(titleShare(4, 4)).toBe(1);
+    expect(titleShare(1, 4)).toBeCloseTo(0.0625, 12);
+    expect(titleShare(0, 4)).toBe(0);
+    expect(titleShare(2, 0)).toBe(0);
+    expect(titleShare(5, 4)).toBe(1);
   });
 });
 
@@ -44,14 +55,14 @@ describe('title coverage in the BM25 index', () => {
     expect(covered.map((h) => h.nodeId)).toEqual(['t', 'm']);
   });
 
-  it('scores BM25 times 1 + the idf-weighted share of the query terms in the title', () => {
+  it('scores BM25 times 1 + the squared idf-weighted share of the title the question holds', () => {
     const query = q('sclerostin', 'serum', 'bone');
     const tuned = { ...params, idfExponent: 1.5, titleCoverage: 1 };
     const ranked = pages().rank(query, 10, tuned);
     const corpus = { n: 3, avgdl: (11 + 8 + 5) / 3 };
     const worth = (df: number) => bm25TermWeight(3, df, tuned);
-    // Of the query's worth (sclerostin df 2, serum df 1, bone df 2), the title of 't' holds sclerostin's.
-    const share = worth(2) / (worth(2) + worth(1) + worth(2));
+    // The title of 't' holds sclerostin (df 2) and fracture (df 2); the question holds sclerostin.
+    const share = (worth(2) / (worth(2) + worth(2))) ** 2;
     const bm25 = bm25Score(
       [
         { tf: 2, titleTf: 1, df: 2 },
@@ -62,10 +73,28 @@ describe('title coverage in the BM25 index', () => {
       tuned,
     );
     expect(ranked.find((h) => h.nodeId === 't')?.score).toBeCloseTo(bm25 * (1 + share), 10);
-    // A page with no query term in its title keeps its BM25.
+    // A page with no title keeps its BM25.
     expect(ranked.find((h) => h.nodeId === 'o')?.score).toBeCloseTo(
       bm25Score([{ tf: 3, df: 2 }], 5, corpus, tuned),
       11,
     );
+  });
+
+  it('leaves the terms a feedback step adds out of the share', () => {
+    const tuned = { ...params, titleCoverage: 1 };
+    const asked = pages().scorer(tuned);
+    asked.add(q('sclerostin', 'fracture'));
+    const expanded = pages().scorer(tuned);
+    expanded.add(q('sclerostin'));
+    expanded.add(q('fracture'), { expansion: true });
+    const score = (hits: { nodeId: string; score: number }[]) =>
+      hits.find((h) => h.nodeId === 't')?.score ?? 0;
+    // Asked, the title is held whole (x2); added by feedback, fracture counts in BM25 alone (x1.25).
+    const bm25 = score(pages().rank(q('sclerostin', 'fracture'), 10, params));
+    expect(score(asked.top(10))).toBeCloseTo(bm25 * 2, 10);
+    expect(score(expanded.top(10))).toBeCloseTo(bm25 * 1.25, 10);
+    expect(
+      score(pages().rank(q('sclerostin', 'fracture'), 10, tuned, undefined, new Set(['sclerostin']))),
+    ).toBeCloseTo(bm25 * 1.25, 10);
   });
 });
