@@ -10,20 +10,15 @@
  *   queries DropQA loses most on, with the query terms that decided them.
  */
 
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '#shared/config/index.ts';
 import { searchTerms } from '#shared/index/analyze.ts';
-import { openRuntime } from '#shared/runtime/runtime.ts';
 import type { Bm25Params, QueryTerm } from '#shared/search/bm25.ts';
 import { queryTerms, rankFulltext } from '#shared/search/fulltext.ts';
 import { Bm25MemoryIndex } from '#shared/search/memory-index.ts';
 import { searchableQuery } from '#shared/search/query-text.ts';
-import { loadBeirSet } from './eval/beir.ts';
-import { type LeafText, loadLeafTexts } from './eval/leaf-texts.ts';
+import { type LeafText, openIngestedSet } from './eval/leaf-texts.ts';
 import { meanMetrics, queryMetrics } from './eval/metrics.ts';
 import { cjkNgramTerms, PlainBm25, plainAnalyzer } from './eval/plain-bm25.ts';
-import { keyOf } from './eval/run.ts';
 
 const DEPTH = 100;
 
@@ -38,15 +33,8 @@ if (!dir || !values.data) {
   );
   process.exit(2);
 }
-const set = loadBeirSet(resolve(dir));
-const queries = set.queries.filter((q) => q.text.trim());
-const dataDir = resolve(values.data);
-const rt = await openRuntime(
-  loadConfig({ overrides: { dataDir: dataDir.endsWith(set.name) ? dataDir : `${dataDir}/${set.name}` } }),
-);
+const { set, queries, rt, leaves } = await openIngestedSet(dir, values.data);
 try {
-  const idByKey = new Map(set.documents.map((doc) => [keyOf(set.name, doc.id), doc.id]));
-  const leaves = await loadLeafTexts(rt.db, (key) => idByKey.get(key) ?? `?${key}`);
   const docOfLeaf = new Map(leaves.map((leaf) => [leaf.id, leaf.docId]));
   const configured = rt.qa.search.bm25;
   const dropqaParams: Bm25Params = {

@@ -15,19 +15,14 @@
  * (docs/quality.md, issue 29, ninth round).
  */
 
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '#shared/config/index.ts';
 import { isCharacterGram, searchTerms } from '#shared/index/analyze.ts';
-import { openRuntime } from '#shared/runtime/runtime.ts';
 import { bm25TermWeight, termField } from '#shared/search/bm25.ts';
 import { queryTerms, rankFulltext } from '#shared/search/fulltext.ts';
 import { syncedMemoryIndex } from '#shared/search/memory-sync.ts';
 import type { RankedNode, SearchDeps } from '#shared/search/types.ts';
-import { loadBeirSet } from './eval/beir.ts';
-import { loadLeafTexts } from './eval/leaf-texts.ts';
+import { openIngestedSet } from './eval/leaf-texts.ts';
 import { queryMetrics } from './eval/metrics.ts';
-import { keyOf } from './eval/run.ts';
 
 const DEPTH = 300;
 
@@ -48,15 +43,8 @@ if (!dir || !values.data) {
   process.exit(2);
 }
 const weight = Number(values.weight ?? 1);
-const set = loadBeirSet(resolve(dir));
-const queries = set.queries.filter((q) => q.text.trim());
-const dataDir = resolve(values.data);
-const rt = await openRuntime(
-  loadConfig({ overrides: { dataDir: dataDir.endsWith(set.name) ? dataDir : `${dataDir}/${set.name}` } }),
-);
+const { set, queries, rt, leaves } = await openIngestedSet(dir, values.data);
 try {
-  const idByKey = new Map(set.documents.map((doc) => [keyOf(set.name, doc.id), doc.id]));
-  const leaves = await loadLeafTexts(rt.db, (key) => idByKey.get(key) ?? `?${key}`);
   const leafById = new Map(leaves.map((leaf) => [leaf.id, leaf]));
   const pathTerms = new Map<string, Set<string>>();
   const textTerms = new Map<string, Set<string>>();

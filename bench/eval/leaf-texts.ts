@@ -1,5 +1,10 @@
+import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { loadConfig } from '#shared/config/index.ts';
 import { type Db, queryRows } from '#shared/db/index.ts';
+import { openRuntime, type Runtime } from '#shared/runtime/runtime.ts';
+import { type BeirSet, loadBeirSet } from './beir.ts';
+import { keyOf } from './run.ts';
 
 /** One searchable leaf of an ingested set, split into what the index weighs apart. */
 export interface LeafText {
@@ -39,4 +44,28 @@ export async function loadLeafTexts(db: Db, docIdOfKey: (key: string) => string)
     const path = rest.endsWith(content) ? rest.slice(0, rest.length - content.length).trimEnd() : '';
     return { id: row.id, docId: docIdOfKey(row.key), path, content, context };
   });
+}
+
+/**
+ * A set (`<set dir>`) as `npm run eval -- <set> --data <data dir>` ingested it: the set, its queries
+ * with text, the runtime on its data folder (`<data dir>/<set>`, or the folder itself) and its
+ * current leaves. The caller closes `rt`.
+ */
+export async function openIngestedSet(
+  dir: string,
+  data: string,
+): Promise<{ set: BeirSet; queries: BeirSet['queries']; rt: Runtime; leaves: LeafText[] }> {
+  const set = loadBeirSet(resolve(dir));
+  const dataDir = resolve(data);
+  const rt = await openRuntime(
+    loadConfig({ overrides: { dataDir: dataDir.endsWith(set.name) ? dataDir : `${dataDir}/${set.name}` } }),
+  );
+  try {
+    const idByKey = new Map(set.documents.map((doc) => [keyOf(set.name, doc.id), doc.id]));
+    const leaves = await loadLeafTexts(rt.db, (key) => idByKey.get(key) ?? `?${key}`);
+    return { set, queries: set.queries.filter((q) => q.text.trim()), rt, leaves };
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
 }
