@@ -3,10 +3,10 @@ import type { DrizzlePgliteClient } from './pglite-worker/client.ts';
 
 /**
  * Counts what may have changed an embedded database's stamps: every statement but a read or a write
- * to tables no stamp reads (`mayWrite`), and every transaction holding one, once it ended. A PGlite data folder has one process writing it, so
- * when the count is the same after a read as before it, nothing was written since that read: what
- * was derived from it still holds without asking the database again. Postgres and the Data API have
- * writers elsewhere and no clock.
+ * to tables no stamp reads (`mayWrite`), and every transaction holding one, once it ended. A PGlite
+ * data folder has one process writing it, so when the count is the same after a read as before it,
+ * nothing was written since that read: what was derived from it still holds without asking the
+ * database again. Postgres and the Data API have writers elsewhere and no clock.
  */
 export interface WriteClock {
   ticks: number;

@@ -583,7 +583,7 @@ export class Bm25Scorer {
       const titleExtra = (params.titleWeight ?? 1) - 1;
       // The title's share is needed only to weigh title coverage in (`fused`), of the question's terms.
       const asked = (this.params.titleCoverage ?? 0) > 0 && !expansion ? this.asked : undefined;
-      const titleWorth = bm25TermWeight(n, df, params);
+      const titleWorth = asked ? bm25TermWeight(n, df, params) : 0;
       const touched = this.touched;
       const t = this.bitOf(term);
       const block = this.masks[t >>> 5] as Uint32Array;
