@@ -176,10 +176,11 @@ const configShape = z.strictObject({
            * Leaf score x (1 + this x its title coverage: the share of its title and section path's
            * idf weight the question holds, squared) (`withTitleCoverage`, `titleShare`); 0 is plain
            * BM25. 1: domainrag-dev full-text nDCG@10 0.470 -> 0.501, scifact-train and
-           * cmrc2018-trial within noise, but every CI slice a little lower and its cost at scale
-           * not measured (docs/quality.md, issue 29, ninth round): off by default until it is.
+           * cmrc2018-trial within noise (docs/quality.md, issue 29, ninth and tenth rounds). SQL
+           * ranking (a version, topic or category filter; before the in-memory index has loaded)
+           * weighs it in on scopes of at most `SQL_TITLE_COVERAGE_LEAVES` leaves only.
            */
-          titleCoverage: num(0).pipe(z.number().min(0).max(10)),
+          titleCoverage: num(1).pipe(z.number().min(0).max(10)),
           /**
            * The second field of CJK text, its character unigrams and bigrams, scored apart from the
            * words with its own length and these parameters (Anserini's defaults) and summed with

@@ -31,10 +31,22 @@ function weightedTermFrequency(term: string, titleWeight: number): SQL {
 }
 
 /**
+ * The most leaves a scope may hold for SQL to weigh title coverage in: a title's worth needs the df
+ * of each of its terms, here a pass over every vector of the scope (~0.17 ms a leaf in PGlite: +0.2 s
+ * on a few hundred leaves, +10 s a search at 50,000), in memory a posting list's length. Beyond it SQL
+ * ranks by BM25 alone: a filter (version, topic, category) on a large collection, or the first
+ * searches before the in-memory index has loaded (a small corpus loads in a second or two, a large
+ * one is read back from its snapshot).
+ */
+export const SQL_TITLE_COVERAGE_LEAVES = 5_000;
+
+/**
  * BM25 computed in SQL over the GIN-filtered candidates of the scope (see `bm25Score`): N and the
  * average word and gram lengths over the scope's leaves, tf per candidate and term, df counted over the candidates (a candidate
  * holds at least one query term, so every leaf containing a term is one). Exact for any filter; its
  * cost grows with the number of candidates, so the unfiltered scope is served from memory instead.
+ * Title coverage is weighed in as in memory on a scope of at most `coverageLeaves` leaves
+ * (`SQL_TITLE_COVERAGE_LEAVES`), left out on a larger one.
  */
 export async function rankFulltextSql(
   db: Db,
@@ -44,6 +56,7 @@ export async function rankFulltextSql(
   limit: number,
   params: Bm25Params,
   asked?: ReadonlySet<string>,
+  { coverageLeaves = SQL_TITLE_COVERAGE_LEAVES }: { coverageLeaves?: number } = {},
 ): Promise<RankedNode[]> {
   const weighted = [...distinctTerms(queryTerms)].filter(([, weight]) => weight > 0);
   if (weighted.length === 0) return [];
@@ -103,7 +116,8 @@ export async function rankFulltextSql(
   const wordExponent = sql`${params.idfExponent ?? 1}::float8`;
   const gramExponent = sql`${(params.grams ?? params).idfExponent ?? 1}::float8`;
   // Each distinct title lexeme of the candidates, its df over the scope (one pass over the scope's
-  // vectors), then each candidate's title worth; a gram ('#' and a CJK character or pair:
+  // vectors, made only when the scope is small enough: a one-time filter on `s`), then each
+  // candidate's title worth; a gram ('#' and a CJK character or pair:
   // `isCharacterGram`) in the gram field when it has its own parameters.
   const titleWorth =
     coverageWeight > 0
@@ -112,7 +126,8 @@ export async function rankFulltextSql(
         tdf AS (
           SELECT u.lexeme, count(*)::float8 AS df
           FROM nodes n JOIN documents d ON d.id = n.document_id, unnest(n.search_vector) AS u
-          WHERE ${scope} AND u.lexeme IN (SELECT lexeme FROM tl)
+          WHERE (SELECT s.n FROM s) <= ${coverageLeaves}::float8
+            AND ${scope} AND u.lexeme IN (SELECT lexeme FROM tl)
           GROUP BY u.lexeme
         ),
         tw AS (

@@ -159,7 +159,7 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * from an in-memory index kept in step with the database (`search.bm25.memoryIndex`) once it has
  * loaded (in SQL until then: `readyMemoryIndex`), over the asker's readable collections and the
  * chosen documents alone (`memoryScope`); a version, topic or category filter is scored in SQL,
- * alike.
+ * alike (title coverage only on a scope of at most `SQL_TITLE_COVERAGE_LEAVES` leaves there).
  *
  * @example await fulltextSearch(deps, '容器化改造 预算', { version: 2 }, 10)
  */

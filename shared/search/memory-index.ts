@@ -117,14 +117,32 @@ export class Bm25MemoryIndex {
   private totalLength = 0;
   private totalGramLength = 0;
   private deadSlots = 0;
+  /**
+   * Per term, its postings of dead slots as counted when `removed` held `removals` ranges: a term's df
+   * over the whole index is its list's length less those and the ones in the ranges removed since,
+   * counted by binary search (a list is in slot order). A search after a document was added or
+   * replaced reads df without a pass over each term's list.
+   */
+  private deadPostings = new Map<string, { dead: number; removals: number }>();
+  /** The slot ranges of the documents removed since the last compaction (a document's slots are consecutive). */
+  private removed: [first: number, last: number][] = [];
   /** Views of the scopes asked since the last change, by scope (`visible`). */
   private readonly views = new Map<string, Visible>();
   /** Bumped by every change, so a `Bm25Scorer` knows when its slots no longer mean the same leaves. */
   private generation = 0;
   /** Each slot's BM25 length norm per field and parameters since the last change (`lengthNorms`). */
   private readonly norms = new Map<string, Float64Array>();
-  /** Each slot's title worth per scope and parameters since the last change (`titleWorths`). */
-  private readonly titles = new Map<string, Float64Array>();
+  /**
+   * Per slot, the distinct terms of its title and section path (weight A), one array shared by the
+   * leaves of a document that have the same ones (`titleTermsOfSlots`); undefined until title
+   * coverage first asks for them, then kept up to date document by document.
+   */
+  private titleTerms?: TitleTerms[];
+  /**
+   * Per scope and idf exponents, each slot's title worth once a search computed it (NaN until then:
+   * `Bm25Scorer.fused`), kept until the index changes.
+   */
+  private readonly titleWorths = new Map<string, Float64Array>();
 
   /** The stamp (version, collection, key, analysis) of each indexed document. */
   versions(): Map<string, DocumentStamp> {
@@ -157,6 +175,8 @@ export class Bm25MemoryIndex {
     this.removeDocument(documentId);
     this.changed();
     const slots: number[] = [];
+    // The leaves of one section share its title and path: one array for their title terms.
+    const shared = new Map<string, TitleTerms>();
     for (const [place, leaf] of leaves.entries()) {
       const slot = this.nodeIds.length;
       this.nodeIds.push(leaf.id);
@@ -166,6 +186,7 @@ export class Bm25MemoryIndex {
       this.gramLengths.push(leaf.gl ?? 0);
       this.alive.push(true);
       slots.push(slot);
+      this.titleTerms?.push(sharedTitle(leaf.terms, shared));
       this.liveNodes += 1;
       this.totalLength += leaf.dl;
       this.totalGramLength += leaf.gl ?? 0;
@@ -186,6 +207,7 @@ export class Bm25MemoryIndex {
     const doc = this.documents.get(documentId);
     if (!doc) return;
     this.changed();
+    if (doc.slots.length > 0) this.removed.push([doc.slots[0] ?? 0, doc.slots.at(-1) ?? 0]);
     for (const slot of doc.slots) {
       if (!this.alive[slot]) continue;
       this.alive[slot] = false;
@@ -203,7 +225,7 @@ export class Bm25MemoryIndex {
     this.generation += 1;
     this.views.clear();
     this.norms.clear();
-    this.titles.clear();
+    this.titleWorths.clear();
   }
 
   /**
@@ -226,32 +248,46 @@ export class Bm25MemoryIndex {
   }
 
   /**
-   * Per slot, the worth of its title and section path: the sum over its distinct weight-A terms of
-   * each one's `w * idf^e` (`bm25TermWeight`, weight 1, in its field) over the scope `alive` marks,
-   * kept until the index changes. One pass over every posting, made only when title coverage is on,
-   * by the first search after a change: about 80 ms on scifact-train's 16,540 paragraphs (long
-   * abstracts) on the shared 2-core machine, under load; later searches read it (8 ms in all).
+   * Each slot's title terms (`titleTerms`): on first use one pass over every posting (an index read
+   * back from its snapshot holds postings only; ~1 s at 500,000 paragraphs), later added to by each
+   * document.
    */
-  private titleWorths(params: Bm25Params, scope: string, visible: Visible): Float64Array {
-    const fields = [params, params.grams].map((p) => p?.idfExponent ?? 1).join(',');
-    const key = `${scope}|${fields}|${params.grams ? 'grams' : ''}`;
-    let worths = this.titles.get(key);
-    if (!worths) {
-      const { alive, n, df } = visible;
-      worths = new Float64Array(this.nodeIds.length);
-      for (const [term, list] of this.postings) {
-        let worth = -1;
-        for (let i = 0; i < list.length; i++) {
-          const packed = list[i] as number;
-          if (packed % SLOT_UNIT < TF_BITS) continue;
-          const slot = Math.floor(packed / SLOT_UNIT);
-          if (!alive[slot]) continue;
-          if (worth < 0) worth = bm25TermWeight(n, df(term), termField(term, params).params);
-          worths[slot] = (worths[slot] ?? 0) + worth;
-        }
+  private titleTermsOfSlots(): readonly TitleTerms[] {
+    if (this.titleTerms) return this.titleTerms;
+    const bySlot: string[][] = [];
+    for (const [term, list] of this.postings) {
+      for (let i = 0; i < list.length; i++) {
+        const packed = list[i] as number;
+        if (packed % SLOT_UNIT < TF_BITS) continue;
+        const slot = Math.floor(packed / SLOT_UNIT);
+        if (!this.alive[slot]) continue;
+        const terms = bySlot[slot];
+        if (terms) terms.push(term);
+        else bySlot[slot] = [term];
       }
-      if (this.titles.size >= 8) this.titles.clear();
-      this.titles.set(key, worths);
+    }
+    // Every slot's terms came in the postings' order, so a leaf with its previous leaf's title and
+    // path (the next paragraph of a section) has an equal array: it shares that one.
+    const titles: TitleTerms[] = new Array(this.nodeIds.length);
+    let previous: TitleTerms;
+    for (let slot = 0; slot < titles.length; slot++) {
+      const terms = bySlot[slot];
+      if (!terms) continue;
+      if (!previous || !sameTerms(previous, terms)) previous = terms;
+      titles[slot] = previous;
+    }
+    this.titleTerms = titles;
+    return titles;
+  }
+
+  /** The title worths searches of the scope computed since the last change (`titleWorths`). */
+  private titleWorthsOf(params: Bm25Params, scope: string): Float64Array {
+    const key = `${scope}|${params.idfExponent ?? 1}|${params.grams ? (params.grams.idfExponent ?? 1) : '-'}`;
+    let worths = this.titleWorths.get(key);
+    if (!worths) {
+      if (this.titleWorths.size >= 8) this.titleWorths.clear();
+      worths = new Float64Array(this.nodeIds.length).fill(Number.NaN);
+      this.titleWorths.set(key, worths);
     }
     return worths;
   }
@@ -266,9 +302,23 @@ export class Bm25MemoryIndex {
   private df(term: string, alive: SlotMask, everyLive: boolean): number {
     const list = this.postings.get(term) ?? [];
     if (everyLive && this.deadSlots === 0) return list.length;
-    let df = 0;
-    for (const packed of list) if (alive[slotOf(packed)]) df += 1;
-    return df;
+    if (!everyLive) {
+      let df = 0;
+      for (const packed of list) if (alive[slotOf(packed)]) df += 1;
+      return df;
+    }
+    let known = this.deadPostings.get(term);
+    if (!known) {
+      let dead = 0;
+      for (const packed of list) if (!this.alive[slotOf(packed)]) dead += 1;
+      known = { dead, removals: this.removed.length };
+      this.deadPostings.set(term, known);
+    }
+    for (; known.removals < this.removed.length; known.removals++) {
+      const [first, last] = this.removed[known.removals] ?? [0, -1];
+      known.dead += firstPostingAfter(list, last) - firstPostingAfter(list, first - 1);
+    }
+    return list.length - known.dead;
   }
 
   /**
@@ -369,7 +419,8 @@ export class Bm25MemoryIndex {
         avgdl: n > 0 ? totalLength / n : 0,
         avggl: n > 0 ? totalGramLength / n : 0,
         df,
-        titleWorths: () => this.titleWorths(params, scopeKey(scope), visible),
+        titleTerms: () => this.titleTermsOfSlots(),
+        titleWorths: () => this.titleWorthsOf(params, scopeKey(scope)),
         unchanged: () => generation === this.generation,
       },
       params,
@@ -474,9 +525,11 @@ export class Bm25MemoryIndex {
     const ordinals: number[] = [];
     const lengths: number[] = [];
     const gramLengths: number[] = [];
+    const titles: TitleTerms[] = [];
     this.alive.forEach((live, slot) => {
       if (!live) return;
       remap.set(slot, ids.length);
+      titles.push(this.titleTerms?.[slot]);
       ids.push(this.nodeIds[slot] ?? '');
       keys.push(this.documentKeys[slot] ?? '');
       ordinals.push(this.ordinals[slot] ?? 0);
@@ -499,8 +552,11 @@ export class Bm25MemoryIndex {
     this.ordinals = ordinals;
     this.lengths = lengths;
     this.gramLengths = gramLengths;
+    if (this.titleTerms) this.titleTerms = titles;
     this.alive = ids.map(() => true);
     this.deadSlots = 0;
+    this.removed = [];
+    this.deadPostings = new Map();
   }
 }
 
@@ -508,6 +564,41 @@ export class Bm25MemoryIndex {
 function scopeKey(scope?: LeafScope): string {
   if (!scope || (!scope.collections && !scope.documentIds)) return '';
   return `${scope.collections?.join(',') ?? '*'}|${scope.documentIds?.join(',') ?? '*'}`;
+}
+
+/** A leaf's distinct title and section path terms (weight A); undefined when it has none. */
+type TitleTerms = readonly string[] | undefined;
+
+/** The place of the first posting of a slot after `slot` in a list in slot order (binary search). */
+function firstPostingAfter(list: Postings, slot: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (slotOf(list[middle] as number) <= slot) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function sameTerms(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The leaf's title terms, the array of `shared` (by the leaves of its document so far) when one
+ * holds the same terms.
+ */
+function sharedTitle(terms: ReadonlyMap<string, TermCount>, shared: Map<string, TitleTerms>): TitleTerms {
+  const title: string[] = [];
+  for (const [term, count] of terms) if (count.titleTf > 0) title.push(term);
+  if (title.length === 0) return undefined;
+  title.sort();
+  const key = title.join('\u0000');
+  if (!shared.has(key)) shared.set(key, title);
+  return shared.get(key);
 }
 
 /** What a `Bm25Scorer` reads of its index: the arrays as they were when it began. */
@@ -523,7 +614,9 @@ interface ScorerView {
   avgdl: number;
   avggl: number;
   df(term: string): number;
-  /** Each slot's title worth (`Bm25MemoryIndex.titleWorths`) for the scorer's parameters. */
+  /** Each slot's distinct title and section path terms (`Bm25MemoryIndex.titleTerms`). */
+  titleTerms(): readonly TitleTerms[];
+  /** Each slot's title worth computed so far for the scorer's scope and parameters, NaN if not yet. */
   titleWorths(): Float64Array;
   /** False once the index has changed (its slots may name other leaves). */
   unchanged(): boolean;
@@ -614,29 +707,77 @@ export class Bm25Scorer {
    */
   top(limit: number): RankedNode[] {
     const terms = [...this.terms.keys()];
-    const final = this.fused();
-    return this.best(limit, final).map((slot) => ({
+    const { scores, slots } = this.fused(limit);
+    return this.best(limit, scores, slots).map((slot) => ({
       nodeId: this.view.nodeIds[slot] ?? '',
       documentKey: this.view.documentKeys[slot] ?? '',
       ordinal: this.view.ordinals[slot] ?? 0,
-      score: final[slot] ?? 0,
+      score: scores[slot] ?? 0,
       highlights: terms.filter((_, t) => ((this.masks[t >>> 5]?.[slot] ?? 0) & (1 << (t & 31))) !== 0),
     }));
   }
 
-  /** The scores with the title coverage fused in (`withTitleCoverage`), the BM25 scores without it. */
-  private fused(): Float64Array {
+  /**
+   * The scores with the title coverage fused in (`withTitleCoverage`) and the slots that can be among
+   * the `limit` best; the BM25 scores and every touched slot without it. Coverage multiplies a score
+   * by at most 1 + its weight, so a leaf whose BM25 times that stays below the `limit`-th best BM25
+   * cannot reach the best; of the others, only those whose title holds a term of the question need
+   * their title's worth (computed once for the leaves sharing it): the cost of those candidates,
+   * not of the index.
+   */
+  private fused(limit: number): { scores: Float64Array; slots: readonly number[] } {
     const weight = this.params.titleCoverage ?? 0;
-    if (!(weight > 0)) return this.scores;
-    const titles = this.view.titleWorths();
-    const out = new Float64Array(this.scores.length);
-    for (const slot of this.touched)
-      out[slot] = withTitleCoverage(
-        this.scores[slot] ?? 0,
-        titleShare(this.asked[slot] ?? 0, titles[slot] ?? 0),
-        weight,
-      );
-    return out;
+    if (!(weight > 0)) return { scores: this.scores, slots: this.touched };
+    const scores = this.scores;
+    const best = this.best(limit, scores, this.touched);
+    const floor = best.length === limit ? (scores[best[limit - 1] ?? 0] ?? 0) : 0;
+    const titles = this.view.titleTerms();
+    const worths = this.view.titleWorths();
+    const byTitle = new Map<readonly string[], number>();
+    const termWorths = new Map<string, number>();
+    const out = new Float64Array(scores.length);
+    const slots: number[] = [];
+    for (const slot of this.touched) {
+      const score = scores[slot] ?? 0;
+      if (score * (1 + weight) < floor) continue;
+      slots.push(slot);
+      const asked = this.asked[slot] ?? 0;
+      // A title holding none of the question's terms covers nothing: its worth is not needed.
+      if (asked === 0) {
+        out[slot] = score;
+        continue;
+      }
+      let worth = worths[slot] as number;
+      if (Number.isNaN(worth)) {
+        const title = titles[slot];
+        worth = title ? (byTitle.get(title) ?? this.titleWorth(title, byTitle, termWorths)) : 0;
+        worths[slot] = worth;
+      }
+      out[slot] = withTitleCoverage(score, titleShare(asked, worth), weight);
+    }
+    return { scores: out, slots };
+  }
+
+  /**
+   * The worth of a title's terms, each one's `w * idf^e` at weight 1 in its field (`bm25TermWeight`),
+   * kept in `byTitle` (and each term's in `byTerm`) for the leaves sharing the title.
+   */
+  private titleWorth(
+    title: readonly string[],
+    byTitle: Map<readonly string[], number>,
+    byTerm: Map<string, number>,
+  ): number {
+    let worth = 0;
+    for (const term of title) {
+      let termWorth = byTerm.get(term);
+      if (termWorth === undefined) {
+        termWorth = bm25TermWeight(this.view.n, this.view.df(term), termField(term, this.params).params);
+        byTerm.set(term, termWorth);
+      }
+      worth += termWorth;
+    }
+    byTitle.set(title, worth);
+    return worth;
   }
 
   /** The term's bit index, a new one (and a new block every 32) for a term not seen before. */
@@ -649,8 +790,8 @@ export class Bm25Scorer {
     return t;
   }
 
-  /** The `limit` best slots by score, then document key and ordinal, without sorting every candidate. */
-  private best(limit: number, scores: Float64Array): number[] {
+  /** The `limit` best of `slots` by score, then document key and ordinal, without sorting them all. */
+  private best(limit: number, scores: Float64Array, slots: readonly number[]): number[] {
     const { nodeIds: ids, documentKeys: keys, ordinals } = this.view;
     const better = (a: number, b: number): boolean => {
       const diff = (scores[a] ?? 0) - (scores[b] ?? 0);
@@ -659,7 +800,7 @@ export class Bm25Scorer {
       return (comparePositions(at(a), at(b)) || compareCodePoints(ids[a] ?? '', ids[b] ?? '')) < 0;
     };
     const top: number[] = [];
-    for (const slot of this.touched) {
+    for (const slot of slots) {
       if (top.length === limit) {
         const last = top[limit - 1];
         if (last === undefined || !better(slot, last)) continue;

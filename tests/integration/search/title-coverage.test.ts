@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_COLLECTIONS } from '#shared/access/scope.ts';
 import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
-import { fulltextSearch } from '#shared/search/fulltext.ts';
+import { fulltextSearch, queryTerms } from '#shared/search/fulltext.ts';
+import { rankFulltextSql } from '#shared/search/fulltext-sql.ts';
 import { hybridSearch } from '#shared/search/hybrid.ts';
 import { warmSearchIndex } from '#shared/search/memory-sync.ts';
 import type { SearchDeps } from '#shared/search/types.ts';
@@ -106,6 +107,30 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
     it('is what puts it first: without title coverage the mentioning page wins', async () => {
       const hits = await fulltextSearch(deps(0, true), query, {}, 5);
       expect(titleOf(hits[0]?.documentId ?? '')).toBe(mentions);
+    });
+
+    it('is left out in SQL on a scope of more leaves than its bound, where a pass over them costs too much', async () => {
+      const terms = queryTerms(query);
+      const asked = new Set(terms.map((t) => t.term));
+      const { bm25 } = config.search;
+      const scores = async (titleCoverage: number, coverageLeaves?: number) =>
+        (
+          await rankFulltextSql(
+            database.db,
+            ALL_COLLECTIONS,
+            terms,
+            {},
+            50,
+            { ...bm25, titleCoverage },
+            asked,
+            {
+              coverageLeaves,
+            },
+          )
+        ).map((hit) => `${hit.nodeId} ${hit.score.toFixed(9)}`);
+      const plain = await scores(0);
+      expect(await scores(WEIGHT, pages.length - 1)).toEqual(plain);
+      expect(await scores(WEIGHT)).not.toEqual(plain);
     });
 
     it('scores alike in memory and in SQL', async () => {

@@ -239,3 +239,57 @@ describe('Bm25MemoryIndex ties', () => {
     expect(index.rank(q('plan'), 2, params).map((hit) => hit.nodeId)).toEqual(['c', '0-first-id']);
   });
 });
+
+describe('Bm25MemoryIndex kept up to date', () => {
+  /** A small seeded generator (mulberry32), so a failure repeats. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const words = ['plan', 'cost', 'team', 'risk', 'budget', 'site', 'road', 'bank'];
+  /** A document of 1-4 leaves, each under a title of 1-2 words and holding 1-4 words. */
+  const document = (next: () => number, id: string, version: number) => {
+    const pick = () => words[Math.floor(next() * words.length)] ?? 'plan';
+    const title = [pick(), pick()].slice(0, 1 + Math.floor(next() * 2));
+    return Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => {
+      const terms: Record<string, [number, number]> = {};
+      for (const word of title) terms[word] = [1, 1];
+      for (let w = Math.floor(next() * 4); w >= 0; w--) {
+        const word = pick();
+        terms[word] = [(terms[word]?.[0] ?? 0) + 1, terms[word]?.[1] ?? 0];
+      }
+      return leaf(`${id}-v${version}-${i}`, terms);
+    });
+  };
+
+  it('counts df and ranks with title coverage as an index built afresh, through additions, replacements and removals', () => {
+    const next = random(29);
+    const index = new Bm25MemoryIndex();
+    const live = new Map<string, ReturnType<typeof document>>();
+    const covered = { ...params, titleCoverage: 1 };
+    for (let step = 0; step < 400; step++) {
+      const id = `d${Math.floor(next() * 40)}`;
+      if (next() < 0.25) {
+        index.removeDocument(id);
+        live.delete(id);
+      } else {
+        const leaves = document(next, id, step);
+        index.addDocument(id, step, leaves);
+        live.delete(id);
+        live.set(id, leaves);
+      }
+      // Ranked at some steps (the title worths and dead postings counted then are kept meanwhile).
+      if (step % 7 !== 0) continue;
+      const fresh = new Bm25MemoryIndex();
+      for (const [doc, leaves] of live) fresh.addDocument(doc, 1, leaves);
+      expect(index.documentFrequencies(words), `step ${step}`).toEqual(fresh.documentFrequencies(words));
+      for (const query of [q('plan'), q('cost', 'team'), q('risk', 'budget', 'site')]) {
+        const scores = (from: Bm25MemoryIndex) =>
+          from.rank(query, 5, covered).map((hit) => [hit.nodeId, hit.score.toFixed(9)]);
+        expect(scores(index), `step ${step}`).toEqual(scores(fresh));
+      }
+    }
+  });
+});
