@@ -254,31 +254,35 @@ export class Bm25MemoryIndex {
    */
   private titleTermsOfSlots(): readonly TitleTerms[] {
     if (this.titleTerms) return this.titleTerms;
-    const bySlot: string[][] = [];
-    for (const [term, list] of this.postings) {
-      for (let i = 0; i < list.length; i++) {
-        const packed = list[i] as number;
-        if (packed % SLOT_UNIT < TF_BITS) continue;
-        const slot = Math.floor(packed / SLOT_UNIT);
-        if (!this.alive[slot]) continue;
-        const terms = bySlot[slot];
-        if (terms) terms.push(term);
-        else bySlot[slot] = [term];
-      }
+    const slots = this.nodeIds.length;
+    // Two passes over the postings, allocating nothing per posting: how many title terms each slot
+    // has, then each term into its slot's place of one flat array.
+    const starts = new Uint32Array(slots + 1);
+    for (const list of this.postings.values()) countTitlePostings(list, starts);
+    let total = 0;
+    for (let slot = 0; slot <= slots; slot++) {
+      const count = starts[slot] ?? 0;
+      starts[slot] = total;
+      total += count;
     }
-    // Every slot's terms came in the postings' order, so a leaf with its previous leaf's title and
-    // path (the next paragraph of a section) has an equal array: it shares that one.
-    const titles: TitleTerms[] = new Array(this.nodeIds.length);
-    let previous: TitleTerms;
-    for (let slot = 0; slot < titles.length; slot++) {
-      const terms = bySlot[slot];
-      if (!terms) continue;
-      if (!previous || !sameTerms(previous, terms)) previous = terms;
+    const flat = new Array<string>(total);
+    const next = starts.slice();
+    for (const [term, list] of this.postings) placeTitlePostings(list, term, next, flat);
+    // A slot's terms came in the postings' order, so a leaf with its previous leaf's title and path
+    // (the next paragraph of a section) has the same run of terms: it shares that one's array.
+    const titles: TitleTerms[] = new Array(slots).fill(undefined);
+    let previous: readonly string[] = [];
+    for (let slot = 0; slot < slots; slot++) {
+      const start = starts[slot] ?? 0;
+      const end = starts[slot + 1] ?? 0;
+      if (end === start || !this.alive[slot]) continue;
+      if (!sameRun(previous, flat, start, end)) previous = flat.slice(start, end);
       titles[slot] = previous;
     }
     this.titleTerms = titles;
     return titles;
   }
+
 
   /** The title worths searches of the scope computed since the last change (`titleWorths`). */
   private titleWorthsOf(params: Bm25Params, scope: string): Float64Array {
@@ -581,9 +585,31 @@ function firstPostingAfter(list: Postings, slot: number): number {
   return low;
 }
 
-function sameTerms(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Adds to `counts[slot]` one per posting of the list in the slot's title (title tf > 0). */
+function countTitlePostings(list: Postings, counts: Uint32Array): void {
+  for (let i = 0; i < list.length; i++) {
+    const packed = list[i] as number;
+    const slot = Math.floor(packed / SLOT_UNIT);
+    if (packed - slot * SLOT_UNIT >= TF_BITS) counts[slot] = (counts[slot] as number) + 1;
+  }
+}
+
+/** Writes the term at `next[slot]` of `flat` (then moves it on) for each title posting of the list. */
+function placeTitlePostings(list: Postings, term: string, next: Uint32Array, flat: string[]): void {
+  for (let i = 0; i < list.length; i++) {
+    const packed = list[i] as number;
+    const slot = Math.floor(packed / SLOT_UNIT);
+    if (packed - slot * SLOT_UNIT < TF_BITS) continue;
+    const at = next[slot] as number;
+    flat[at] = term;
+    next[slot] = at + 1;
+  }
+}
+
+/** Whether `terms` is `flat[start..end)`. */
+function sameRun(terms: readonly string[], flat: readonly string[], start: number, end: number): boolean {
+  if (terms.length !== end - start) return false;
+  for (let i = 0; i < terms.length; i++) if (terms[i] !== flat[start + i]) return false;
   return true;
 }
 
