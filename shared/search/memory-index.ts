@@ -283,7 +283,6 @@ export class Bm25MemoryIndex {
     return titles;
   }
 
-
   /** The title worths searches of the scope computed since the last change (`titleWorths`). */
   private titleWorthsOf(params: Bm25Params, scope: string): Float64Array {
     const key = `${scope}|${params.idfExponent ?? 1}|${params.grams ? (params.grams.idfExponent ?? 1) : '-'}`;
