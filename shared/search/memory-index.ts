@@ -248,8 +248,8 @@ export class Bm25MemoryIndex {
   }
 
   /**
-   * Each slot's title terms (`titleTerms`): on first use one pass over every posting (an index read
-   * back from its snapshot holds postings only; ~1 s at 500,000 paragraphs), later added to by each
+   * Each slot's title terms (`titleTerms`): on first use read from the postings (an index read back
+   * from its snapshot holds postings only; 0.6 s at 500,000 paragraphs), later added to by each
    * document.
    */
   private titleTermsOfSlots(): readonly TitleTerms[] {
@@ -311,7 +311,8 @@ export class Bm25MemoryIndex {
       return df;
     }
     let known = this.deadPostings.get(term);
-    if (!known) {
+    // More ranges removed since than the list is long: counting afresh is the cheaper.
+    if (!known || this.removed.length - known.removals > list.length) {
       let dead = 0;
       for (const packed of list) if (!this.alive[slotOf(packed)]) dead += 1;
       known = { dead, removals: this.removed.length };
