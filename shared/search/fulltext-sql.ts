@@ -31,6 +31,13 @@ function weightedTermFrequency(term: string, titleWeight: number): SQL {
 }
 
 /**
+ * A term's `idf^e` over the scope's N (`s.n`) for its df (`bm25TermWeight` at weight 1), in SQL.
+ */
+function idfPower(df: SQL, exponent: SQL): SQL {
+  return sql`power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${exponent})`;
+}
+
+/**
  * The most leaves a scope may hold for SQL to weigh title coverage in: a title's worth needs the df
  * of each of its terms, here a pass over every vector of the scope (~0.17 ms a leaf in PGlite: +0.2 s
  * on a few hundred leaves, +10 s a search at 50,000), in memory a posting list's length. Beyond it SQL
@@ -75,7 +82,7 @@ export async function rankFulltextSql(
   const worths = weighted.map(([, weight], i) => {
     const p = fields[i]?.params ?? params;
     const df = sql`f.${col('df', i)}`;
-    return sql`CASE WHEN ${df} > 0 THEN ${weight}::float8 * power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${p.idfExponent ?? 1}::float8) ELSE 0 END`;
+    return sql`CASE WHEN ${df} > 0 THEN ${weight}::float8 * ${idfPower(df, sql`${p.idfExponent ?? 1}::float8`)} ELSE 0 END`;
   });
   const parts = weighted.map((_, i) => {
     const { gram, params: p } = fields[i] ?? { gram: false, params };
@@ -96,7 +103,7 @@ export async function rankFulltextSql(
       if (asked && !asked.has(term)) return sql`0`;
       const p = fields[i]?.params ?? params;
       const df = sql`f.${col('df', i)}`;
-      return sql`CASE WHEN c.${col('at', i)} AND ${df} > 0 THEN power(ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)), ${p.idfExponent ?? 1}::float8) ELSE 0 END`;
+      return sql`CASE WHEN c.${col('at', i)} AND ${df} > 0 THEN ${idfPower(df, sql`${p.idfExponent ?? 1}::float8`)} ELSE 0 END`;
     }),
     sql` + `,
   )})`;
@@ -131,8 +138,10 @@ export async function rankFulltextSql(
           GROUP BY u.lexeme
         ),
         tw AS (
-          SELECT c.id, sum(power(ln(1 + (s.n - tdf.df + 0.5) / (tdf.df + 0.5)),
-            CASE WHEN ${params.grams ? sql`left(u.lexeme, 1) = '#'` : sql`false`} THEN ${gramExponent} ELSE ${wordExponent} END)) AS worth
+          SELECT c.id, sum(${idfPower(
+            sql`tdf.df`,
+            sql`CASE WHEN ${params.grams ? sql`left(u.lexeme, 1) = '#'` : sql`false`} THEN ${gramExponent} ELSE ${wordExponent} END`,
+          )}) AS worth
           FROM c CROSS JOIN s, unnest(c.title_vector) AS u JOIN tdf ON tdf.lexeme = u.lexeme
           GROUP BY c.id
         )`

@@ -176,7 +176,7 @@ export class Bm25MemoryIndex {
     this.changed();
     const slots: number[] = [];
     // The leaves of one section share its title and path: one array for their title terms.
-    const shared = new Map<string, TitleTerms>();
+    let previous: TitleTerms;
     for (const [place, leaf] of leaves.entries()) {
       const slot = this.nodeIds.length;
       this.nodeIds.push(leaf.id);
@@ -186,7 +186,10 @@ export class Bm25MemoryIndex {
       this.gramLengths.push(leaf.gl ?? 0);
       this.alive.push(true);
       slots.push(slot);
-      this.titleTerms?.push(sharedTitle(leaf.terms, shared));
+      if (this.titleTerms) {
+        previous = sharedTitle(leaf.terms, previous);
+        this.titleTerms.push(previous);
+      }
       this.liveNodes += 1;
       this.totalLength += leaf.dl;
       this.totalGramLength += leaf.gl ?? 0;
@@ -614,17 +617,15 @@ function sameRun(terms: readonly string[], flat: readonly string[], start: numbe
 }
 
 /**
- * The leaf's title terms, the array of `shared` (by the leaves of its document so far) when one
- * holds the same terms.
+ * The leaf's title terms (in code point order), `previous` (the previous leaf's) when they are the
+ * same: the next paragraph of a section shares its array.
  */
-function sharedTitle(terms: ReadonlyMap<string, TermCount>, shared: Map<string, TitleTerms>): TitleTerms {
+function sharedTitle(terms: ReadonlyMap<string, TermCount>, previous: TitleTerms): TitleTerms {
   const title: string[] = [];
   for (const [term, count] of terms) if (count.titleTf > 0) title.push(term);
   if (title.length === 0) return undefined;
   title.sort();
-  const key = title.join('\u0000');
-  if (!shared.has(key)) shared.set(key, title);
-  return shared.get(key);
+  return previous && sameRun(previous, title, 0, title.length) ? previous : title;
 }
 
 /** What a `Bm25Scorer` reads of its index: the arrays as they were when it began. */
