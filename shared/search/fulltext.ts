@@ -80,18 +80,23 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   const terms = await searchedTerms(deps.db, deps.access, analysed, filters, index && { index, scope });
   // Title coverage weighs the question's own terms (`titleShare`), not those feedback adds.
   const asked = new Set(terms.map((t) => t.term));
-  const rank = async (weighted: QueryTerm[], depth: number): Promise<RankedNode[]> => {
+  const rank = async (weighted: QueryTerm[], depth: number, by = params): Promise<RankedNode[]> => {
     signal?.throwIfAborted();
     return index
-      ? index.rank(weighted, depth, params, scope, asked)
-      : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, params, asked);
+      ? index.rank(weighted, depth, by, scope, asked)
+      : rankFulltextSql(deps.db, deps.access, weighted, filters, depth, by, asked);
   };
   if (!usesFeedback(query, feedback)) return withoutGrams(await rank(terms, limit));
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params, scope);
   scorer?.add(terms);
   const firstDepth = Math.max(limit, feedback.documents);
-  const first = scorer ? scorer.top(firstDepth) : await rank(terms, firstDepth);
+  // The leaves feedback learns from are those the text matches best, by BM25 alone: title coverage
+  // orders the final ranking, but lifted topical neighbours' titles ("Sudden infant death syndrome"
+  // for a claim on sudden death) would lend the question their words (docs/quality.md, eleventh round).
+  const first = scorer
+    ? scorer.top(firstDepth, { titleCoverage: false })
+    : await rank(terms, firstDepth, { ...params, titleCoverage: 0 });
   signal?.throwIfAborted();
   const leaves = await feedbackLeaves(deps.db, first, feedback.documents);
   // The most probable terms, three times as many as are added, to leave out the too common ones.
@@ -155,7 +160,8 @@ export function usesFeedback(query: string, feedback: { documents: number; terms
  * once (a repeated word does not count twice), at most 64, the rarest (`rarestTerms`), candidates are the leaves containing any query term
  * (OR: a long query's leaf need not hold every word), and N, df and avgdl are exact over the
  * searchable scope. With `search.feedback.documents` > 0 a query without CJK text is then expanded from the
- * best leaves (RM3, `expandQuery`; `usesFeedback`) and ranked again. Current versions are scored
+ * best leaves by BM25 alone (RM3, `expandQuery`; `usesFeedback`) and ranked again, title coverage
+ * weighed into that final ranking only. Current versions are scored
  * from an in-memory index kept in step with the database (`search.bm25.memoryIndex`) once it has
  * loaded (in SQL until then: `readyMemoryIndex`), over the asker's readable collections and the
  * chosen documents alone (`memoryScope`); a version, topic or category filter is scored in SQL,

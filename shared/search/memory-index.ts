@@ -730,11 +730,13 @@ export class Bm25Scorer {
 
   /**
    * The `limit` best leaves so far, ties by document key and ordinal (`comparePositions`), with the
-   * added terms each contains.
+   * added terms each contains; by BM25 alone with `titleCoverage: false` (feedback's first ranking).
    */
-  top(limit: number): RankedNode[] {
+  top(limit: number, { titleCoverage = true }: { titleCoverage?: boolean } = {}): RankedNode[] {
     const terms = [...this.terms.keys()];
-    const { scores, slots } = this.fused(limit);
+    const { scores, slots } = titleCoverage
+      ? this.fused(limit)
+      : { scores: this.scores, slots: this.touched };
     return this.best(limit, scores, slots).map((slot) => ({
       nodeId: this.view.nodeIds[slot] ?? '',
       documentKey: this.view.documentKeys[slot] ?? '',

@@ -142,3 +142,87 @@ describe.each(DRIVERS.flatMap((driver) => CASES.map((c) => ({ driver, ...c }))))
     });
   },
 );
+
+/**
+ * Pseudo-relevance feedback learns from the leaves the text matches best, by BM25 alone: title
+ * coverage orders the final ranking, not the leaves whose words expand the question. With one
+ * feedback leaf, the page mentioning the question's words (BM25's best) lends them ("osteoporosis",
+ * "researchers") and finds the clinics page; the titled page, first with coverage, would lend its
+ * own ("older", "women") and find the menopause page.
+ */
+describe.each(DRIVERS)('feedback under title coverage (%s)', (driver) => {
+  const query = 'Does serum sclerostin predict hip fractures?';
+  const pages = [
+    ['Serum sclerostin and hip fractures', 'Higher levels came before breaks in older women.'],
+    [
+      'Bone news',
+      'Serum sclerostin, a bone protein: whether serum sclerostin can predict hip fractures, and how to predict hip fractures, was discussed by osteoporosis researchers.',
+    ],
+    ['Osteoporosis clinics', 'Osteoporosis researchers opened two clinics.'],
+    ['Menopause', 'Older women report hot flashes.'],
+    ['Exercise', 'Exercise lowers the risk of falls.'],
+    ['Vitamin D', 'Vitamin D was measured in winter.'],
+    ['Diet', 'Protein intake and bone density.'],
+    ['Sleep', 'Sleep duration and mood in students.'],
+    // Enough other pages that a word of two pages is rare enough to expand with (`MAX_EXPANSION_SHARE`).
+    ...[
+      'Rivers',
+      'Glaciers',
+      'Deserts',
+      'Forests',
+      'Islands',
+      'Volcanoes',
+      'Lakes',
+      'Canyons',
+      'Reefs',
+      'Meadows',
+      'Caves',
+      'Dunes',
+    ].map((title) => [title, `${title} of the northern regions were mapped.`]),
+  ];
+  let database: Database;
+  let titleOf: (documentId: string) => string | undefined;
+  const config = loadConfig({ env: {} });
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    const corpus = pages.map(([title = '', text = ''], i) => ({
+      filename: `p${i}.md`,
+      versions: [doc(title, para(text))],
+    }));
+    const ids = await indexCorpus(database.db, corpus);
+    titleOf = (documentId) => corpus.find((c) => ids.get(c.filename)?.id === documentId)?.versions[0]?.title;
+    await warmSearchIndex(database.db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const found = async (titleCoverage: number, documents: number, memoryIndex: boolean) => {
+    const deps: SearchDeps = {
+      db: database.db,
+      access: ALL_COLLECTIONS,
+      embedder: testEmbedder(),
+      search: {
+        ...config.search,
+        bm25: { ...config.search.bm25, titleCoverage, memoryIndex },
+        feedback: { ...config.search.feedback, documents, terms: 20 },
+      },
+    };
+    return (await fulltextSearch(deps, query, {}, 50)).map((h) => titleOf(h.documentId));
+  };
+
+  it('learns from the leaves BM25 ranks first, in memory and in SQL', async () => {
+    for (const memoryIndex of [true, false]) {
+      const at = `memory ${memoryIndex}`;
+      expect((await found(0, 1, memoryIndex))[0], at).toBe('Bone news');
+      const titles = await found(WEIGHT, 1, memoryIndex);
+      expect(titles[0], at).toBe('Serum sclerostin and hip fractures');
+      expect(titles, at).toContain('Osteoporosis clinics');
+      expect(titles, at).not.toContain('Menopause');
+      // The question's own words alone find neither.
+      expect(await found(WEIGHT, 0, memoryIndex), at).not.toContain('Osteoporosis clinics');
+    }
+  });
+});
