@@ -10,7 +10,7 @@ import { bestRows } from './best-rows.ts';
 import { planForm } from './form.ts';
 import { isTableHit, type LoadedTable, loadTable, passageHits } from './load.ts';
 import { planTable, type TablePlan } from './plan.ts';
-import { readQuestion } from './question.ts';
+import { isStopWord, readQuestion } from './question.ts';
 import type { Table } from './table.ts';
 
 /** Tables (the best hits' own) tried before giving up on a table answer. */
@@ -32,16 +32,21 @@ function withRelevance(passages: SearchHit[], hits: readonly SearchHit[], tableH
 }
 
 /**
- * Whether the question names something of the table by a word, not only by a number: a cell
- * phrase or a column name with a letter in it. "2022年春运什么时候开始？" shares only "2022" with a
- * sheet of duck counts by year; that is no sign the question is about the sheet.
+ * Whether the question names something of the table by a word, not only by a number or a generic
+ * word: a cell phrase or a column name with a letter in it, the column named by more than a word
+ * like "total" (`isStopWord`). "2022年春运什么时候开始？" shares only "2022" with a sheet of duck counts
+ * by year, "What is the total on the retail receipt?" only "total" with an inventory's "Total
+ * Value" column; neither is a sign the question is about that sheet.
  */
 function namesByWord(question: string, table: Table): boolean {
   const facts = readQuestion(question, table);
   const wordy = (w: string) => /\p{L}/u.test(w);
   return (
     facts.conditions.some((c) => c.phrase.some(wordy)) ||
-    [...facts.headerAt].some((i) => wordy(facts.words[i] ?? ''))
+    [...facts.headerAt].some((i) => {
+      const word = facts.words[i] ?? '';
+      return wordy(word) && !isStopWord(word);
+    })
   );
 }
 

@@ -145,6 +145,11 @@ export function questionWords(question: string, vocabulary: Vocabulary = new Set
   );
 }
 
+/** Whether a word is a function or question word, or one as generic as "total" or "number": it never picks a row or a column on its own. */
+export function isStopWord(word: string): boolean {
+  return STOP.has(word);
+}
+
 /** The question's words that may pick a row: its words without the function and question words. */
 export function contentWords(question: string): string[] {
   return questionWords(question).filter((w) => !STOP.has(w));

@@ -37,6 +37,23 @@ const TRAVEL_NOTES_ZH = [
   '2022年春运时间：2022年1月17日—2月25日，共40天。春运第一天的火车票1月3日开抢。',
 ].join('\n');
 
+/** A shop receipt in prose (markitdown's retail purchase test file, shortened). */
+const RECEIPT_MD = [
+  '# RECEIPT-2024-TXN-98765 retail purchase',
+  '',
+  'TECHMART ELECTRONICS, Store #0342 - Downtown SF. Wireless headphones $299.99, USB-C hub $159.98.',
+  '',
+  'SUBTOTAL $863.91. Sales tax $66.23. TOTAL $821.14, paid by Visa.',
+].join('\n');
+
+/** An inventory whose column a generic word of a question ("total") names (markitdown's borderless table, shortened). */
+const INVENTORY_CSV = [
+  'Product Code,Category,Unit Cost,Total Value',
+  'SKU-8847,Electronics,45.00,13005.00',
+  'SKU-9201,Hardware,32.50,25285.00',
+  'SKU-4563,Software,120.00,18720.00',
+].join('\n');
+
 /** A repair estimate laid out as label/value pairs (markitdown's test file, shortened). */
 const ESTIMATE_MD = [
   '# Preliminary Estimate',
@@ -106,7 +123,17 @@ describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
       bytes: new TextEncoder().encode(ESTIMATE_MD),
       filename: 'estimate.md',
     });
+    const receipt = await markdownParser.parse({
+      bytes: new TextEncoder().encode(RECEIPT_MD),
+      filename: 'receipt.md',
+    });
+    const inventory = await csvParser.parse({
+      bytes: new TextEncoder().encode(INVENTORY_CSV),
+      filename: 'inventory.csv',
+    });
     const indexed = await indexWithRenditions(database.db, new LocalBlobStore(dir), [
+      { filename: 'receipt.md', versions: [receipt] },
+      { filename: 'inventory.csv', versions: [inventory] },
       { filename: 'travel-zh.md', versions: [travel] },
       { filename: 'estimate.md', versions: [estimate] },
       { filename: 'stanley-cups.csv', versions: [cups] },
@@ -206,6 +233,18 @@ describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
     const response = await answer('2022年春运什么时候开始？');
     expect(response.answer).not.toContain('Freshwater');
     expect(response.answer).toContain('1月17日');
+  });
+
+  it('leaves a question to the prose when a lower-ranked table shares only a generic word ("total") with it', async () => {
+    const response = await answer('What is the total on the retail receipt?');
+    expect(response.answer).not.toMatch(/^Offline table answer/);
+    expect(response.answer).toContain('TOTAL $821.14');
+    expect(response.sources[0]?.document_name).toBe('receipt.md');
+  });
+
+  it('answers from that table when the question names it by more than the generic word', async () => {
+    const response = await answer('What is the total value of the Hardware products?');
+    expect(response.answer.split('\n\n')[1]).toBe('25285.00 [1]');
   });
 
   it('answers the value a form gives the label the question names, its pairs quoted', async () => {
