@@ -125,6 +125,7 @@ function printTable(header: string[], rows: string[][]): void {
 for (const result of results) {
   const { ingest } = result;
   console.log(`\n${result.set}: ${result.documents} documents, ${result.queries} queries`);
+  console.log(`measured with: embedder ${result.providers.embedder}, reranker ${result.providers.reranker}`);
   console.log(
     `ingest: ${ingest.ingested} new in ${ingest.seconds.toFixed(1)} s` +
       (ingest.docsPerSecond ? ` (${ingest.docsPerSecond.toFixed(1)} docs/s)` : '') +

@@ -25,8 +25,14 @@ export interface EvalOptions {
   leaves?: number;
 }
 
+/**
+ * The row of the QA flows' retrieval when a reranker is configured: hybrid, its first
+ * `search.rerank.topN` reranked by the cross-encoder (`search` with `rerank`).
+ */
+export const RERANKED = 'hybrid+rerank';
+
 export interface KindResult extends QueryMetrics {
-  kind: EvalKind;
+  kind: EvalKind | typeof RERANKED;
   queries: number;
   /** Milliseconds per query through `search` (ranking and loading the hits). */
   p50Ms: number;
@@ -49,8 +55,17 @@ export interface IngestResult {
   steps: Record<string, { count: number; seconds: number }>;
 }
 
+/** The models a measurement was made with: what the numbers are of. */
+export interface EvalProviders {
+  /** `<kind> <model>` of the embedder (offline: the hashing embedder). */
+  embedder: string;
+  /** `<kind> <model>` of the reranker, or `none`. */
+  reranker: string;
+}
+
 export interface EvalResult {
   set: string;
+  providers: EvalProviders;
   documents: number;
   queries: number;
   /** The measured queries' ids, in order. */
@@ -154,20 +169,27 @@ export async function runEval(
     // would be ranked in SQL while it loads, which weighs title coverage in only on small scopes).
     if (config.search.bm25.memoryIndex) await warmSearchIndex(rt.db);
     const results: KindResult[] = [];
-    for (const kind of kinds) {
+    // A configured reranker is measured as the QA flows retrieve with it, beside the kinds without it.
+    const rows: KindResult['kind'][] =
+      rt.qa.reranker && kinds.includes('hybrid') ? [...kinds, RERANKED] : [...kinds];
+    for (const row of rows) {
+      const kind: EvalKind = row === RERANKED ? 'hybrid' : row;
+      const rerank = row === RERANKED;
       const metrics: QueryMetrics[] = [];
       const times: number[] = [];
       for (const [i, query] of set.queries.entries()) {
         const began = performance.now();
         // An empty query (a set may hold one) finds nothing rather than failing the run.
-        const hits = query.text.trim() ? await search(rt.qa, { query: query.text, kind, limit: leaves }) : [];
+        const hits = query.text.trim()
+          ? await search(rt.qa, { query: query.text, kind, limit: leaves, rerank })
+          : [];
         times.push(performance.now() - began);
         const ranked = hits.map((hit) => idByKey.get(hit.documentKey) ?? `?${hit.documentKey}`);
         metrics.push(queryMetrics(ranked, set.qrels.get(query.id) ?? new Map()));
-        progress(i + 1, set.queries.length, kind);
+        progress(i + 1, set.queries.length, row);
       }
       results.push({
-        kind,
+        kind: row,
         queries: metrics.length,
         ...meanMetrics(metrics),
         p50Ms: quantile(times, 0.5),
@@ -178,6 +200,10 @@ export async function runEval(
     await whileOpen?.({ rt, corpusId: (key) => idByKey.get(key) });
     return {
       set: set.name,
+      providers: {
+        embedder: `${config.providers.embedder.kind} ${rt.qa.embedder.model}`,
+        reranker: rt.qa.reranker ? `${config.search.rerank.kind} ${rt.qa.reranker.model}` : 'none',
+      },
       documents: set.documents.length,
       queries: set.queries.length,
       queryIds: set.queries.map((q) => q.id),
