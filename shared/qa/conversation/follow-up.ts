@@ -103,7 +103,12 @@ function inserted(turn: Turn): string | undefined {
     .join('')
     .replace(/^[\s(（]+/u, '')
     .replace(/(?:['’]s)?[\s)）]*$/u, '');
-  return put.length >= 2 ? put : undefined;
+  if (put.length < 2) return undefined;
+  // Where the rewrite joined the subject to the question's own words ("学院的院长是谁" or "该学院的院长是谁"
+  // -> "中国人民大学文学院的院长是谁"), the difference stops short of the subject's end ("中国人民大学文"):
+  // the rewrite's subject phrase holding it is what was put in.
+  const phrase = subjectPhrase(out);
+  return phrase?.includes(put) ? phrase : put;
 }
 
 /**

@@ -107,6 +107,27 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
     },
   );
 
+  it('keeps the whole college through a chain of follow-ups, each asked after the rewritten one before', () => {
+    // As `dropqa chat` asked them over domainrag-dev's pages: every earlier turn stored with its rewrite.
+    const turns: Parameters<typeof resolveFollowUp>[1] = [...WENXUEYUAN];
+    for (const [question, standalone] of [
+      ['它成立于哪一年', '中国人民大学文学院成立于哪一年'],
+      ['学院的院长是谁', '中国人民大学文学院的院长是谁'],
+      ['保研率是多少', '中国人民大学文学院保研率是多少'],
+      ['该学院有哪些专业', '中国人民大学文学院有哪些专业'],
+      ['它的学生有多少人', '中国人民大学文学院的学生有多少人'],
+    ] as const) {
+      const rewrite = resolveFollowUp(question, turns);
+      expect(rewrite.standalone_question, `after ${turns.length} turns`).toBe(standalone);
+      turns.push({
+        question,
+        standalone_question: rewrite.standalone_question,
+        answer:
+          '离线抽取式回答：\n\n> 中国人民大学社会与人口学院成立于 2003 年 4 月，由原社会学系、人口学系合并而成。 [1]',
+      });
+    }
+  });
+
   it('puts the project asked about in place of "it", not a word of the answer', () => {
     const cost = [
       {
