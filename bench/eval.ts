@@ -181,6 +181,20 @@ if (conversations.length || rewrite) {
         c.rewriteP95Ms.toFixed(3),
       ]),
     );
+    printTable(
+      [
+        'built from',
+        'third turns (a follow-up on the same subject before)',
+        'after the first turn',
+        'after both',
+      ],
+      conversations.map((c) => [
+        c.set,
+        String(c.chained.conversations),
+        f3(c.chained.afterOneTurn),
+        f3(c.chained.afterTwoTurns),
+      ]),
+    );
   }
 }
 

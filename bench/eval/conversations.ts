@@ -55,6 +55,12 @@ export interface ConversationScore {
   /** Per conversation: alone and with the conversation, for the noise of the difference. */
   perAlone: number[];
   perWith: number[];
+  /**
+   * The conversations whose subject an earlier built conversation shares, asked third in a chain
+   * (the first question, that earlier follow-up as rewritten with its answer, then this one):
+   * nDCG@10 of this follow-up rewritten from the whole chain, against from the first turn alone.
+   */
+  chained: { conversations: number; afterOneTurn: number; afterTwoTurns: number };
   /** Milliseconds per offline rewrite. */
   rewriteP95Ms: number;
 }
@@ -62,7 +68,9 @@ export interface ConversationScore {
 /**
  * Retrieval on the built conversations over an ingested set: the first question is searched and its
  * best passage's first two sentences become the answer (as the offline answer quotes them), then
- * the follow-up is searched alone and as `resolveFollowUp` rewrites it from that turn.
+ * the follow-up is searched alone and as `resolveFollowUp` rewrites it from that turn; where an
+ * earlier conversation asked about the same subject, also as it rewrites it after that one's
+ * follow-up too (`chained`: a chain keeps the subject).
  */
 export async function scoreConversations(
   set: BeirSet,
@@ -74,25 +82,48 @@ export async function scoreConversations(
     (await search(rt.qa, { query, kind: 'hybrid', limit: 100 })).map(
       (hit) => corpusId(hit.documentKey) ?? `?${hit.documentKey}`,
     );
-  const alone = [];
-  const withConversation = [];
-  const original = [];
-  const times: number[] = [];
-  for (const c of conversations) {
-    const [best] = await search(rt.qa, { query: c.first, kind: 'hybrid', limit: 1 });
+  // The offline answer to a question: the first two sentences of its best passage, quoted.
+  const answer = async (question: string) => {
+    const [best] = await search(rt.qa, { query: question, kind: 'hybrid', limit: 1 });
     const quoted = splitSentences(best?.content ?? '')
       .slice(0, 2)
       .map((s, i) => `> ${s.trim()} [${i + 1}]`)
       .join('\n');
-    const turns: Turn[] = [{ question: c.first, answer: `离线抽取式回答：\n\n${quoted}` }];
+    return `离线抽取式回答：\n\n${quoted}`;
+  };
+  const alone = [];
+  const withConversation = [];
+  const original = [];
+  const afterOne = [];
+  const afterTwo = [];
+  const times: number[] = [];
+  // Per subject, the second turn of the latest conversation about it: what a chain asks before.
+  const earlier = new Map<string, Turn>();
+  for (const c of conversations) {
+    const turns: Turn[] = [{ question: c.first, answer: await answer(c.first) }];
     const began = performance.now();
     const rewrite = resolveFollowUp(c.followUp, turns);
     times.push(performance.now() - began);
     const relevant = set.qrels.get(c.queryId) ?? new Map();
+    const withOne = queryMetrics(await ranked(rewrite.standalone_question), relevant);
     alone.push(queryMetrics(await ranked(c.followUp), relevant));
-    withConversation.push(queryMetrics(await ranked(rewrite.standalone_question), relevant));
+    withConversation.push(withOne);
     original.push(queryMetrics(await ranked(c.original), relevant));
+    const before = earlier.get(c.subject);
+    if (before) {
+      const chained = resolveFollowUp(c.followUp, [...turns, before]);
+      afterOne.push(withOne.ndcg10);
+      afterTwo.push(queryMetrics(await ranked(chained.standalone_question), relevant).ndcg10);
+    }
+    const asked = rewrite.standalone_question;
+    earlier.set(c.subject, {
+      question: c.followUp,
+      standalone_question: asked,
+      ...(rewrite.subject ? { subject: rewrite.subject } : {}),
+      answer: await answer(asked),
+    });
   }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   times.sort((a, b) => a - b);
   return {
     set: set.name,
@@ -102,6 +133,7 @@ export async function scoreConversations(
     original: meanMetrics(original).ndcg10,
     perAlone: alone.map((m) => m.ndcg10),
     perWith: withConversation.map((m) => m.ndcg10),
+    chained: { conversations: afterTwo.length, afterOneTurn: mean(afterOne), afterTwoTurns: mean(afterTwo) },
     rewriteP95Ms: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] ?? 0,
   };
 }

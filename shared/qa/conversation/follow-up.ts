@@ -88,8 +88,14 @@ export function conversationSubject(
   );
 }
 
-/** What a rewrite put in place of a pronoun or in front of a follow-up: "李明" of "他之前..." -> "李明之前...". */
+/**
+ * What a rewrite put in place of a pronoun or in front of a follow-up: "李明" of "他之前..." ->
+ * "李明之前...". The offline resolution records it (`subject`); a model's rewrite (or a turn stored
+ * before it was recorded) is compared with its question, which falls short where the subject was
+ * joined to the question's own words ("学院的院长是谁" -> "中国人民大学文学院的院长是谁").
+ */
 function inserted(turn: Turn): string | undefined {
+  if (turn.subject) return turn.subject;
   const out = turn.standalone_question;
   if (!out || out === turn.question) return undefined;
   const a = [...turn.question];
@@ -103,12 +109,7 @@ function inserted(turn: Turn): string | undefined {
     .join('')
     .replace(/^[\s(（]+/u, '')
     .replace(/(?:['’]s)?[\s)）]*$/u, '');
-  if (put.length < 2) return undefined;
-  // Where the rewrite joined the subject to the question's own words ("学院的院长是谁" or "该学院的院长是谁"
-  // -> "中国人民大学文学院的院长是谁"), the difference stops short of the subject's end ("中国人民大学文"):
-  // the rewrite's subject phrase holding it is what was put in.
-  const phrase = subjectPhrase(out);
-  return phrase?.includes(put) ? phrase : put;
+  return put.length >= 2 ? put : undefined;
 }
 
 /**
@@ -154,7 +155,7 @@ export function resolveFollowUp(question: string, turns: Turn[]): Rewrite {
   const standalone = hasCjk(question)
     ? insertZh(question, referent.phrase)
     : insertEn(question, referent.phrase);
-  return { standalone_question: standalone, from_turns: [referent.turn] };
+  return { standalone_question: standalone, from_turns: [referent.turn], subject: referent.phrase };
 }
 
 function insertZh(question: string, subject: string): string {

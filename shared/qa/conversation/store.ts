@@ -93,12 +93,15 @@ export async function conversationTurns(db: Db, access: AccessScope, id: string)
     .orderBy(asc(qaHistory.createdAt));
   const rows = await hideUnreadableQuotes(db, access, stored);
   return rows.map((row) => {
-    const rewrite = (row.response as { rewrite?: { standalone_question?: string } }).rewrite;
+    const rewrite = (row.response as { rewrite?: { standalone_question?: string; subject?: string } })
+      .rewrite;
     const standalone = rewrite?.standalone_question;
+    if (!standalone || standalone === row.question) return { question: row.question, answer: row.answer };
     return {
       question: row.question,
       answer: row.answer,
-      ...(standalone && standalone !== row.question ? { standalone_question: standalone } : {}),
+      standalone_question: standalone,
+      ...(rewrite?.subject ? { subject: rewrite.subject } : {}),
     };
   });
 }

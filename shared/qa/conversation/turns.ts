@@ -4,12 +4,19 @@ export interface Turn {
   answer: string;
   /** The question retrieval used, when the turn was a resolved follow-up. */
   standalone_question?: string;
+  /** What the offline resolution put into it (`Rewrite.subject`): the subject a later follow-up keeps. */
+  subject?: string;
 }
 
 /** The question retrieval uses for a turn, and the earlier turns (numbered from 1) it drew on. */
 export interface Rewrite {
   standalone_question: string;
   from_turns: number[];
+  /**
+   * The words the offline resolution put into the question (`resolveFollowUp`: the conversation's
+   * subject, as its words stand in the turn that named it); a model's rewrite has none.
+   */
+  subject?: string;
 }
 
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;

@@ -36,10 +36,12 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('他之前负责的项目结果如何？', ZH)).toEqual({
       standalone_question: '李明之前负责的项目结果如何？',
       from_turns: [1],
+      subject: '李明',
     });
     expect(resolveFollowUp('What did she work on before?', EN)).toEqual({
       standalone_question: 'What did Maria Chen work on before?',
       from_turns: [1],
+      subject: 'Maria Chen',
     });
   });
 
@@ -63,6 +65,7 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('那它的预算是多少？', turns)).toEqual({
       standalone_question: '那北斗项目的预算是多少？',
       from_turns: [2],
+      subject: '北斗项目',
     });
   });
 
@@ -103,6 +106,7 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
       expect(resolveFollowUp(question, WENXUEYUAN)).toEqual({
         standalone_question: standalone,
         from_turns: [1],
+        subject: '中国人民大学文学院',
       });
     },
   );
@@ -122,6 +126,7 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
       turns.push({
         question,
         standalone_question: rewrite.standalone_question,
+        subject: rewrite.subject,
         answer:
           '离线抽取式回答：\n\n> 中国人民大学社会与人口学院成立于 2003 年 4 月，由原社会学系、人口学系合并而成。 [1]',
       });
@@ -158,7 +163,11 @@ describe('resolveFollowUp with pronouns of two kinds', () => {
       'Offline extractive answer:\n\n> Zhang San leads project Alpha and previously led project Beta. [1]';
     const first = { question: 'Who leads project Alpha?', answer };
     const he = resolveFollowUp('Which project did he lead before?', [first]);
-    expect(he).toEqual({ standalone_question: 'Which project did Zhang San lead before?', from_turns: [1] });
+    expect(he).toEqual({
+      standalone_question: 'Which project did Zhang San lead before?',
+      from_turns: [1],
+      subject: 'Zhang San',
+    });
     const second = {
       question: 'Which project did he lead before?',
       standalone_question: he.standalone_question,
@@ -182,6 +191,7 @@ describe('resolveFollowUp with pronouns of two kinds', () => {
     expect(resolveFollowUp('What does it cost?', [first, second])).toEqual({
       standalone_question: 'What does Project Alpha cost?',
       from_turns: [1],
+      subject: 'Project Alpha',
     });
   });
 });
