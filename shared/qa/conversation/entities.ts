@@ -153,7 +153,10 @@ function cjkSubject(text: string): string | undefined {
       !NAME_HEADS.test(w.word)
     );
   };
-  const first = words.findIndex((_, i) => anchor(i));
+  // A name a preposition governs ("在中国，主要分布在哪些地方", "对过敏的反应") says where or to what, not what
+  // the question is about: such a question names nothing of its own, and a follow-up after it keeps
+  // the conversation's subject.
+  const first = words.findIndex((_, i) => anchor(i) && words[i - 1]?.tag !== 'p');
   if (first < 0) return undefined;
   let end = first + 1;
   for (;;) {

@@ -133,6 +133,16 @@ describe('resolveFollowUp keeps the subject the questions asked about (issue 29)
     }
   });
 
+  it('keeps the college after a question naming only a place a preposition governs ("在北京")', () => {
+    const where = resolveFollowUp('在北京有几个校区', WENXUEYUAN);
+    expect(where.standalone_question).toBe('中国人民大学文学院在北京有几个校区');
+    const turns = [
+      ...WENXUEYUAN,
+      { question: '在北京有几个校区', ...where, answer: '离线抽取式回答：\n\n> 学校在北京有两个校区。 [1]' },
+    ];
+    expect(resolveFollowUp('保研率是多少', turns).standalone_question).toBe('中国人民大学文学院保研率是多少');
+  });
+
   it('puts the project asked about in place of "it", not a word of the answer', () => {
     const cost = [
       {
