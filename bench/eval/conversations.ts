@@ -1,5 +1,5 @@
 import { resolveFollowUp } from '#shared/qa/conversation/follow-up.ts';
-import type { Turn } from '#shared/qa/conversation/turns.ts';
+import type { Rewrite, Turn } from '#shared/qa/conversation/turns.ts';
 import { search } from '#shared/search/index.ts';
 import { splitSentences } from '#shared/text/sentences.ts';
 import type { BeirSet } from './beir.ts';
@@ -97,8 +97,9 @@ export async function scoreConversations(
   const afterOne = [];
   const afterTwo = [];
   const times: number[] = [];
-  // Per subject, the second turn of the latest conversation about it: what a chain asks before.
-  const earlier = new Map<string, Turn>();
+  // Per subject, the follow-up of the latest conversation about it, as rewritten: what a chain asks
+  // before (its answer searched only when a later conversation shares the subject).
+  const earlier = new Map<string, { question: string; rewrite: Rewrite }>();
   for (const c of conversations) {
     const turns: Turn[] = [{ question: c.first, answer: await answer(c.first) }];
     const began = performance.now();
@@ -111,17 +112,18 @@ export async function scoreConversations(
     original.push(queryMetrics(await ranked(c.original), relevant));
     const before = earlier.get(c.subject);
     if (before) {
-      const chained = resolveFollowUp(c.followUp, [...turns, before]);
+      const { standalone_question, subject } = before.rewrite;
+      const second: Turn = {
+        question: before.question,
+        standalone_question,
+        subject,
+        answer: await answer(standalone_question),
+      };
+      const chained = resolveFollowUp(c.followUp, [...turns, second]);
       afterOne.push(withOne.ndcg10);
       afterTwo.push(queryMetrics(await ranked(chained.standalone_question), relevant).ndcg10);
     }
-    const asked = rewrite.standalone_question;
-    earlier.set(c.subject, {
-      question: c.followUp,
-      standalone_question: asked,
-      ...(rewrite.subject ? { subject: rewrite.subject } : {}),
-      answer: await answer(asked),
-    });
+    earlier.set(c.subject, { question: c.followUp, rewrite });
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   times.sort((a, b) => a - b);

@@ -90,13 +90,13 @@ export const rankFulltext: QueryRanker = async (deps, query, filters, limit, sig
   // In memory, the second ranking adds only the expansion terms to the first ranking's scores.
   const scorer = index?.scorer(params, scope);
   scorer?.add(terms);
-  const firstDepth = Math.max(limit, feedback.documents);
-  // The leaves feedback learns from are those the text matches best, by BM25 alone: title coverage
-  // orders the final ranking, but lifted topical neighbours' titles ("Sudden infant death syndrome"
-  // for a claim on sudden death) would lend the question their words (docs/quality.md, eleventh round).
+  // The leaves feedback learns from (only those are read) are those the text matches best, by BM25
+  // alone: title coverage orders the final ranking, but lifted topical neighbours' titles ("Sudden
+  // infant death syndrome" for a claim on sudden death) would lend the question their words
+  // (docs/quality.md, eleventh round).
   const first = scorer
-    ? scorer.top(firstDepth, { titleCoverage: false })
-    : await rank(terms, firstDepth, { ...params, titleCoverage: 0 });
+    ? scorer.top(feedback.documents, { titleCoverage: false })
+    : await rank(terms, feedback.documents, { ...params, titleCoverage: 0 });
   signal?.throwIfAborted();
   const leaves = await feedbackLeaves(deps.db, first, feedback.documents);
   // The most probable terms, three times as many as are added, to leave out the too common ones.

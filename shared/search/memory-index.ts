@@ -734,9 +734,7 @@ export class Bm25Scorer {
    */
   top(limit: number, { titleCoverage = true }: { titleCoverage?: boolean } = {}): RankedNode[] {
     const terms = [...this.terms.keys()];
-    const { scores, slots } = titleCoverage
-      ? this.fused(limit)
-      : { scores: this.scores, slots: this.touched };
+    const { scores, slots } = this.fused(limit, titleCoverage ? (this.params.titleCoverage ?? 0) : 0);
     return this.best(limit, scores, slots).map((slot) => ({
       nodeId: this.view.nodeIds[slot] ?? '',
       documentKey: this.view.documentKeys[slot] ?? '',
@@ -747,15 +745,14 @@ export class Bm25Scorer {
   }
 
   /**
-   * The scores with the title coverage fused in (`withTitleCoverage`) and the slots that can be among
-   * the `limit` best; the BM25 scores and every touched slot without it. Coverage multiplies a score
+   * The scores with the title coverage fused in at `weight` (`withTitleCoverage`) and the slots that
+   * can be among the `limit` best; the BM25 scores and every touched slot at weight 0. Coverage multiplies a score
    * by at most 1 + its weight, so a leaf whose BM25 times that stays below the `limit`-th best BM25
    * cannot reach the best; of the others, only those whose title holds a term of the question need
    * their title's worth (computed once for the leaves sharing it): the cost of those candidates,
    * not of the index.
    */
-  private fused(limit: number): { scores: Float64Array; slots: readonly number[] } {
-    const weight = this.params.titleCoverage ?? 0;
+  private fused(limit: number, weight: number): { scores: Float64Array; slots: readonly number[] } {
     if (!(weight > 0)) return { scores: this.scores, slots: this.touched };
     const scores = this.scores;
     const best = this.best(limit, scores, this.touched);

@@ -8,6 +8,7 @@ import { loadConfig } from '#shared/config/index.ts';
 import type { Database } from '#shared/db/index.ts';
 import { markdownParser } from '#shared/parse/markdown.ts';
 import { csvParser, xlsParser } from '#shared/parse/sheets/parse-workbook.ts';
+import type { Parser } from '#shared/parse/types.ts';
 import { xlsxParser } from '#shared/parse/xlsx/parse-xlsx.ts';
 import { ask } from '#shared/qa/ask.ts';
 import type { DocumentsDeps } from '#shared/qa/documents/flow.ts';
@@ -95,6 +96,11 @@ const DUCKS_BY_YEAR_XLS = writeXls([
   },
 ]);
 
+/** A file given as text, parsed as the pipeline parses its bytes. */
+function parseText(parser: Parser, text: string, filename: string) {
+  return parser.parse({ bytes: new TextEncoder().encode(text), filename });
+}
+
 describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
   let database: Database;
   let dir: string;
@@ -105,32 +111,17 @@ describe('offline answers over a CSV, an .xlsx and an .xls (issue 31)', () => {
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
     dir = mkdtempSync(join(tmpdir(), 'dropqa-tables-'));
-    const cups = await csvParser.parse({
-      bytes: new TextEncoder().encode(CUPS_CSV),
-      filename: 'stanley-cups.csv',
-    });
+    const cups = await parseText(csvParser, CUPS_CSV, 'stanley-cups.csv');
     const ducks = await xlsxParser.parse({ bytes: await ducksXlsx(), filename: 'ducks.xlsx' });
     const survey = await xlsParser.parse({ bytes: DUCKS_BY_YEAR_XLS, filename: 'waterfowl-survey.xls' });
     const champions = await csvParser.parse({
       bytes: readFileSync(join(import.meta.dirname, '../../fixtures/tables/nba-champions-zh.csv')),
       filename: 'nba-champions-zh.csv',
     });
-    const travel = await markdownParser.parse({
-      bytes: new TextEncoder().encode(TRAVEL_NOTES_ZH),
-      filename: 'travel-zh.md',
-    });
-    const estimate = await markdownParser.parse({
-      bytes: new TextEncoder().encode(ESTIMATE_MD),
-      filename: 'estimate.md',
-    });
-    const receipt = await markdownParser.parse({
-      bytes: new TextEncoder().encode(RECEIPT_MD),
-      filename: 'receipt.md',
-    });
-    const inventory = await csvParser.parse({
-      bytes: new TextEncoder().encode(INVENTORY_CSV),
-      filename: 'inventory.csv',
-    });
+    const travel = await parseText(markdownParser, TRAVEL_NOTES_ZH, 'travel-zh.md');
+    const estimate = await parseText(markdownParser, ESTIMATE_MD, 'estimate.md');
+    const receipt = await parseText(markdownParser, RECEIPT_MD, 'receipt.md');
+    const inventory = await parseText(csvParser, INVENTORY_CSV, 'inventory.csv');
     const indexed = await indexWithRenditions(database.db, new LocalBlobStore(dir), [
       { filename: 'receipt.md', versions: [receipt] },
       { filename: 'inventory.csv', versions: [inventory] },
